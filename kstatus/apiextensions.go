@@ -1,0 +1,27 @@
+package kstatus
+
+// Rules for the apiextensions.k8s.io group.
+
+func init() {
+	register("CustomResourceDefinition", crdRule, "apiextensions.k8s.io")
+}
+
+// crdRule: a CRD can be used once Established: the API server serves its resource, and
+// creating its custom resources no longer fails with "no matches for kind". NamesAccepted
+// False means its names clash with another CRD's, which only an edit fixes.
+func crdRule(o object) verdict {
+	f := o.fields()
+	names := f.cond(o.conds, "NamesAccepted")
+	established := f.cond(o.conds, "Established")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	switch {
+	case names.isFalse():
+		return failed(names.reasonOr("NamesNotAccepted"), "Names not accepted: "+names.text("names conflict"))
+	case established.isTrue():
+		return current("CustomResourceDefinition is established")
+	}
+	return inProgress("NotEstablished", "Waiting for the CustomResourceDefinition to be established: "+
+		established.text("no Established condition yet"))
+}

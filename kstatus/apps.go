@@ -1,0 +1,159 @@
+package kstatus
+
+import "fmt"
+
+// Rules for the apps group. The workload controllers publish counts, not the standard
+// conditions, so these rules compare the counts with spec the way kubectl rollout status
+// does, and name the first count that is short.
+
+func init() {
+	register("Deployment", deploymentRule, "apps", "extensions")
+	register("StatefulSet", statefulSetRule, "apps")
+	register("DaemonSet", daemonSetRule, "apps", "extensions")
+	register("ReplicaSet", replicaSetRule, "apps", "extensions")
+}
+
+// deploymentRule: a rollout is done when every replica runs the new template and is
+// available, and no old pod is left. The controller reports a rollout that stopped moving
+// for spec.progressDeadlineSeconds with the Progressing reason ProgressDeadlineExceeded;
+// that, and a ReplicaFailure (pods rejected by quota or admission), are Failed: waiting
+// longer will not help.
+func deploymentRule(o object) verdict {
+	f := o.fields()
+	progressing := f.cond(o.conds, "Progressing")
+	replicaFailure := f.cond(o.conds, "ReplicaFailure")
+	want := f.int(o.spec, "replicas", "spec.replicas", 1) // the API server's default
+	replicas := f.int(o.status, "replicas", "status.replicas", 0)
+	updated := f.int(o.status, "updatedReplicas", "status.updatedReplicas", 0)
+	ready := f.int(o.status, "readyReplicas", "status.readyReplicas", 0)
+	available := f.int(o.status, "availableReplicas", "status.availableReplicas", 0)
+	if f.err != nil {
+		return malformed(f.err)
+	}
+
+	switch {
+	case progressing.reason == "ProgressDeadlineExceeded":
+		return failed("ProgressDeadlineExceeded", "Progress deadline exceeded: "+progressing.text("no progress"))
+	case replicaFailure.isTrue():
+		return failed(replicaFailure.reasonOr("ReplicaFailure"), "ReplicaFailure: "+replicaFailure.text("cannot create pods"))
+	case want > replicas:
+		return inProgress("LessReplicas", fmt.Sprintf("Replicas: %d/%d", replicas, want))
+	case want > updated:
+		return inProgress("LessUpdated", fmt.Sprintf("Updated: %d/%d", updated, want))
+	case replicas > want:
+		return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
+	case updated > available:
+		return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", available, updated))
+	case want > ready:
+		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+	}
+	return current("Deployment is available")
+}
+
+// statefulSetRule: pods are replaced one by one, in order, so the rollout is done when
+// every replica is ready and the controller has moved currentRevision to updateRevision.
+// With spec.updateStrategy.rollingUpdate.partition > 0 only the ordinals at or above the
+// partition are updated, so the rollout is done when that many are. An OnDelete
+// StatefulSet is never rolled by its controller: there is nothing to wait for.
+func statefulSetRule(o object) verdict {
+	f := o.fields()
+	strategy := f.obj(o.spec, "updateStrategy", "spec.updateStrategy")
+	strategyType := f.str(strategy, "type", "spec.updateStrategy.type")
+	rolling := f.obj(strategy, "rollingUpdate", "spec.updateStrategy.rollingUpdate")
+	partition := f.int(rolling, "partition", "spec.updateStrategy.rollingUpdate.partition", 0)
+	want := f.int(o.spec, "replicas", "spec.replicas", 1)
+	replicas := f.int(o.status, "replicas", "status.replicas", 0)
+	ready := f.int(o.status, "readyReplicas", "status.readyReplicas", 0)
+	updated := f.int(o.status, "updatedReplicas", "status.updatedReplicas", 0)
+	currentRevision := f.str(o.status, "currentRevision", "status.currentRevision")
+	updateRevision := f.str(o.status, "updateRevision", "status.updateRevision")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+
+	if strategyType == "OnDelete" {
+		return current("StatefulSet uses the OnDelete update strategy")
+	}
+	switch {
+	case want > replicas:
+		return inProgress("LessReplicas", fmt.Sprintf("Replicas: %d/%d", replicas, want))
+	case want > ready:
+		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+	case replicas > want:
+		return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
+	}
+	if partition > 0 {
+		target := max(want-partition, 0)
+		if updated < target {
+			return inProgress("PartitionRollout", fmt.Sprintf("Updated: %d/%d (partition %d)", updated, target, partition))
+		}
+		return current("Partitioned rollout complete")
+	}
+	if currentRevision != updateRevision {
+		return inProgress("RevisionMismatch", fmt.Sprintf("Updated: %d/%d to revision %s", updated, want, updateRevision))
+	}
+	return current("StatefulSet is ready")
+}
+
+// daemonSetRule: the generic observedGeneration check (rule 2) lets objects without the
+// field through, but the DaemonSet controller always sets it, so its absence means the
+// controller has not acted yet. The wanted count is status.desiredNumberScheduled: one
+// pod per eligible node, which only the controller knows.
+func daemonSetRule(o object) verdict {
+	f := o.fields()
+	_, observed := f.intOK(o.status, "observedGeneration", "status.observedGeneration")
+	want, hasWant := f.intOK(o.status, "desiredNumberScheduled", "status.desiredNumberScheduled")
+	scheduled := f.int(o.status, "currentNumberScheduled", "status.currentNumberScheduled", 0)
+	updated := f.int(o.status, "updatedNumberScheduled", "status.updatedNumberScheduled", 0)
+	available := f.int(o.status, "numberAvailable", "status.numberAvailable", 0)
+	ready := f.int(o.status, "numberReady", "status.numberReady", 0)
+	if f.err != nil {
+		return malformed(f.err)
+	}
+
+	switch {
+	case !observed:
+		return inProgress("NoObservedGeneration", "Waiting for the DaemonSet controller: status.observedGeneration not set")
+	case !hasWant:
+		return inProgress("NoDesiredNumber", "Waiting for the DaemonSet controller: status.desiredNumberScheduled not set")
+	case want > scheduled:
+		return inProgress("LessScheduled", fmt.Sprintf("Scheduled: %d/%d", scheduled, want))
+	case want > updated:
+		return inProgress("LessUpdated", fmt.Sprintf("Updated: %d/%d", updated, want))
+	case want > available:
+		return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", available, want))
+	case want > ready:
+		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+	}
+	return current("DaemonSet is available")
+}
+
+// replicaSetRule: a ReplicaSet is usually owned by a Deployment, whose rule is the one to
+// wait on; standalone ones are done when every replica carries the selector's labels and
+// is available. ReplicaFailure means pods are being rejected (quota, admission): Failed.
+func replicaSetRule(o object) verdict {
+	f := o.fields()
+	replicaFailure := f.cond(o.conds, "ReplicaFailure")
+	want := f.int(o.spec, "replicas", "spec.replicas", 1)
+	replicas := f.int(o.status, "replicas", "status.replicas", 0)
+	labelled := f.int(o.status, "fullyLabeledReplicas", "status.fullyLabeledReplicas", 0)
+	available := f.int(o.status, "availableReplicas", "status.availableReplicas", 0)
+	ready := f.int(o.status, "readyReplicas", "status.readyReplicas", 0)
+	if f.err != nil {
+		return malformed(f.err)
+	}
+
+	switch {
+	case replicaFailure.isTrue():
+		return failed(replicaFailure.reasonOr("ReplicaFailure"), "ReplicaFailure: "+replicaFailure.text("cannot create pods"))
+	case want > labelled:
+		return inProgress("LessLabelled", fmt.Sprintf("Labelled: %d/%d", labelled, want))
+	case want > available:
+		return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", available, want))
+	case want > ready:
+		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+	case replicas > want:
+		return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
+	}
+	return current("ReplicaSet is available")
+}

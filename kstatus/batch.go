@@ -1,0 +1,51 @@
+package kstatus
+
+import "fmt"
+
+// Rules for the batch group.
+
+func init() {
+	register("Job", jobRule, "batch")
+	register("CronJob", alwaysCurrent("CronJob has no status to wait for"), "batch")
+}
+
+// jobRule: a Job is reconciled when it has finished, and Failed when it has given up
+// (BackoffLimitExceeded, DeadlineExceeded). A Job that is still running is InProgress:
+// "apply, then wait" on a migration Job must wait for the migration. Reporting a running
+// Job Current, as cli-utils does, lets the wait return before the work is done. A
+// suspended Job is Current: nothing will happen until someone resumes it.
+func jobRule(o object) verdict {
+	f := o.fields()
+	complete := f.cond(o.conds, "Complete")
+	jobFailed := f.cond(o.conds, "Failed")
+	suspend := f.bool(o.spec, "suspend", "spec.suspend")
+	completions, hasCompletions := f.intOK(o.spec, "completions", "spec.completions")
+	active := f.int(o.status, "active", "status.active", 0)
+	succeeded := f.int(o.status, "succeeded", "status.succeeded", 0)
+	failedPods := f.int(o.status, "failed", "status.failed", 0)
+	started := f.str(o.status, "startTime", "status.startTime") != ""
+	if f.err != nil {
+		return malformed(f.err)
+	}
+
+	switch {
+	case complete.isTrue():
+		return current("Job completed")
+	case jobFailed.isTrue():
+		return failed(jobFailed.reasonOr("JobFailed"), "Job failed: "+jobFailed.text("no reason given"))
+	case suspend:
+		return current("Job is suspended")
+	case !started && active == 0 && succeeded == 0 && failedPods == 0:
+		return inProgress("JobNotStarted", "Job has not started yet")
+	}
+	var msg string
+	if hasCompletions {
+		msg = fmt.Sprintf("Job running: succeeded %d/%d, active %d", succeeded, completions, active)
+	} else {
+		msg = fmt.Sprintf("Job running: active %d, succeeded %d", active, succeeded)
+	}
+	if failedPods > 0 {
+		msg += fmt.Sprintf(", failed %d", failedPods)
+	}
+	return inProgress("JobRunning", msg)
+}

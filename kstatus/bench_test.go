@@ -1,0 +1,69 @@
+package kstatus_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// benchObjects are API-server-shaped objects, managedFields and all, so the decode
+// baseline measures what a watcher really decodes.
+var benchObjects = []struct {
+	name, file string
+	want       kstatus.Status
+}{
+	{"CurrentDeployment", "deployment.json", kstatus.CurrentStatus},
+	{"ReadyCustomResource", "custom.json", kstatus.CurrentStatus},
+	{"RunningPod", "pod.json", kstatus.CurrentStatus},
+}
+
+func readBench(b *testing.B, file string) []byte {
+	b.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "kstatus", "bench", file))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkCompute measures Compute on objects already decoded, as a watcher holds them.
+// Compare each with BenchmarkDecodeBaseline: Compute should cost a small fraction of the
+// decode every watched object already pays.
+func BenchmarkCompute(b *testing.B) {
+	for _, bo := range benchObjects {
+		b.Run(bo.name, func(b *testing.B) {
+			u := &unstructured.Unstructured{}
+			if err := u.UnmarshalJSON(readBench(b, bo.file)); err != nil {
+				b.Fatal(err)
+			}
+			if res, err := kstatus.Compute(u); err != nil || res.Status != bo.want {
+				b.Fatalf("Compute() = %+v, %v; want %s", res, err, bo.want)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = kstatus.Compute(u)
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeBaseline decodes the same objects' JSON into unstructured, the way
+// client-go's dynamic client does: the cost Compute is measured against.
+func BenchmarkDecodeBaseline(b *testing.B) {
+	for _, bo := range benchObjects {
+		b.Run(bo.name, func(b *testing.B) {
+			data := readBench(b, bo.file)
+			b.ReportAllocs()
+			for b.Loop() {
+				u := &unstructured.Unstructured{}
+				if err := u.UnmarshalJSON(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

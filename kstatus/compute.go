@@ -1,0 +1,248 @@
+package kstatus
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// Compute returns the reconcile status of u, read from u alone: it never talks to a
+// cluster, so u must be the whole object, status included. The rules, in the order they
+// are tried, are listed in the package documentation.
+//
+// Compute never returns a nil Result. When a field it needs cannot be interpreted (an
+// observedGeneration of "two", a list where a count belongs) the Result is Unknown, its
+// Message names the field, and the error is a *FieldError (see IsMalformed); callers that
+// only display or wait on the status may ignore the error.
+//
+// Compute does not modify u and is safe to call concurrently on the same object.
+func Compute(u *unstructured.Unstructured) (*Result, error) {
+	return compute(u, time.Time{}, false)
+}
+
+// ComputeAt is Compute with the clock stopped at now. Only rules that measure how long a
+// state has lasted read the clock (a Pod is reported unschedulable once it has been so for
+// ScheduleWindow); tests and tools that replay recorded objects use ComputeAt to get the
+// answer they would have got then. A zero now means time.Now.
+func ComputeAt(u *unstructured.Unstructured, now time.Time) (*Result, error) {
+	return compute(u, now, false)
+}
+
+var errNilObject = errors.New("kstatus: nil object")
+
+// compute implements Compute. ownRules makes it ignore Reconciling and Stalled on kinds
+// that have a rule of their own: Augment sets it, see there.
+func compute(u *unstructured.Unstructured, now time.Time, ownRules bool) (*Result, error) {
+	if u == nil {
+		return &Result{Status: UnknownStatus, Message: errNilObject.Error()}, errNilObject
+	}
+	v := evaluate(u.Object, now, ownRules)
+	return v.result()
+}
+
+// verdict is what a rule decides. It is returned by value and turned into a Result once,
+// so the common Current answer costs a single allocation.
+type verdict struct {
+	status  Status
+	reason  string // CamelCase, for the Reconciling or Stalled condition
+	message string
+	err     *FieldError
+}
+
+func current(message string) verdict {
+	return verdict{status: CurrentStatus, message: message}
+}
+
+func inProgress(reason, message string) verdict {
+	return verdict{status: InProgressStatus, reason: reason, message: message}
+}
+
+func failed(reason, message string) verdict {
+	return verdict{status: FailedStatus, reason: reason, message: message}
+}
+
+func malformed(err *FieldError) verdict {
+	return verdict{status: UnknownStatus, message: err.Error(), err: err}
+}
+
+// result builds the Result for v. For InProgress and Failed the Result and the backing
+// array of its one Condition share an allocation.
+func (v verdict) result() (*Result, error) {
+	var t ConditionType
+	switch v.status {
+	case InProgressStatus:
+		t = ConditionReconciling
+	case FailedStatus:
+		t = ConditionStalled
+	default:
+		r := &Result{Status: v.status, Message: v.message}
+		if v.err != nil {
+			return r, v.err
+		}
+		return r, nil
+	}
+	b := &struct {
+		r Result
+		c [1]Condition
+	}{}
+	b.c[0] = Condition{Type: t, Status: corev1.ConditionTrue, Reason: v.reason, Message: v.message}
+	b.r = Result{Status: v.status, Message: v.message, Conditions: b.c[:]}
+	return &b.r, nil
+}
+
+// object holds what every rule reads, looked up once by evaluate. Rules take it by value:
+// they are called through the table, and a pointer would make it escape to the heap.
+type object struct {
+	kind   string
+	meta   map[string]any
+	spec   map[string]any
+	status map[string]any
+	conds  []any // status.conditions
+	now    time.Time
+}
+
+// fields returns a reader whose errors name o's kind.
+func (o object) fields() fields {
+	return fields{kind: o.kind}
+}
+
+// clock returns the time the rules measure against.
+func (o object) clock() time.Time {
+	if o.now.IsZero() {
+		return time.Now()
+	}
+	return o.now
+}
+
+// A rule computes the status of one kind. It runs only when rules 1–3 decided nothing,
+// and must decide: a kind with a rule never falls through to the Ready condition.
+type rule func(o object) verdict
+
+// groupKind keys the rule table. A struct of two strings hashes without allocating, unlike
+// a "group/kind" string built per call.
+type groupKind struct{ group, kind string }
+
+// rules is the per-kind table. Each API group's file adds its rows in an init function,
+// so adding a kind is adding a row next to its rule.
+var rules = map[groupKind]rule{}
+
+// register adds rows to the table for the kind in each of groups.
+func register(kind string, r rule, groups ...string) {
+	for _, g := range groups {
+		rules[groupKind{g, kind}] = r
+	}
+}
+
+// group returns the API group of apiVersion: "apps" for "apps/v1", "" for "v1".
+func group(apiVersion string) string {
+	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
+}
+
+// evaluate applies the rules to the decoded object m.
+func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
+	var f fields
+	apiVersion := f.str(m, "apiVersion", "apiVersion")
+	f.kind = f.str(m, "kind", "kind")
+	meta := f.obj(m, "metadata", "metadata")
+	status := f.obj(m, "status", "status")
+	spec, _ := m["spec"].(map[string]any) // rules that read spec check it themselves
+	if f.err != nil {
+		return malformed(f.err)
+	}
+
+	// Rule 1: deletion trumps everything; an object being deleted is not reconciling
+	// towards its spec any more.
+	if dt, ok := meta["deletionTimestamp"]; ok && dt != nil && dt != "" {
+		return terminating(meta)
+	}
+
+	// Rule 2: a controller that has not seen the latest generation has not acted on it,
+	// whatever the rest of status says. Objects without observedGeneration skip this.
+	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
+	obs, hasObs := f.intOK(status, "observedGeneration", "status.observedGeneration")
+	conds := f.list(status, "conditions", "status.conditions")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	if hasGen && hasObs && gen != obs {
+		return inProgress("LatestGenerationNotObserved",
+			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
+	}
+
+	r := rules[groupKind{group(apiVersion), f.kind}]
+
+	// Rule 3: the standard abnormal-true conditions, from a controller that follows the
+	// convention. Stalled wins over Reconciling: a controller that claims both has given up
+	// on something, and a caller waiting on it should hear so.
+	if !(ownRules && r != nil) {
+		stalled := f.cond(conds, string(ConditionStalled))
+		reconciling := f.cond(conds, string(ConditionReconciling))
+		if f.err != nil {
+			return malformed(f.err)
+		}
+		if stalled.isTrue() {
+			return failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+		}
+		if reconciling.isTrue() {
+			return inProgress(reconciling.reasonOr("Reconciling"), reconciling.text("Reconciling condition is True"))
+		}
+	}
+
+	// Rule 4: the kind's own rule.
+	if r != nil {
+		return r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
+	}
+
+	// Rule 5: Ready, the condition most controllers publish although it is normal-true.
+	ready := f.cond(conds, string(ConditionReady))
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	if ready.found {
+		if ready.isTrue() {
+			return current("Resource is Ready")
+		}
+		return inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
+	}
+
+	// Rule 6: nothing says otherwise. See the package documentation for why this is
+	// Current and not Unknown.
+	return current("Resource is current")
+}
+
+func readyFallback(status string) string {
+	if status == "" {
+		return "Ready condition has no status"
+	}
+	return "Ready condition is " + status
+}
+
+func kindOr(kind string) string {
+	if kind == "" {
+		return "Object"
+	}
+	return kind
+}
+
+// terminating reports an object being deleted, naming the finalizers it waits for: they
+// are what a person stuck on a deletion needs to look at.
+func terminating(meta map[string]any) verdict {
+	var names []string
+	fins, _ := meta["finalizers"].([]any)
+	for _, v := range fins {
+		if s, ok := v.(string); ok && s != "" {
+			names = append(names, s)
+		}
+	}
+	if len(names) == 0 {
+		return verdict{status: TerminatingStatus, message: "Deletion in progress"}
+	}
+	return verdict{status: TerminatingStatus, message: "Deletion waiting for finalizers: " + strings.Join(names, ", ")}
+}

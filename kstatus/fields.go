@@ -1,0 +1,297 @@
+package kstatus
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// FieldError reports a field kstatus reads whose value it cannot interpret, such as a
+// status.observedGeneration of "two". Compute then returns an Unknown Result whose
+// Message is the error's text.
+type FieldError struct {
+	Kind  string // the object's kind, e.g. "Deployment"
+	Path  string // the field, dotted, e.g. "status.observedGeneration"
+	Want  string // what kstatus expected, e.g. "an integer"
+	Value any    // the value found
+}
+
+func (e *FieldError) Error() string {
+	kind := e.Kind
+	if kind == "" {
+		kind = "object"
+	}
+	return fmt.Sprintf("%s %s: want %s, got %s", kind, e.Path, e.Want, describe(e.Value))
+}
+
+// Is reports whether target is a *FieldError, so errors.Is(err, &FieldError{}) matches
+// any FieldError however deeply wrapped.
+func (e *FieldError) Is(target error) bool {
+	_, ok := target.(*FieldError)
+	return ok
+}
+
+// IsMalformed reports whether err, or any error it wraps, is a *FieldError.
+func IsMalformed(err error) bool {
+	return errors.Is(err, &FieldError{})
+}
+
+// describe renders a decoded JSON value for an error message, briefly: a malformed
+// object may hold a megabyte where a number belongs.
+func describe(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if len(v) > 40 {
+			v = v[:40] + "..."
+		}
+		return strconv.Quote(v)
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case bool, float64, float32, int, int64, int32, json.Number:
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// Readers below walk decoded JSON directly: a map lookup per level, no copies and no
+// allocation unless the value is malformed. They accept what the decoders in use produce
+// (unstructured's int64 and float64, encoding/json's float64 or json.Number) and what
+// people write by hand (int, int32, a numeric string).
+
+// toInt converts a decoded JSON number to int64. It refuses fractions and values out of
+// int64 range rather than rounding them, so a malformed count is reported, not guessed.
+func toInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int16:
+		return int64(n), true
+	case int8:
+		return int64(n), true
+	case uint:
+		return int64(n), n <= math.MaxInt64
+	case uint64:
+		return int64(n), n <= math.MaxInt64
+	case uint32:
+		return int64(n), true
+	case uint16:
+		return int64(n), true
+	case uint8:
+		return int64(n), true
+	case float64:
+		return floatToInt(n)
+	case float32:
+		return floatToInt(float64(n))
+	case json.Number:
+		return parseInt(string(n))
+	case string:
+		return parseInt(n)
+	}
+	return 0, false
+}
+
+func floatToInt(f float64) (int64, bool) {
+	// -2^63 is exact in float64; 2^63 is the first value out of range. NaN fails both.
+	if f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func parseInt(s string) (int64, bool) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false
+	}
+	return floatToInt(f)
+}
+
+// fields reads the fields of one object and keeps the first malformed one it meets, so a
+// rule can read everything it needs and check for an error once.
+type fields struct {
+	kind string
+	err  *FieldError
+}
+
+func (f *fields) fail(path, want string, v any) {
+	if f.err == nil {
+		f.err = &FieldError{Kind: f.kind, Path: path, Want: want, Value: v}
+	}
+}
+
+// int returns m[key] as an integer, or def when absent or null. path names the field in
+// an error.
+func (f *fields) int(m map[string]any, key, path string, def int64) int64 {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return def
+	}
+	i, ok := toInt(v)
+	if !ok {
+		f.fail(path, "an integer", v)
+		return def
+	}
+	return i
+}
+
+// intOK is int for fields whose absence means something: found is false when absent.
+func (f *fields) intOK(m map[string]any, key, path string) (i int64, found bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return 0, false
+	}
+	i, ok = toInt(v)
+	if !ok {
+		f.fail(path, "an integer", v)
+		return 0, false
+	}
+	return i, true
+}
+
+// str returns m[key] as a string, or "" when absent or null.
+func (f *fields) str(m map[string]any, key, path string) string {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		f.fail(path, "a string", v)
+	}
+	return s
+}
+
+// bool returns m[key] as a bool, or false when absent or null.
+func (f *fields) bool(m map[string]any, key, path string) bool {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		f.fail(path, "a boolean", v)
+	}
+	return b
+}
+
+// obj returns m[key] as an object, or nil when absent or null.
+func (f *fields) obj(m map[string]any, key, path string) map[string]any {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return nil
+	}
+	o, ok := v.(map[string]any)
+	if !ok {
+		f.fail(path, "an object", v)
+	}
+	return o
+}
+
+// list returns m[key] as a list, or nil when absent or null.
+func (f *fields) list(m map[string]any, key, path string) []any {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return nil
+	}
+	l, ok := v.([]any)
+	if !ok {
+		f.fail(path, "a list", v)
+	}
+	return l
+}
+
+// time returns m[key] parsed as an RFC 3339 timestamp; found is false when absent.
+func (f *fields) time(m map[string]any, key, path string) (t time.Time, found bool) {
+	s := f.str(m, key, path)
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		f.fail(path, "an RFC 3339 time", s)
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// condition is one entry of status.conditions, as the rules read it.
+type condition struct {
+	found   bool
+	status  string // "True", "False", "Unknown", or whatever the controller wrote
+	reason  string
+	message string
+	raw     map[string]any
+}
+
+func (c condition) isTrue() bool  { return c.status == "True" }
+func (c condition) isFalse() bool { return c.status == "False" }
+
+// text returns the condition's message for a person, falling back to its reason and then
+// to fallback when the controller left them empty.
+func (c condition) text(fallback string) string {
+	switch {
+	case c.message != "":
+		return c.message
+	case c.reason != "":
+		return c.reason
+	}
+	return fallback
+}
+
+// reasonOr returns the condition's reason, or fallback when it is empty.
+func (c condition) reasonOr(fallback string) string {
+	if c.reason != "" {
+		return c.reason
+	}
+	return fallback
+}
+
+// cond finds the condition of type t in conds. Entries that are not objects or have no
+// string type are skipped: they cannot be any condition kstatus reads, and failing on
+// them would make one odd controller's extra data fatal. The entry found must have string
+// fields.
+func (f *fields) cond(conds []any, t string) condition {
+	for _, e := range conds {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		if ty, _ := m["type"].(string); ty != t {
+			continue
+		}
+		c := condition{found: true, raw: m}
+		c.status = f.condStr(m, t, "status")
+		c.reason = f.condStr(m, t, "reason")
+		c.message = f.condStr(m, t, "message")
+		return c
+	}
+	return condition{}
+}
+
+// condStr is str for a field of the condition of type t; it builds the path for the
+// error only when there is one, keeping the common path free of allocation.
+func (f *fields) condStr(m map[string]any, t, key string) string {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		f.fail("status.conditions["+t+"]."+key, "a string", v)
+	}
+	return s
+}
