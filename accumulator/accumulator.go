@@ -1,0 +1,335 @@
+package accumulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// ErrStopped is returned by Update and its variants once Stop was called.
+var ErrStopped = errors.New("accumulator: stopped")
+
+// Accumulator accumulates the objects of several queries into complete views, and fills
+// a caller's snapshot struct with them. See the package documentation.
+type Accumulator struct {
+	queries   []*query
+	byName    map[string]*query
+	overlay   Overlay
+	transform func(*unstructured.Unstructured)
+
+	changed chan struct{}
+	// synced counts the queries whose store has had its first Replace.
+	synced atomic.Int32
+	// notifyMu orders sends on changed (read-locked) before its close (write-locked).
+	notifyMu sync.RWMutex
+	stopped  atomic.Bool
+
+	errMu sync.Mutex // guards query.err
+
+	// updateSem serializes Updates; a channel, so that waiting for it can give up when the
+	// context ends. It guards plans and every query.view.
+	updateSem chan struct{}
+	plans     map[reflect.Type]*plan
+}
+
+// query is one QuerySpec with its store and what the consumer last saw of it.
+type query struct {
+	spec       QuerySpec
+	apiVersion string
+	store      *Store
+	scheme     *runtime.Scheme
+	// schemeType is the struct type the scheme registers for spec.GVK; nil if it has none.
+	schemeType reflect.Type
+
+	err error // guarded by Accumulator.errMu
+
+	view lastView // guarded by Accumulator.updateSem
+}
+
+// New returns an Accumulator for queries. Every query needs a non-empty, unique Name that is an
+// exported Go identifier (the snapshot field it fills), and a GVK with a Version and a Kind.
+func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
+	if len(queries) == 0 {
+		return nil, errors.New("accumulator: no queries")
+	}
+	scheme := opts.Scheme
+	if scheme == nil {
+		scheme = clientgoscheme.Scheme
+	}
+	a := &Accumulator{
+		byName:    make(map[string]*query, len(queries)),
+		overlay:   opts.Overlay,
+		transform: opts.Transform,
+		changed:   make(chan struct{}, 1),
+		updateSem: make(chan struct{}, 1),
+		plans:     make(map[reflect.Type]*plan),
+	}
+	known := scheme.AllKnownTypes()
+	for i, spec := range queries {
+		switch {
+		case spec.Name == "":
+			return nil, fmt.Errorf("accumulator: query %d has no name", i)
+		case !token.IsIdentifier(spec.Name) || !token.IsExported(spec.Name):
+			return nil, fmt.Errorf("accumulator: query name %q is not an exported Go identifier, so it cannot name a snapshot field", spec.Name)
+		case a.byName[spec.Name] != nil:
+			return nil, fmt.Errorf("accumulator: two queries named %q", spec.Name)
+		case spec.GVK.Version == "" || spec.GVK.Kind == "":
+			return nil, fmt.Errorf("accumulator: query %q: GVK %q needs a version and a kind", spec.Name, spec.GVK)
+		}
+		q := &query{
+			spec:       spec,
+			apiVersion: spec.GVK.GroupVersion().String(),
+			scheme:     scheme,
+			schemeType: known[spec.GVK],
+		}
+		q.store = newStore(a, spec.Name)
+		a.queries = append(a.queries, q)
+		a.byName[spec.Name] = q
+	}
+	return a, nil
+}
+
+// Store returns the store the reflector of the named query writes into, or nil if there is no
+// such query.
+func (a *Accumulator) Store(query string) *Store {
+	if q := a.byName[query]; q != nil {
+		return q.store
+	}
+	return nil
+}
+
+// ResourceVersion returns the newest resource version the named query's store has seen, from
+// Replace, events and bookmarks; "" before any, or if there is no such query. Every event up
+// to it has been delivered to the store, so a write record at or below it is superseded for
+// this query.
+func (a *Accumulator) ResourceVersion(query string) string {
+	if q := a.byName[query]; q != nil {
+		return q.store.resourceVersion()
+	}
+	return ""
+}
+
+// SetError records a failure of the named query's list or watch; nil clears it. While an error
+// is recorded, every Update returns it, wrapped with the query name (errors.Is, errors.As and
+// apierrors.IsForbidden and friends see through the wrapping), and leaves its target untouched.
+// Recording an error wakes the consumer through Changed, even before bootstrap; clearing one
+// wakes it once bootstrapped. Unknown query names are ignored.
+func (a *Accumulator) SetError(query string, err error) {
+	q := a.byName[query]
+	if q == nil {
+		return
+	}
+	a.errMu.Lock()
+	old := q.err
+	q.err = err
+	a.errMu.Unlock()
+	switch {
+	case err != nil:
+		a.signal()
+	case old != nil:
+		a.notify()
+	}
+}
+
+// Notify wakes the consumer as a store change does, if every query has bootstrapped. The client
+// calls it after recording a write, so that a consumer waiting on Changed sees it through the
+// Overlay before the watch delivers it.
+func (a *Accumulator) Notify() { a.notify() }
+
+// Changed returns a channel that receives a value when the view may have changed since the
+// last Update: after bootstrap, after each store change, on SetError and Notify. It has
+// capacity 1 and is never blocked on, so a burst of changes leaves one signal: the consumer
+// then calls Update once and gets the latest view. It is closed by Stop.
+func (a *Accumulator) Changed() <-chan struct{} { return a.changed }
+
+// Stop closes Changed; later Updates return ErrStopped. Stores keep accepting writes, which
+// are then ignored. Stop is idempotent and safe for concurrent use.
+func (a *Accumulator) Stop() {
+	a.notifyMu.Lock()
+	defer a.notifyMu.Unlock()
+	if a.stopped.Swap(true) {
+		return
+	}
+	close(a.changed)
+}
+
+func (a *Accumulator) bootstrapped() bool { return int(a.synced.Load()) == len(a.queries) }
+
+// markSynced counts a query's first Replace, and signals once every query has had one.
+func (a *Accumulator) markSynced() {
+	if int(a.synced.Add(1)) == len(a.queries) {
+		a.signal()
+	}
+}
+
+// notify signals Changed once bootstrapped.
+func (a *Accumulator) notify() {
+	if a.bootstrapped() {
+		a.signal()
+	}
+}
+
+func (a *Accumulator) signal() {
+	a.notifyMu.RLock()
+	defer a.notifyMu.RUnlock()
+	if a.stopped.Load() {
+		return
+	}
+	select {
+	case a.changed <- struct{}{}:
+	default:
+	}
+}
+
+// newItem transforms u in place and computes its status.
+func (a *Accumulator) newItem(u *unstructured.Unstructured) *item {
+	if a.transform != nil {
+		a.transform(u)
+	}
+	res, err := kstatus.Compute(u)
+	switch {
+	case err != nil:
+		res = &kstatus.Result{Status: kstatus.UnknownStatus, Message: err.Error()}
+	case res == nil:
+		res = &kstatus.Result{Status: kstatus.UnknownStatus}
+	}
+	return &item{obj: u, status: res, rv: u.GetResourceVersion(), uid: u.GetUID()}
+}
+
+// queryErrors returns the recorded errors, wrapped with their query names.
+func (a *Accumulator) queryErrors() error {
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	var errs []error
+	for _, q := range a.queries {
+		if q.err != nil {
+			errs = append(errs, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, q.err))
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}
+
+// Update fills target, a pointer to the caller's snapshot struct, with the latest complete
+// view: each query fills the field its QuerySpec.Name names. Update reports whether it
+// modified target, which it does when the view differs from the one this Accumulator handed
+// out at its previous successful Update (the first fill counts), or when target does not hold
+// that previous view (a fresh struct, say). It returns (false, nil) and leaves target untouched
+// until every query has bootstrapped.
+//
+// A field is one of []*T, map[string]*T, []Entry[*T] or map[string]Entry[*T], where T is
+// unstructured.Unstructured or the typed struct the scheme registers for the query's kind (any
+// struct for a kind the scheme does not know). Maps are keyed "namespace/name", or "name" for
+// cluster-scoped objects; slices are sorted by namespace, then name. Entry carries the status
+// computed when the object arrived. A target that cannot hold the view is an error naming the
+// field and the types, returned before anything is touched; so is an error recorded by
+// SetError. Update never leaves a snapshot half filled.
+//
+// Objects are shared, never copied twice: an object that changed since the previous Update
+// is handed out as a fresh copy, and an object that did not change is the very pointer the
+// previous Update handed out (so the cost of Update follows the change, not the number of
+// objects). The Accumulator never modifies an object, slice or Entry after handing it out, so
+// a snapshot stays valid as long as the caller keeps it. A caller that modifies a snapshot's
+// objects modifies only its own copies: never the store, nor the fresh copies of objects
+// that change later, nor another Accumulator's; but its edit shows in later snapshots of this
+// Accumulator for as long as that object does not change. Slices are always new. A map is
+// updated in place, for the keys that changed, when the field still holds the map the previous
+// Update handed out, and replaced by a new map otherwise: copy the map to keep an old view,
+// or set the field to nil to get a clean one.
+//
+// Update is for one consumer: concurrent calls are serialized. It returns ctx.Err() promptly
+// once ctx is done, leaving target untouched, and ErrStopped after Stop.
+func (a *Accumulator) Update(ctx context.Context, target any) (bool, error) {
+	return a.FilteredUpdate(ctx, target, nil, nil)
+}
+
+// UpdateWithDeltas is Update, and also sets *deltas (if deltas is not nil) to the changes from
+// the view handed out at the previous successful Update to the new one: an ObjectAdd,
+// ObjectUpdate or ObjectDelete per object that differs, ordered by query, then namespace,
+// then name. They are net changes: an object added and deleted between two Updates gives no
+// delta, and a relist that drops objects gives deletes. A version change that keeps the same
+// resource version (the watch delivering a write the Overlay already showed) is no change.
+// *deltas is set to nil when nothing changed, and left alone on error. The first fill gives an
+// ObjectAdd for every object.
+func (a *Accumulator) UpdateWithDeltas(ctx context.Context, target any, deltas *[]*Delta) (bool, error) {
+	return a.FilteredUpdate(ctx, target, deltas, nil)
+}
+
+// FilteredUpdate is UpdateWithDeltas that keeps out of the view every object for which
+// predicate returns false. The predicate is called once per new version of an object (never
+// for one that did not change, nor for a delete), and its verdict stands until the object
+// changes again, even across later calls with another predicate or none. An object that was in
+// the view and whose new version the predicate refuses leaves the view with an ObjectDelete;
+// an object refused while out of the view gives no delta. The predicate must not modify its
+// argument, which is the Accumulator's own stored object. If the predicate panics,
+// FilteredUpdate recovers and returns the panic as an error, leaving target untouched; the
+// changes stay pending for the next call. A nil predicate accepts everything.
+func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]*Delta, predicate func(*unstructured.Unstructured) bool) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	select {
+	case a.updateSem <- struct{}{}:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	defer func() { <-a.updateSem }()
+
+	if a.stopped.Load() {
+		return false, ErrStopped
+	}
+	tv, p, err := a.planFor(target)
+	if err != nil {
+		return false, err
+	}
+	if err := a.queryErrors(); err != nil {
+		return false, err
+	}
+	if !a.bootstrapped() {
+		return false, nil
+	}
+
+	// Phase 1 may fail: it takes the changes from the stores, consults the overlay, runs the
+	// predicate and converts the changed objects, touching neither target nor any last view.
+	pending := make([]*pending, 0, len(a.queries))
+	for i, q := range a.queries {
+		pd, err := a.prepare(ctx, q, &p.fields[i], predicate)
+		if pd != nil {
+			pending = append(pending, pd)
+		}
+		if err != nil {
+			for _, pd := range pending {
+				pd.rollback()
+			}
+			return false, err
+		}
+	}
+
+	// Phase 2 cannot fail: it commits every query's changes to its last view and to target.
+	var ds []*Delta
+	written := false
+	for _, pd := range pending {
+		if pd.commit(tv) {
+			written = true
+		}
+		if deltas != nil {
+			ds = pd.appendDeltas(ds)
+		}
+	}
+	if deltas != nil {
+		*deltas = ds
+	}
+	return written, nil
+}

@@ -1,0 +1,197 @@
+package accumulator
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+var (
+	unstructuredType = reflect.TypeFor[unstructured.Unstructured]()
+	resultType       = reflect.TypeFor[kstatus.Result]()
+	entryPkgPath     = reflect.TypeFor[Entry[*unstructured.Unstructured]]().PkgPath()
+)
+
+// plan says how to fill one snapshot struct type: one fieldPlan per query, in query order.
+// Plans are built (and the type validated) once per struct type.
+type plan struct {
+	fields []fieldPlan
+	err    error // why the type cannot be a snapshot; fields is nil then
+}
+
+// fieldPlan says how to fill one snapshot field.
+type fieldPlan struct {
+	index     []int        // the field's index path in the struct
+	fieldType reflect.Type // []E or map[K]E, K a string type
+	isMap     bool
+	elemType  reflect.Type // E: *T or Entry[*T]
+	entry     bool         // E is Entry[*T]
+	objType   reflect.Type // T
+}
+
+// planFor returns the plan for target, which must be a non-nil pointer to a struct.
+func (a *Accumulator) planFor(target any) (reflect.Value, *plan, error) {
+	if target == nil {
+		return reflect.Value{}, nil, errors.New("accumulator: target is nil; want a pointer to a snapshot struct")
+	}
+	v := reflect.ValueOf(target)
+	if v.Kind() != reflect.Pointer || v.Type().Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, nil, fmt.Errorf("accumulator: target is a %T; want a pointer to a snapshot struct", target)
+	}
+	if v.IsNil() {
+		return reflect.Value{}, nil, fmt.Errorf("accumulator: target is a nil %T; want a pointer to a snapshot struct", target)
+	}
+	t := v.Type().Elem()
+	p, ok := a.plans[t]
+	if !ok {
+		p = a.buildPlan(t)
+		a.plans[t] = p
+	}
+	if p.err != nil {
+		return reflect.Value{}, nil, p.err
+	}
+	return v.Elem(), p, nil
+}
+
+func (a *Accumulator) buildPlan(t reflect.Type) *plan {
+	p := &plan{fields: make([]fieldPlan, len(a.queries))}
+	var errs []error
+	for i, q := range a.queries {
+		fp, err := q.fieldPlan(t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.fields[i] = fp
+	}
+	if len(errs) > 0 {
+		return &plan{err: errors.Join(errs...)}
+	}
+	return p
+}
+
+// fieldPlan validates the field of struct type t that q fills.
+func (q *query) fieldPlan(t reflect.Type) (fieldPlan, error) {
+	name := q.spec.Name
+	f, ok := t.FieldByName(name)
+	if !ok {
+		return fieldPlan{}, fmt.Errorf("accumulator: query %q: snapshot type %v has no field %s", name, t, name)
+	}
+	if !f.IsExported() {
+		return fieldPlan{}, fmt.Errorf("accumulator: query %q: field %v.%s is not exported", name, t, name)
+	}
+	// A field promoted through an embedded pointer could not be set without allocating
+	// the embedded struct; refuse it rather than touch more of the caller's struct.
+	for i := 1; i < len(f.Index); i++ {
+		if t.FieldByIndex(f.Index[:i]).Type.Kind() == reflect.Pointer {
+			return fieldPlan{}, fmt.Errorf("accumulator: query %q: field %v.%s is promoted through an embedded pointer", name, t, name)
+		}
+	}
+
+	fp := fieldPlan{index: f.Index, fieldType: f.Type}
+	wrongType := func(why string) error {
+		return fmt.Errorf("accumulator: query %q (%s): field %v.%s has type %v, which %s; want one of []*T, map[string]*T, []Entry[*T] or map[string]Entry[*T] with T %s",
+			name, q.describeKind(), t, name, f.Type, why, q.wantTypes())
+	}
+	switch f.Type.Kind() {
+	case reflect.Slice:
+	case reflect.Map:
+		if f.Type.Key().Kind() != reflect.String {
+			return fieldPlan{}, wrongType("is not keyed by string")
+		}
+		fp.isMap = true
+	default:
+		return fieldPlan{}, wrongType("is neither a slice nor a map")
+	}
+	fp.elemType = f.Type.Elem()
+	ptr := fp.elemType
+	if isEntryType(fp.elemType) {
+		fp.entry = true
+		ptr = fp.elemType.Field(0).Type
+	}
+	if ptr.Kind() != reflect.Pointer || ptr.Elem().Kind() != reflect.Struct {
+		return fieldPlan{}, wrongType("does not hold pointers to structs")
+	}
+	fp.objType = ptr.Elem()
+	if err := q.checkObjType(fp.objType); err != nil {
+		return fieldPlan{}, wrongType(err.Error())
+	}
+	return fp, nil
+}
+
+// isEntryType reports whether t is an instantiation of Entry.
+func isEntryType(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.PkgPath() == entryPkgPath && strings.HasPrefix(t.Name(), "Entry[") &&
+		t.NumField() == 2 && t.Field(0).Name == "Object" && t.Field(1).Type == resultType
+}
+
+// checkObjType checks that struct type T can hold q's kind: unstructured.Unstructured always
+// can; a kind the scheme knows needs exactly its registered type; a kind the scheme does not
+// know (a custom resource, say) takes any struct the scheme does not register for another kind.
+func (q *query) checkObjType(t reflect.Type) error {
+	if t == unstructuredType {
+		return nil
+	}
+	if q.schemeType != nil {
+		if t != q.schemeType {
+			return fmt.Errorf("cannot hold %s", q.spec.GVK.Kind)
+		}
+		return nil
+	}
+	if obj, ok := reflect.New(t).Interface().(runtime.Object); ok {
+		if kinds, _, err := q.scheme.ObjectKinds(obj); err == nil && len(kinds) > 0 {
+			return fmt.Errorf("is registered for %s", kinds[0].Kind)
+		}
+	}
+	return nil
+}
+
+func (q *query) describeKind() string {
+	gv := q.spec.GVK.GroupVersion().String()
+	return gv + ", Kind=" + q.spec.GVK.Kind
+}
+
+func (q *query) wantTypes() string {
+	if q.schemeType != nil {
+		return fmt.Sprintf("%v or %v", q.schemeType, unstructuredType)
+	}
+	return fmt.Sprintf("%v or a struct for this custom kind", unstructuredType)
+}
+
+// convert makes a fresh snapshot element for it: a typed copy of its object, or a deep copy
+// of the unstructured object, wrapped in an Entry if the field wants one.
+func (fp *fieldPlan) convert(it *item) (reflect.Value, error) {
+	var obj reflect.Value
+	if fp.objType == unstructuredType {
+		obj = reflect.ValueOf(it.obj.DeepCopy())
+	} else {
+		obj = reflect.New(fp.objType)
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(it.obj.Object, obj.Interface()); err != nil {
+			return reflect.Value{}, fmt.Errorf("convert %s %s to %v: %w", it.obj.GetKind(), keyOf(it.obj), fp.objType, err)
+		}
+	}
+	if !fp.entry {
+		return obj, nil
+	}
+	e := reflect.New(fp.elemType).Elem()
+	e.Field(0).Set(obj)
+	e.Field(1).Set(reflect.ValueOf(copyResult(it.status)))
+	return e, nil
+}
+
+// copyResult copies r so that a caller editing its snapshot cannot reach the stored result.
+func copyResult(r *kstatus.Result) kstatus.Result {
+	if r == nil {
+		return kstatus.Result{Status: kstatus.UnknownStatus}
+	}
+	c := *r
+	c.Conditions = slices.Clone(r.Conditions)
+	return c
+}

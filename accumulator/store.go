@@ -1,0 +1,285 @@
+package accumulator
+
+import (
+	"cmp"
+	"fmt"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// objKey identifies an object within one query.
+type objKey struct{ namespace, name string }
+
+// String returns "namespace/name", or "name" for a cluster-scoped object: the key of a map
+// snapshot field.
+func (k objKey) String() string {
+	if k.namespace == "" {
+		return k.name
+	}
+	return k.namespace + "/" + k.name
+}
+
+// compareKeys orders keys by namespace, then name: the order of slice snapshot fields.
+func compareKeys(a, b objKey) int {
+	if c := cmp.Compare(a.namespace, b.namespace); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.name, b.name)
+}
+
+func keyOf(u *unstructured.Unstructured) objKey {
+	return objKey{namespace: u.GetNamespace(), name: u.GetName()}
+}
+
+// item is one version of one object as the Accumulator holds it: the object after Transform,
+// and its status computed once. Items are immutable once built, so their pointers can be
+// shared between a store, the overlay and the last view without locks; a changed object is a
+// new item.
+type item struct {
+	obj    *unstructured.Unstructured
+	status *kstatus.Result
+	rv     string
+	uid    types.UID
+}
+
+// sameVersion reports whether a and b are the same version of the same object. Only a
+// non-empty resource version identifies a version; objects without one always differ.
+func sameVersion(a *item, rv string, uid types.UID) bool {
+	return a.rv != "" && a.rv == rv && a.uid == uid
+}
+
+// rvAtLeast reports whether resource version a is at least b. Resource versions are compared
+// with resourceversion.CompareResourceVersion; if either is malformed, only equal strings
+// count.
+func rvAtLeast(a, b string) bool {
+	c, err := resourceversion.CompareResourceVersion(a, b)
+	if err != nil {
+		return a == b
+	}
+	return c >= 0
+}
+
+// rvNewer reports whether resource version a is strictly newer than b; false if either is
+// malformed.
+func rvNewer(a, b string) bool {
+	c, err := resourceversion.CompareResourceVersion(a, b)
+	return err == nil && c > 0
+}
+
+// Store is the store one query's reflector writes into. It implements
+// k8s.io/client-go/tools/cache.ReflectorStore, cache.ReflectorBookmarkStore and
+// cache.ResourceVersionUpdater. Its methods are safe for concurrent use, with each other and
+// with the Accumulator's Update.
+//
+// Every object must be an *unstructured.Unstructured of the query's kind; Delete also accepts
+// a cache.DeletedFinalStateUnknown. Objects are owned by the Store once passed in: Transform
+// runs on them in place, and the caller must not modify them afterwards.
+type Store struct {
+	acc   *Accumulator
+	query string
+
+	// writeMu serializes the writing methods. A writer may read objects without mu, since
+	// only writers change it; it takes mu to change it.
+	writeMu sync.Mutex
+
+	mu      sync.Mutex
+	objects map[objKey]*item
+	// dirty holds the keys changed since the consumer's last Update took them.
+	dirty map[objKey]struct{}
+	// synced is set by the first Replace: the reflector's first complete list.
+	synced bool
+	// rv is the newest resource version seen; see Accumulator.ResourceVersion.
+	rv string
+}
+
+var (
+	_ cache.ReflectorStore         = (*Store)(nil)
+	_ cache.ReflectorBookmarkStore = (*Store)(nil)
+	_ cache.ResourceVersionUpdater = (*Store)(nil)
+)
+
+func newStore(acc *Accumulator, query string) *Store {
+	return &Store{
+		acc:     acc,
+		query:   query,
+		objects: make(map[objKey]*item),
+		dirty:   make(map[objKey]struct{}),
+	}
+}
+
+func (s *Store) unstructured(op string, obj any) (*unstructured.Unstructured, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok || u == nil {
+		return nil, fmt.Errorf("accumulator: query %q: %s: got %T, want *unstructured.Unstructured", s.query, op, obj)
+	}
+	return u, nil
+}
+
+// Add stores a new object. See Update.
+func (s *Store) Add(obj any) error { return s.put("add", obj) }
+
+// Update stores a changed object. An object with the same UID and non-empty resource version as
+// the stored one is the same version and is ignored: it changes nothing and wakes no one.
+func (s *Store) Update(obj any) error { return s.put("update", obj) }
+
+func (s *Store) put(op string, obj any) error {
+	u, err := s.unstructured(op, obj)
+	if err != nil {
+		return err
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+
+	key := keyOf(u)
+	if old := s.objects[key]; old != nil && sameVersion(old, u.GetResourceVersion(), u.GetUID()) {
+		return nil
+	}
+	it := s.acc.newItem(u)
+
+	s.mu.Lock()
+	s.objects[key] = it
+	s.dirty[key] = struct{}{}
+	s.advanceLocked(it.rv)
+	s.mu.Unlock()
+	s.acc.notify()
+	return nil
+}
+
+// Delete removes an object. obj is an *unstructured.Unstructured (its resource version, the
+// deletion's, advances ResourceVersion) or a cache.DeletedFinalStateUnknown (whose Key is used).
+func (s *Store) Delete(obj any) error {
+	var (
+		key objKey
+		rv  string
+	)
+	switch o := obj.(type) {
+	case cache.DeletedFinalStateUnknown:
+		ns, name, err := cache.SplitMetaNamespaceKey(o.Key)
+		if err != nil {
+			return fmt.Errorf("accumulator: query %q: delete: %w", s.query, err)
+		}
+		key = objKey{namespace: ns, name: name}
+	default:
+		u, err := s.unstructured("delete", obj)
+		if err != nil {
+			return err
+		}
+		key, rv = keyOf(u), u.GetResourceVersion()
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+
+	s.mu.Lock()
+	_, had := s.objects[key]
+	if had {
+		delete(s.objects, key)
+		s.dirty[key] = struct{}{}
+	}
+	s.advanceLocked(rv)
+	s.mu.Unlock()
+	if had {
+		s.acc.notify()
+	}
+	return nil
+}
+
+// Replace replaces the store's content with list, a complete list at resourceVersion. Objects
+// missing from list are deleted; objects whose UID and resource version did not change keep
+// their stored version (and computed status) and do not count as changes. The first Replace
+// marks the query as bootstrapped.
+//
+// Replace sets the store's resource version to resourceVersion (when not empty) even if it is
+// older than one seen before: after a relist, the store's content is as of that version.
+func (s *Store) Replace(list []any, resourceVersion string) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+
+	objects := make(map[objKey]*item, len(list))
+	for _, obj := range list {
+		u, err := s.unstructured("replace", obj)
+		if err != nil {
+			return err
+		}
+		key := keyOf(u)
+		if old := s.objects[key]; old != nil && sameVersion(old, u.GetResourceVersion(), u.GetUID()) {
+			objects[key] = old
+			continue
+		}
+		objects[key] = s.acc.newItem(u)
+	}
+
+	s.mu.Lock()
+	changed := false
+	for key, it := range objects {
+		if s.objects[key] != it {
+			s.dirty[key] = struct{}{}
+			changed = true
+		}
+	}
+	for key := range s.objects {
+		if _, ok := objects[key]; !ok {
+			s.dirty[key] = struct{}{}
+			changed = true
+		}
+	}
+	s.objects = objects
+	if resourceVersion != "" {
+		s.rv = resourceVersion
+	}
+	first := !s.synced
+	s.synced = true
+	s.mu.Unlock()
+
+	if first {
+		s.acc.markSynced()
+	} else if changed {
+		s.acc.notify()
+	}
+	return nil
+}
+
+// Resync does nothing; it exists for cache.ReflectorStore.
+func (s *Store) Resync() error { return nil }
+
+// Bookmark records that the watch has delivered every event up to resourceVersion.
+func (s *Store) Bookmark(resourceVersion string) error {
+	s.UpdateResourceVersion(resourceVersion)
+	return nil
+}
+
+// UpdateResourceVersion records that the watch has delivered every event up to
+// resourceVersion; the reflector calls it for cache.ResourceVersionUpdater.
+func (s *Store) UpdateResourceVersion(resourceVersion string) {
+	s.mu.Lock()
+	s.advanceLocked(resourceVersion)
+	s.mu.Unlock()
+}
+
+// advanceLocked moves s.rv forward to rv. A malformed rv that cannot be compared replaces s.rv:
+// it is the latest seen.
+func (s *Store) advanceLocked(rv string) {
+	if rv == "" || rv == s.rv {
+		return
+	}
+	if s.rv == "" {
+		s.rv = rv
+		return
+	}
+	c, err := resourceversion.CompareResourceVersion(rv, s.rv)
+	if err != nil || c > 0 {
+		s.rv = rv
+	}
+}
+
+// resourceVersion returns s.rv.
+func (s *Store) resourceVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rv
+}

@@ -1,0 +1,139 @@
+package accumulator
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// QuerySpec is one resolved query: which objects to watch and which field of the caller's
+// snapshot struct they fill.
+type QuerySpec struct {
+	// Name is the snapshot struct field this query fills. It must be an exported Go
+	// identifier, unique within one Accumulator.
+	Name string
+	// GVK is the resolved kind. Objects arrive as *unstructured.Unstructured of this kind.
+	GVK schema.GroupVersionKind
+	// Namespace restricts the query to one namespace; "" means all namespaces (or a
+	// cluster-scoped kind).
+	Namespace string
+	// LabelSelector restricts the query by labels; nil means everything.
+	LabelSelector labels.Selector
+	// FieldSelector restricts the query by fields; nil means everything.
+	FieldSelector fields.Selector
+}
+
+// Options configures an Accumulator.
+type Options struct {
+	// Overlay supplies the client's own recent writes, so that a snapshot shows a write as soon
+	// as it returned, before the watch delivers it. Default: nil, no overlay.
+	Overlay Overlay
+
+	// Transform is applied to every object before it is stored (for example to strip
+	// managedFields), and to a private copy of every object the Overlay reports. It may mutate
+	// its argument, and must not keep it. Default: nil, objects are stored as they arrive.
+	Transform func(*unstructured.Unstructured)
+
+	// Scheme knows the typed Go structs of the kinds it has registered. It is used to convert
+	// unstructured objects into typed snapshot fields and to check that a snapshot field can
+	// hold its query's kind. Default: k8s.io/client-go/kubernetes/scheme.Scheme.
+	Scheme *runtime.Scheme
+}
+
+// Overlay knows how to report the client's own writes that a watch may not have delivered yet.
+type Overlay interface {
+	// Writes returns the current write records for gvk, at most one (the newest) per object,
+	// in any namespace. It must be safe for concurrent use. The Accumulator never modifies
+	// the records or their objects.
+	Writes(gvk schema.GroupVersionKind) []Write
+}
+
+// Write is one write record: what the API server answered to a create, update, patch or delete
+// the client made.
+type Write struct {
+	Namespace, Name string
+	// Object is the server's response; nil for a delete.
+	Object *unstructured.Unstructured
+	// Deleted marks a delete.
+	Deleted bool
+	// ResourceVersion is the write's resource version. For a delete it is the deleted
+	// object's last resource version if known, else "".
+	ResourceVersion string
+	// UID is, for a delete, the deleted object's UID if known, else "". A store that holds an
+	// object of the same name with another UID holds a newer object, and the delete record
+	// no longer applies to it. Unused for other writes (their Object carries the UID).
+	UID types.UID
+}
+
+// DeltaType says how an object changed between two views.
+type DeltaType int
+
+const (
+	ObjectAdd DeltaType = iota
+	ObjectUpdate
+	ObjectDelete
+)
+
+var deltaTypeNames = [...]string{ObjectAdd: "add", ObjectUpdate: "update", ObjectDelete: "delete"}
+
+// String returns "add", "update" or "delete".
+func (t DeltaType) String() string {
+	if t >= 0 && int(t) < len(deltaTypeNames) {
+		return deltaTypeNames[t]
+	}
+	return fmt.Sprintf("DeltaType(%d)", int(t))
+}
+
+// MarshalJSON encodes t as its String.
+func (t DeltaType) MarshalJSON() ([]byte, error) {
+	if t < 0 || int(t) >= len(deltaTypeNames) {
+		return nil, fmt.Errorf("accumulator: invalid DeltaType %d", int(t))
+	}
+	return json.Marshal(t.String())
+}
+
+// UnmarshalJSON decodes "add", "update" or "delete".
+func (t *DeltaType) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("accumulator: DeltaType: %w", err)
+	}
+	for i, name := range deltaTypeNames {
+		if name == s {
+			*t = DeltaType(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("accumulator: unknown DeltaType %q", s)
+}
+
+// Delta is one change of one object between the view a caller held and its new view.
+type Delta struct {
+	// Query is the QuerySpec.Name of the query whose view changed.
+	Query      string `json:"query"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+	// ResourceVersion is the new version for an add or update, and the last version the
+	// caller saw for a delete.
+	ResourceVersion string    `json:"resourceVersion,omitempty"`
+	DeltaType       DeltaType `json:"deltaType"`
+}
+
+// Entry is a snapshot element that carries an object together with its computed status.
+// Use it as the element of a snapshot field: []Entry[*appsv1.Deployment],
+// map[string]Entry[*unstructured.Unstructured], ...
+type Entry[T any] struct {
+	Object T
+	// Status was computed once, when the object arrived.
+	Status kstatus.Result
+}

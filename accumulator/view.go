@@ -1,0 +1,446 @@
+package accumulator
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// lastView is what the consumer last saw of one query: the per-accumulator record of the
+// previous successful Update. It holds the handed-out objects themselves (shared with the
+// caller's snapshot, not copies), which is what lets Update carry unchanged objects over.
+type lastView struct {
+	// entries holds every object in the view, with the item it was made from.
+	entries map[objKey]viewEntry
+	// fieldType and elemType are the field type the outs were made for. An Update into a
+	// field of another element type converts everything again.
+	fieldType reflect.Type
+	elemType  reflect.Type
+	// overlay holds the write records that were in effect.
+	overlay map[objKey]*overlayRecord
+	// rejected holds the versions the predicate refused.
+	rejected map[objKey]*item
+
+	// For a slice field: order holds the keys of entries, sorted, and vals the outs in that
+	// order, in a private slice of fieldType that is never handed out (a caller may write to
+	// the slices it holds).
+	order []objKey
+	vals  reflect.Value
+	// handed is the slice or map handed out last.
+	handed reflect.Value
+}
+
+type viewEntry struct {
+	src *item
+	out reflect.Value
+}
+
+// change is a difference between the last view and the new one for one key.
+type change struct {
+	key        objKey
+	prev, next *item         // nil: not in the view
+	out        reflect.Value // the converted next
+}
+
+// pending is one query's part of an Update between its two phases.
+type pending struct {
+	q  *query
+	fp *fieldPlan
+	// dirty is what was taken from the store, to give back if the Update fails.
+	dirty map[objKey]struct{}
+	// changes are sorted by key.
+	changes []change
+	// swaps are keys whose item changed to another item of the same version: the view keeps
+	// its out, only the source changes.
+	swaps []change
+	// overlay is the new overlay state; nil if there is none, before and now.
+	overlay map[objKey]*overlayRecord
+	// rejected holds verdict updates: a nil item clears one.
+	rejected map[objKey]*item
+	// reconverted holds new outs for unchanged entries when the element type changed.
+	reconverted map[objKey]reflect.Value
+}
+
+// mergeThreshold is the number of changes above which a slice field's order is rebuilt in one
+// merge pass rather than by one binary-search insert or delete per change.
+const mergeThreshold = 16
+
+// prepare is phase 1 of an Update for q. On error it returns what it took from the store (for
+// rollback) with the error.
+func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, predicate func(*unstructured.Unstructured) bool) (*pending, error) {
+	lv := &q.view
+	var writes []Write
+	if a.overlay != nil {
+		writes = a.overlay.Writes(q.spec.GVK)
+	}
+
+	// Take the changed keys and every stored item the decision needs, in one short critical
+	// section: after it, reflectors carry on while this goroutine converts.
+	s := q.store
+	s.mu.Lock()
+	dirty := s.dirty
+	s.dirty = make(map[objKey]struct{})
+	watermark := s.rv
+	stored := make(map[objKey]*item, len(dirty)+len(writes)+len(lv.overlay))
+	for k := range dirty {
+		stored[k] = s.objects[k]
+	}
+	for k := range lv.overlay {
+		stored[k] = s.objects[k]
+	}
+	for i := range writes {
+		k := objKey{namespace: writes[i].Namespace, name: writes[i].Name}
+		stored[k] = s.objects[k]
+	}
+	s.mu.Unlock()
+
+	pd := &pending{q: q, fp: fp, dirty: dirty}
+
+	if len(writes) > 0 || len(lv.overlay) > 0 {
+		pd.overlay = make(map[objKey]*overlayRecord, len(writes))
+		for i := range writes {
+			w := &writes[i]
+			if q.spec.Namespace != "" && w.Namespace != q.spec.Namespace {
+				continue // could never be in this view
+			}
+			if !w.Deleted && w.Object == nil {
+				continue // not a record this package understands
+			}
+			k := objKey{namespace: w.Namespace, name: w.Name}
+			if superseded(w, stored[k], watermark) {
+				continue
+			}
+			rec := lv.overlay[k]
+			if rec == nil || !rec.sameRecord(w) {
+				rec = &overlayRecord{object: w.Object, deleted: w.Deleted, rv: w.ResourceVersion}
+				if !w.Deleted && q.matches(w.Object) {
+					rec.it = a.newItem(w.Object.DeepCopy())
+				}
+			}
+			pd.overlay[k] = rec
+		}
+	}
+
+	for k, eff := range stored {
+		if rec, ok := pd.overlay[k]; ok {
+			eff = rec.it
+		}
+		prev := lv.entries[k].src
+
+		if eff != nil {
+			rej := lv.rejected[k]
+			switch {
+			case rej != nil && (rej == eff || sameVersion(rej, eff.rv, eff.uid)):
+				// Still the refused version.
+				if rej != eff {
+					pd.setRejected(k, eff)
+				}
+				eff = nil
+			case prev == nil || (prev != eff && !sameVersion(prev, eff.rv, eff.uid)):
+				// A new version: judge it.
+				ok := true
+				if predicate != nil {
+					var err error
+					if ok, err = callPredicate(predicate, eff.obj); err != nil {
+						return pd, err
+					}
+				}
+				switch {
+				case !ok:
+					pd.setRejected(k, eff)
+					eff = nil
+				case rej != nil:
+					pd.setRejected(k, nil)
+				}
+			}
+		} else if lv.rejected[k] != nil {
+			pd.setRejected(k, nil)
+		}
+
+		switch {
+		case eff == prev:
+		case prev != nil && eff != nil && sameVersion(prev, eff.rv, eff.uid):
+			pd.swaps = append(pd.swaps, change{key: k, prev: prev, next: eff})
+		default:
+			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff})
+		}
+	}
+	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })
+
+	n := 0
+	checkCtx := func() error {
+		n++
+		if n%64 == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
+	for i := range pd.changes {
+		c := &pd.changes[i]
+		if c.next == nil {
+			continue
+		}
+		if err := checkCtx(); err != nil {
+			return pd, err
+		}
+		out, err := fp.convert(c.next)
+		if err != nil {
+			return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
+		}
+		c.out = out
+	}
+
+	if lv.elemType != nil && lv.elemType != fp.elemType && len(lv.entries) > 0 {
+		pd.reconverted = make(map[objKey]reflect.Value, len(lv.entries))
+		src := make(map[objKey]*item, len(pd.swaps))
+		for _, c := range pd.swaps {
+			src[c.key] = c.next
+		}
+		changed := make(map[objKey]bool, len(pd.changes))
+		for _, c := range pd.changes {
+			changed[c.key] = true
+		}
+		for k, e := range lv.entries {
+			if changed[k] {
+				continue
+			}
+			it := e.src
+			if s := src[k]; s != nil {
+				it = s
+			}
+			if err := checkCtx(); err != nil {
+				return pd, err
+			}
+			out, err := fp.convert(it)
+			if err != nil {
+				return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
+			}
+			pd.reconverted[k] = out
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return pd, err
+	}
+	return pd, nil
+}
+
+func (pd *pending) setRejected(k objKey, it *item) {
+	if pd.rejected == nil {
+		pd.rejected = make(map[objKey]*item)
+	}
+	pd.rejected[k] = it
+}
+
+// callPredicate calls predicate, turning a panic into an error.
+func callPredicate(predicate func(*unstructured.Unstructured) bool, u *unstructured.Unstructured) (ok bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("accumulator: predicate panicked on %s %s: %v", u.GetKind(), keyOf(u), r)
+		}
+	}()
+	return predicate(u), nil
+}
+
+// rollback gives the store back the changed keys phase 1 took, for the next Update.
+func (pd *pending) rollback() {
+	s := pd.q.store
+	s.mu.Lock()
+	for k := range pd.dirty {
+		s.dirty[k] = struct{}{}
+	}
+	s.mu.Unlock()
+}
+
+// commit is phase 2 of an Update for one query: it applies the changes to the last view and
+// fills the field of target (a struct value). It reports whether it wrote to target.
+func (pd *pending) commit(target reflect.Value) bool {
+	lv, fp := &pd.q.view, pd.fp
+	if lv.entries == nil {
+		lv.entries = make(map[objKey]viewEntry)
+	}
+	lv.overlay = pd.overlay
+	for k, it := range pd.rejected {
+		if it == nil {
+			delete(lv.rejected, k)
+			continue
+		}
+		if lv.rejected == nil {
+			lv.rejected = make(map[objKey]*item)
+		}
+		lv.rejected[k] = it
+	}
+	for _, c := range pd.swaps {
+		e := lv.entries[c.key]
+		e.src = c.next
+		lv.entries[c.key] = e
+	}
+	for _, c := range pd.changes {
+		if c.next == nil {
+			delete(lv.entries, c.key)
+		} else {
+			lv.entries[c.key] = viewEntry{src: c.next, out: c.out}
+		}
+	}
+	for k, out := range pd.reconverted {
+		e := lv.entries[k]
+		e.out = out
+		lv.entries[k] = e
+	}
+
+	retyped := lv.fieldType != fp.fieldType
+	outsRetyped := lv.elemType != fp.elemType
+	lv.fieldType, lv.elemType = fp.fieldType, fp.elemType
+	field := target.FieldByIndex(fp.index)
+	if fp.isMap {
+		lv.order, lv.vals = nil, reflect.Value{}
+		return pd.fillMap(field, retyped)
+	}
+	return pd.fillSlice(field, retyped || outsRetyped)
+}
+
+// fillSlice brings the private sorted slice up to date and hands out a copy of it if anything
+// changed, or if field does not hold the last one.
+func (pd *pending) fillSlice(field reflect.Value, retyped bool) bool {
+	lv, fp := &pd.q.view, pd.fp
+	switch {
+	case retyped || !lv.vals.IsValid():
+		lv.order = make([]objKey, 0, len(lv.entries))
+		for k := range lv.entries {
+			lv.order = append(lv.order, k)
+		}
+		slices.SortFunc(lv.order, compareKeys)
+		lv.vals = reflect.MakeSlice(fp.fieldType, len(lv.order), len(lv.order))
+		for i, k := range lv.order {
+			lv.vals.Index(i).Set(lv.entries[k].out)
+		}
+	case len(pd.changes) > mergeThreshold:
+		pd.mergeChanges()
+	default:
+		for _, c := range pd.changes {
+			i, found := slices.BinarySearchFunc(lv.order, c.key, compareKeys)
+			switch {
+			case c.next == nil:
+				if found {
+					lv.order = slices.Delete(lv.order, i, i+1)
+					n := lv.vals.Len()
+					reflect.Copy(lv.vals.Slice(i, n-1), lv.vals.Slice(i+1, n))
+					lv.vals.Index(n - 1).SetZero()
+					lv.vals = lv.vals.Slice(0, n-1)
+				}
+			case found:
+				lv.vals.Index(i).Set(c.out)
+			default:
+				lv.order = slices.Insert(lv.order, i, c.key)
+				n := lv.vals.Len()
+				lv.vals = reflect.Append(lv.vals, c.out)
+				reflect.Copy(lv.vals.Slice(i+1, n+1), lv.vals.Slice(i, n))
+				lv.vals.Index(i).Set(c.out)
+			}
+		}
+	}
+
+	if !retyped && len(pd.changes) == 0 && pd.reconverted == nil && lv.handed.IsValid() && holdsSlice(field, lv.handed) {
+		return false
+	}
+	if len(pd.changes) > 0 || retyped || !lv.handed.IsValid() || pd.reconverted != nil {
+		n := lv.vals.Len()
+		handed := reflect.MakeSlice(fp.fieldType, n, n)
+		reflect.Copy(handed, lv.vals)
+		lv.handed = handed
+	}
+	// Otherwise the last handed-out slice is still the view, and the Accumulator never
+	// writes to it: share it.
+	field.Set(lv.handed)
+	return true
+}
+
+// mergeChanges rebuilds order and vals from the old ones and the sorted changes in one pass,
+// copying runs of unchanged elements at once.
+func (pd *pending) mergeChanges() {
+	lv, fp := &pd.q.view, pd.fp
+	oldOrder, oldVals := lv.order, lv.vals
+	n := len(lv.entries)
+	order := make([]objKey, 0, n)
+	vals := reflect.MakeSlice(fp.fieldType, n, n)
+	i := 0 // next unconsumed element of the old order
+	for _, c := range pd.changes {
+		j, found := slices.BinarySearchFunc(oldOrder[i:], c.key, compareKeys)
+		j += i
+		reflect.Copy(vals.Slice(len(order), len(order)+j-i), oldVals.Slice(i, j))
+		order = append(order, oldOrder[i:j]...)
+		i = j
+		if found {
+			i++
+		}
+		if c.next != nil {
+			vals.Index(len(order)).Set(c.out)
+			order = append(order, c.key)
+		}
+	}
+	reflect.Copy(vals.Slice(len(order), len(order)+len(oldOrder)-i), oldVals.Slice(i, len(oldOrder)))
+	order = append(order, oldOrder[i:]...)
+	lv.order, lv.vals = order, vals.Slice(0, len(order))
+}
+
+// holdsSlice reports whether field holds the slice handed out last. Empty slices are all
+// the same view.
+func holdsSlice(field, handed reflect.Value) bool {
+	if field.Len() != handed.Len() {
+		return false
+	}
+	return field.Len() == 0 || field.Pointer() == handed.Pointer()
+}
+
+// fillMap updates field in place if it holds the map handed out last, and fills a new map
+// otherwise.
+func (pd *pending) fillMap(field reflect.Value, retyped bool) bool {
+	lv, fp := &pd.q.view, pd.fp
+	keyType := fp.fieldType.Key()
+	mapKey := func(k objKey) reflect.Value { return reflect.ValueOf(k.String()).Convert(keyType) }
+	inPlace := !retyped && pd.reconverted == nil && lv.handed.IsValid() && lv.handed.Kind() == reflect.Map &&
+		!field.IsNil() && field.Pointer() == lv.handed.Pointer()
+	if inPlace {
+		for _, c := range pd.changes {
+			if c.next == nil {
+				field.SetMapIndex(mapKey(c.key), reflect.Value{})
+			} else {
+				field.SetMapIndex(mapKey(c.key), c.out)
+			}
+		}
+		return len(pd.changes) > 0
+	}
+	m := reflect.MakeMapWithSize(fp.fieldType, len(lv.entries))
+	for k, e := range lv.entries {
+		m.SetMapIndex(mapKey(k), e.out)
+	}
+	lv.handed = m
+	field.Set(m)
+	return true
+}
+
+// appendDeltas appends one Delta per change, in key order.
+func (pd *pending) appendDeltas(ds []*Delta) []*Delta {
+	q := pd.q
+	for _, c := range pd.changes {
+		d := &Delta{
+			Query:      q.spec.Name,
+			APIVersion: q.apiVersion,
+			Kind:       q.spec.GVK.Kind,
+			Namespace:  c.key.namespace,
+			Name:       c.key.name,
+		}
+		switch {
+		case c.prev == nil:
+			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv
+		case c.next == nil:
+			d.DeltaType, d.ResourceVersion = ObjectDelete, c.prev.rv
+		default:
+			d.DeltaType, d.ResourceVersion = ObjectUpdate, c.next.rv
+		}
+		ds = append(ds, d)
+	}
+	return ds
+}
