@@ -170,13 +170,16 @@ func (e *typedEditor) set(c metav1.Condition) bool {
 }
 
 func (e *typedEditor) remove(t string) bool {
-	i := e.find(t)
-	if i < 0 {
+	if e.find(t) < 0 {
 		return false
 	}
 	conds := make([]metav1.Condition, 0, len(e.conds)-1)
-	e.conds = append(append(conds, e.conds[:i]...), e.conds[i+1:]...)
-	e.dirty = true
+	for _, c := range e.conds {
+		if c.Type != t {
+			conds = append(conds, c)
+		}
+	}
+	e.conds, e.dirty = conds, true
 	return true
 }
 
@@ -367,17 +370,26 @@ func rawLTT(m map[string]any) bool {
 	return s != ""
 }
 
+// remove removes every entry of type t: a list with duplicates would otherwise keep
+// answering with the one left behind.
 func (e *unstructuredEditor) remove(t string) bool {
 	status, list, err := conditionList(e.u)
 	if err != nil {
 		return false
 	}
-	i, _ := entry(list, t)
-	if i < 0 {
+	if i, _ := entry(list, t); i < 0 {
 		return false
 	}
 	out := make([]any, 0, len(list)-1)
-	status["conditions"] = append(append(out, list[:i]...), list[i+1:]...)
+	for _, el := range list {
+		if m, ok := el.(map[string]any); ok {
+			if ty, _ := m["type"].(string); ty == t {
+				continue
+			}
+		}
+		out = append(out, el)
+	}
+	status["conditions"] = out
 	return true
 }
 
