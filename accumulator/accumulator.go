@@ -196,12 +196,14 @@ func (a *Accumulator) newItem(u *unstructured.Unstructured) *item {
 	if a.transform != nil {
 		a.transform(u)
 	}
+	// kstatus reports malformed fields with an error beside its best result; keep that
+	// result, and make one up only if there is none.
 	res, err := kstatus.Compute(u)
-	switch {
-	case err != nil:
-		res = &kstatus.Result{Status: kstatus.UnknownStatus, Message: err.Error()}
-	case res == nil:
+	if res == nil {
 		res = &kstatus.Result{Status: kstatus.UnknownStatus}
+		if err != nil {
+			res.Message = err.Error()
+		}
 	}
 	return &item{obj: u, status: res, rv: u.GetResourceVersion(), uid: u.GetUID()}
 }
