@@ -263,7 +263,9 @@ func TestCallerMutation(t *testing.T) {
 		}
 	}
 	// So are unstructured snapshots, which are deep copies.
-	var raw struct{ ConfigMaps map[string]*unstructured.Unstructured }
+	var raw struct {
+		ConfigMaps map[string]*unstructured.Unstructured
+	}
 	update(t, acc2, &raw)
 	for _, u := range raw.ConfigMaps {
 		must(t, unstructured.SetNestedField(u.Object, "hacked too", "data", "k"))
