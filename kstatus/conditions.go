@@ -209,7 +209,16 @@ func Unstructured(u *unstructured.Unstructured) (Object, error) {
 
 type unstructuredObject struct{ u *unstructured.Unstructured }
 
-func (o *unstructuredObject) GetGeneration() int64 { return o.u.GetGeneration() }
+// GetGeneration reads metadata.generation in any numeric form, unlike
+// unstructured.Unstructured's method, which reads only int64 and so returns 0 for an
+// object decoded by encoding/json or sigs.k8s.io/yaml.
+func (o *unstructuredObject) GetGeneration() int64 { return generation(o.u) }
+
+func generation(u *unstructured.Unstructured) int64 {
+	meta, _ := u.Object["metadata"].(map[string]any)
+	g, _ := toInt(meta["generation"])
+	return g
+}
 
 // GetConditions returns the entries of status.conditions that have a type; fields of the
 // wrong type read as zero.
@@ -344,7 +353,7 @@ func (e *unstructuredEditor) set(c metav1.Condition) bool {
 	if err != nil {
 		return false
 	}
-	gen := e.u.GetGeneration()
+	gen := generation(e.u)
 	i, m := entry(list, c.Type)
 	if i < 0 {
 		m = map[string]any{}

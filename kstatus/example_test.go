@@ -1,0 +1,175 @@
+package kstatus_test
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// decode turns a manifest into an unstructured object, as a program that reads files
+// would.
+func decode(manifest string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal([]byte(manifest), &u.Object); err != nil {
+		panic(err)
+	}
+	return u
+}
+
+// A Deployment part way through a rollout: InProgress, naming the count that is short.
+func ExampleCompute() {
+	u := decode(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, generation: 2}
+spec: {replicas: 3}
+status:
+  observedGeneration: 2
+  replicas: 3
+  updatedReplicas: 3
+  readyReplicas: 1
+  availableReplicas: 1
+`)
+	res, err := kstatus.Compute(u)
+	if err != nil {
+		fmt.Println("malformed:", err)
+		return
+	}
+	fmt.Println(res.Status, "-", res.Message)
+	for _, c := range res.Conditions {
+		fmt.Println(c.Type, c.Status, c.Reason)
+	}
+	// Output:
+	// InProgress - Available: 1/3
+	// Reconciling True LessAvailable
+}
+
+// A Job that is still running is InProgress, so "apply, then wait" waits for it.
+func ExampleCompute_job() {
+	u := decode(`
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, generation: 1}
+spec: {completions: 1}
+status: {startTime: "2026-03-01T10:00:00Z", active: 1}
+`)
+	res, _ := kstatus.Compute(u)
+	fmt.Println(res.Status, "-", res.Message)
+	// Output:
+	// InProgress - Job running: succeeded 0/1, active 1
+}
+
+// Augment writes the computed status as the standard conditions, next to the
+// controller's own, which it leaves alone.
+func ExampleAugment() {
+	u := decode(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, generation: 4}
+spec: {replicas: 2}
+status:
+  observedGeneration: 4
+  replicas: 2
+  updatedReplicas: 2
+  availableReplicas: 2
+  readyReplicas: 2
+  conditions:
+  - {type: Available, status: "True", reason: MinimumReplicasAvailable}
+  - type: Progressing
+    status: "False"
+    reason: ProgressDeadlineExceeded
+    message: ReplicaSet "web-5d9c7b8f4" has timed out progressing.
+`)
+	// AugmentAt fixes the clock for the example; programs call Augment.
+	if err := kstatus.AugmentAt(u, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		c := c.(map[string]any)
+		fmt.Println(c["type"], c["status"], c["reason"], c["lastTransitionTime"])
+	}
+	// Output:
+	// Available True MinimumReplicasAvailable <nil>
+	// Progressing False ProgressDeadlineExceeded <nil>
+	// Stalled True ProgressDeadlineExceeded 2026-03-01T10:00:00Z
+}
+
+// A controller reports progress with the Mark helpers; Compute, in any tool watching
+// the object, reads it back. Unstructured adapts an object with no Go type.
+func ExampleMarkStalled() {
+	u := decode(`
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, generation: 3}
+`)
+	obj, err := kstatus.Unstructured(u)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	kstatus.MarkReconciling(obj, "Provisioning", "creating volume")
+	kstatus.MarkStalled(obj, "QuotaExceeded", "volume quota exceeded")
+	for _, c := range obj.GetConditions() {
+		fmt.Println(c.Type, c.Status, c.Reason, "generation", c.ObservedGeneration)
+	}
+	res, _ := kstatus.Compute(u)
+	fmt.Println(res.Status, "-", res.Message)
+	// Output:
+	// Ready False QuotaExceeded generation 3
+	// Stalled True QuotaExceeded generation 3
+	// Failed - volume quota exceeded
+}
+
+// Gadget is a typed custom resource. Two methods make it an Object; GetGeneration comes
+// with metav1.ObjectMeta.
+type Gadget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Status            struct {
+		Conditions []metav1.Condition `json:"conditions,omitempty"`
+	} `json:"status,omitempty"`
+}
+
+func (g *Gadget) GetConditions() []metav1.Condition  { return g.Status.Conditions }
+func (g *Gadget) SetConditions(c []metav1.Condition) { g.Status.Conditions = c }
+
+// SetCondition keeps lastTransitionTime while the status stays the same, and stamps
+// observedGeneration.
+func ExampleSetCondition() {
+	g := &Gadget{}
+	g.Generation = 5
+	since := metav1.NewTime(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	kstatus.SetCondition(g, metav1.Condition{Type: "Synced", Status: metav1.ConditionTrue, Reason: "Applied", LastTransitionTime: since})
+
+	changed := kstatus.SetCondition(g, metav1.Condition{Type: "Synced", Status: metav1.ConditionTrue, Reason: "Reapplied"})
+	c := kstatus.GetCondition(g, "Synced")
+	fmt.Println(changed, c.Reason, c.ObservedGeneration, c.LastTransitionTime.UTC().Format(time.RFC3339))
+	// Output:
+	// true Reapplied 5 2026-03-01T09:00:00Z
+}
+
+// Aggregate folds the statuses of a set of objects for a caller waiting on all of them.
+func ExampleAggregate() {
+	fmt.Println(kstatus.Aggregate([]kstatus.Status{kstatus.CurrentStatus, kstatus.InProgressStatus}, kstatus.CurrentStatus))
+	fmt.Println(kstatus.Aggregate([]kstatus.Status{kstatus.InProgressStatus, kstatus.FailedStatus}, kstatus.CurrentStatus))
+	fmt.Println(kstatus.Aggregate([]kstatus.Status{kstatus.NotFoundStatus}, kstatus.NotFoundStatus))
+	// Output:
+	// InProgress
+	// Failed
+	// NotFound
+}
+
+// ParseStatus accepts every status, in any case, as a command-line flag would carry it.
+func ExampleParseStatus() {
+	s, err := kstatus.ParseStatus("notfound")
+	fmt.Println(s, err)
+	// Output:
+	// NotFound <nil>
+}
