@@ -198,14 +198,16 @@ func (a *Accumulator) newItem(u *unstructured.Unstructured) *item {
 	}
 	// kstatus reports malformed fields with an error beside its best result; keep that
 	// result, and make one up only if there is none.
-	res, err := kstatus.Compute(u)
-	if res == nil {
-		res = &kstatus.Result{Status: kstatus.UnknownStatus}
+	it := &item{obj: u}
+	if res, err := kstatus.Compute(u); res != nil {
+		it.status = *res
+	} else {
+		it.status.Status = kstatus.UnknownStatus
 		if err != nil {
-			res.Message = err.Error()
+			it.status.Message = err.Error()
 		}
 	}
-	return &item{obj: u, status: res, rv: u.GetResourceVersion(), uid: u.GetUID()}
+	return it
 }
 
 // queryErrors returns the recorded errors, wrapped with their query names.

@@ -182,15 +182,12 @@ func (fp *fieldPlan) convert(it *item) (reflect.Value, error) {
 	}
 	e := reflect.New(fp.elemType).Elem()
 	e.Field(0).Set(obj)
-	e.Field(1).Set(reflect.ValueOf(copyResult(it.status)))
+	e.Field(1).Set(reflect.ValueOf(copyResult(&it.status)))
 	return e, nil
 }
 
 // copyResult copies r so that a caller editing its snapshot cannot reach the stored result.
 func copyResult(r *kstatus.Result) kstatus.Result {
-	if r == nil {
-		return kstatus.Result{Status: kstatus.UnknownStatus}
-	}
 	c := *r
 	c.Conditions = slices.Clone(r.Conditions)
 	return c

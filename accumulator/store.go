@@ -41,18 +41,26 @@ func keyOf(u *unstructured.Unstructured) objKey {
 // and its status computed once. Items are immutable once built, so their pointers can be
 // shared between a store, the overlay and the last view without locks; a changed object is a
 // new item.
+//
+// An item is all the store keeps per object beside its map entry: resource version and UID
+// are read from the object when needed (on changes only) rather than kept twice.
 type item struct {
 	obj    *unstructured.Unstructured
-	status *kstatus.Result
-	rv     string
-	uid    types.UID
+	status kstatus.Result
 }
 
-// sameVersion reports whether a and b are the same version of the same object. Only a
+func (it *item) rv() string     { return it.obj.GetResourceVersion() }
+func (it *item) uid() types.UID { return it.obj.GetUID() }
+
+// sameVersion reports whether a is the version rv of the object with UID uid. Only a
 // non-empty resource version identifies a version; objects without one always differ.
 func sameVersion(a *item, rv string, uid types.UID) bool {
-	return a.rv != "" && a.rv == rv && a.uid == uid
+	arv := a.rv()
+	return arv != "" && arv == rv && a.uid() == uid
 }
+
+// sameItemVersion reports whether a and b are the same version of the same object.
+func sameItemVersion(a, b *item) bool { return sameVersion(a, b.rv(), b.uid()) }
 
 // rvAtLeast reports whether resource version a is at least b. Resource versions are compared
 // with resourceversion.CompareResourceVersion; if either is malformed, only equal strings
@@ -145,7 +153,7 @@ func (s *Store) put(op string, obj any) error {
 	s.mu.Lock()
 	s.objects[key] = it
 	s.dirty[key] = struct{}{}
-	s.advanceLocked(it.rv)
+	s.advanceLocked(it.rv())
 	s.mu.Unlock()
 	s.acc.notify()
 	return nil

@@ -81,8 +81,10 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	// section: after it, reflectors carry on while this goroutine converts.
 	s := q.store
 	s.mu.Lock()
-	dirty := s.dirty
-	s.dirty = make(map[objKey]struct{})
+	var dirty map[objKey]struct{}
+	if len(s.dirty) > 0 {
+		dirty, s.dirty = s.dirty, make(map[objKey]struct{})
+	}
 	watermark := s.rv
 	stored := make(map[objKey]*item, len(dirty)+len(writes)+len(lv.overlay))
 	for k := range dirty {
@@ -133,13 +135,13 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		if eff != nil {
 			rej := lv.rejected[k]
 			switch {
-			case rej != nil && (rej == eff || sameVersion(rej, eff.rv, eff.uid)):
+			case rej != nil && (rej == eff || sameItemVersion(rej, eff)):
 				// Still the refused version.
 				if rej != eff {
 					pd.setRejected(k, eff)
 				}
 				eff = nil
-			case prev == nil || (prev != eff && !sameVersion(prev, eff.rv, eff.uid)):
+			case prev == nil || (prev != eff && !sameItemVersion(prev, eff)):
 				// A new version: judge it.
 				ok := true
 				if predicate != nil {
@@ -162,7 +164,7 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 
 		switch {
 		case eff == prev:
-		case prev != nil && eff != nil && sameVersion(prev, eff.rv, eff.uid):
+		case prev != nil && eff != nil && sameItemVersion(prev, eff):
 			pd.swaps = append(pd.swaps, change{key: k, prev: prev, next: eff})
 		default:
 			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff})
@@ -434,11 +436,11 @@ func (pd *pending) appendDeltas(ds []*Delta) []*Delta {
 		}
 		switch {
 		case c.prev == nil:
-			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv
+			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv()
 		case c.next == nil:
-			d.DeltaType, d.ResourceVersion = ObjectDelete, c.prev.rv
+			d.DeltaType, d.ResourceVersion = ObjectDelete, c.prev.rv()
 		default:
-			d.DeltaType, d.ResourceVersion = ObjectUpdate, c.next.rv
+			d.DeltaType, d.ResourceVersion = ObjectUpdate, c.next.rv()
 		}
 		ds = append(ds, d)
 	}
