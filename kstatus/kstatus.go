@@ -11,19 +11,20 @@ import (
 type Status string
 
 const (
-	// InProgressStatus: the controller has not yet made the object match its latest spec.
+	// InProgressStatus means the controller has not yet made the object match its
+	// latest spec.
 	InProgressStatus Status = "InProgress"
-	// FailedStatus: the controller gave up, or a rule sees that waiting will not help.
-	// It is not terminal: a later version of the object may become Current.
+	// FailedStatus means the controller gave up, or a rule sees that waiting will not
+	// help. It is not terminal: a later version of the object may become Current.
 	FailedStatus Status = "Failed"
-	// CurrentStatus: the latest change has been fully reconciled.
+	// CurrentStatus means the latest change has been fully reconciled.
 	CurrentStatus Status = "Current"
-	// TerminatingStatus: metadata.deletionTimestamp is set.
+	// TerminatingStatus means the object is being deleted.
 	TerminatingStatus Status = "Terminating"
 	// NotFoundStatus is never returned by Compute; callers that look an object up
 	// use it when the object does not exist, for example to wait for a deletion.
 	NotFoundStatus Status = "NotFound"
-	// UnknownStatus: a field kstatus needs has a value it cannot interpret.
+	// UnknownStatus means a field kstatus needs has a value it cannot interpret.
 	UnknownStatus Status = "Unknown"
 )
 
