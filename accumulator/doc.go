@@ -1,0 +1,83 @@
+/*
+Package accumulator accumulates the objects of several Kubernetes queries into complete,
+consistent views, and fills a caller's own snapshot struct with them, copying only what changed.
+
+It is the core of kates' Watch, with no network and no client: the I/O shell resolves each query,
+runs a client-go cache.Reflector per query whose store is this package's Store, and reports
+list and watch failures with SetError. Everything here can be driven by hand, which is how the
+tests script event streams.
+
+	acc, err := accumulator.New([]accumulator.QuerySpec{
+		{Name: "Deployments", GVK: appsv1.SchemeGroupVersion.WithKind("Deployment")},
+		{Name: "Services", GVK: corev1.SchemeGroupVersion.WithKind("Service"), Namespace: "web"},
+	}, accumulator.Options{})
+	// ... a reflector per query writes into acc.Store("Deployments"), acc.Store("Services")
+
+	var snap struct {
+		Deployments []accumulator.Entry[*appsv1.Deployment] // objects with their kstatus
+		Services    map[string]*corev1.Service               // keyed "namespace/name"
+	}
+	for range acc.Changed() {
+		var deltas []*accumulator.Delta
+		if ok, err := acc.UpdateWithDeltas(ctx, &snap, &deltas); err != nil || !ok {
+			continue // handle err
+		}
+		reconcile(snap, deltas)
+	}
+
+# Bootstrap
+
+A view is complete only once every query has listed everything. The reflector signals a complete
+initial list, paged or streamed, by calling its store's Replace; individual Add events never
+count. Until every query's store has had its first Replace, Changed stays silent and Update
+returns (false, nil) without touching its target. The first Update after the first signal fills
+every field, with an ObjectAdd delta per object. An error recorded with SetError is the one
+thing reported earlier: it wakes the consumer, and Update returns it, even before bootstrap.
+
+# Coalescing
+
+Stores take events as fast as reflectors deliver them, whatever the consumer is doing. Each
+change marks its object dirty and makes a non-blocking send on Changed, a channel of capacity
+1: a burst of a thousand events leaves one signal, and the consumer's next Update returns the
+latest complete view, however slowly it is called. Update costs what changed since the
+previous Update, not what the stores hold: only dirty objects are looked at and converted;
+unchanged ones are carried over from the previous view; map fields are updated in place;
+slice fields stay sorted by binary-search inserts and deletes (a new slice still means copying
+one pointer per object).
+
+# Coherence
+
+The client's own writes must show in every snapshot as soon as the write returns, not when the
+watch gets round to delivering them. Options.Overlay reports the client's recent write records;
+at each Update, a record the store has not caught up with replaces the stored object in the
+view (or hides it, for a delete, or for a write after which the object no longer matches the
+query's namespace, labels or fields). A write record stops counting once the store holds its
+object at the record's resource version or newer, or has seen every event up to that version
+(Accumulator.ResourceVersion, which the client also uses to drop records). A delete record stops
+counting once the store no longer holds the object, or holds a newer version or another object
+of that name. The client calls Notify after recording a write, to wake the consumer.
+
+# Sharing and mutation
+
+The store holds each object once, as the *unstructured.Unstructured the reflector decoded (after
+Options.Transform), with its kstatus.Result computed once, when it arrived. Typed objects exist
+only in snapshots: Update converts an object when it changed since the previous Update, and
+otherwise hands out the very pointer it handed out before. So:
+
+  - The Accumulator never modifies an object, slice or Entry it has handed out.
+  - A caller that modifies a snapshot's objects never reaches the store, the fresh copies of
+    objects that change later, or another Accumulator: every handed-out object is a copy.
+  - But an edited object that does not change keeps showing the edit in this Accumulator's
+    later snapshots, since it is carried over. Treat snapshot objects as read-only, or
+    DeepCopy before editing.
+  - Slices are always new. A map field that still holds the map the previous Update handed out
+    is updated in place: copy it to keep an old view.
+
+# Deltas and filters
+
+UpdateWithDeltas reports the net difference between the previous view and the new one:
+an object added and deleted in between gives nothing, and a relist that drops objects gives
+deletes. FilteredUpdate keeps out of the view the objects a predicate refuses, judging each
+new version of an object once.
+*/
+package accumulator
