@@ -301,3 +301,26 @@ func TestOverlayNotify(t *testing.T) {
 		t.Fatalf("Update after a write: ok=%v, %v", ok, describe(t, snap.ConfigMaps))
 	}
 }
+
+// TestBookmarkWakes checks that a bookmark, which may supersede write records, wakes the
+// consumer when there is an Overlay, and only when it advances the resource version.
+func TestBookmarkWakes(t *testing.T) {
+	for _, withOverlay := range []bool{false, true} {
+		opts := accumulator.Options{}
+		if withOverlay {
+			opts.Overlay = &fakeOverlay{}
+		}
+		acc := mustNew(t, opts, cmQuery("ConfigMaps", ""))
+		replace(t, acc, "ConfigMaps", "10")
+		signalled(acc)
+		must(t, acc.Store("ConfigMaps").Bookmark("20"))
+		if got := signalled(acc); got != withOverlay {
+			t.Errorf("overlay %v: bookmark signalled = %v", withOverlay, got)
+		}
+		must(t, acc.Store("ConfigMaps").Bookmark("20"))
+		acc.Store("ConfigMaps").UpdateResourceVersion("21")
+		if signalled(acc) {
+			t.Errorf("overlay %v: a bookmark that did not advance, or UpdateResourceVersion, signalled", withOverlay)
+		}
+	}
+}

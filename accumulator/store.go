@@ -255,34 +255,41 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 // Resync does nothing; it exists for cache.ReflectorStore.
 func (s *Store) Resync() error { return nil }
 
-// Bookmark records that the watch has delivered every event up to resourceVersion.
+// Bookmark records that the watch has delivered every event up to resourceVersion. With an
+// Overlay, a bookmark that advances the store's resource version wakes the consumer, since it
+// may supersede write records (a write after which the object left the query's view, say).
 func (s *Store) Bookmark(resourceVersion string) error {
-	s.UpdateResourceVersion(resourceVersion)
+	s.mu.Lock()
+	advanced := s.advanceLocked(resourceVersion)
+	s.mu.Unlock()
+	if advanced && s.acc.overlay != nil {
+		s.acc.notify()
+	}
 	return nil
 }
 
 // UpdateResourceVersion records that the watch has delivered every event up to
-// resourceVersion; the reflector calls it for cache.ResourceVersionUpdater.
+// resourceVersion; the reflector calls it after events and bookmarks, for
+// cache.ResourceVersionUpdater. It wakes no one: the event or bookmark did.
 func (s *Store) UpdateResourceVersion(resourceVersion string) {
 	s.mu.Lock()
 	s.advanceLocked(resourceVersion)
 	s.mu.Unlock()
 }
 
-// advanceLocked moves s.rv forward to rv. A malformed rv that cannot be compared replaces s.rv:
-// it is the latest seen.
-func (s *Store) advanceLocked(rv string) {
+// advanceLocked moves s.rv forward to rv, and reports whether it moved. A malformed rv that
+// cannot be compared replaces s.rv: it is the latest seen.
+func (s *Store) advanceLocked(rv string) bool {
 	if rv == "" || rv == s.rv {
-		return
+		return false
 	}
-	if s.rv == "" {
-		s.rv = rv
-		return
+	if s.rv != "" {
+		if c, err := resourceversion.CompareResourceVersion(rv, s.rv); err == nil && c <= 0 {
+			return false
+		}
 	}
-	c, err := resourceversion.CompareResourceVersion(rv, s.rv)
-	if err != nil || c > 0 {
-		s.rv = rv
-	}
+	s.rv = rv
+	return true
 }
 
 // resourceVersion returns s.rv.

@@ -100,6 +100,14 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	s.mu.Unlock()
 
 	pd := &pending{q: q, fp: fp, dirty: dirty}
+	n := 0
+	checkCtx := func() error {
+		n++
+		if n%64 == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
 
 	if len(writes) > 0 || len(lv.overlay) > 0 {
 		pd.overlay = make(map[objKey]*overlayRecord, len(writes))
@@ -127,6 +135,9 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	}
 
 	for k, eff := range stored {
+		if err := checkCtx(); err != nil {
+			return pd, err
+		}
 		if rec, ok := pd.overlay[k]; ok {
 			eff = rec.it
 		}
@@ -172,14 +183,6 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	}
 	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })
 
-	n := 0
-	checkCtx := func() error {
-		n++
-		if n%64 == 0 {
-			return ctx.Err()
-		}
-		return nil
-	}
 	for i := range pd.changes {
 		c := &pd.changes[i]
 		if c.next == nil {
