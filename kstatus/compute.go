@@ -152,7 +152,6 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 	f.kind = f.str(m, "kind", "kind")
 	meta := f.obj(m, "metadata", "metadata")
 	status := f.obj(m, "status", "status")
-	spec, _ := m["spec"].(map[string]any) // rules that read spec check it themselves
 	if f.err != nil {
 		return malformed(f.err)
 	}
@@ -195,8 +194,13 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 		}
 	}
 
-	// Rule 4: the kind's own rule.
+	// Rule 4: the kind's own rule. spec is checked only here: other kinds never read it,
+	// and an odd spec should not make them Unknown.
 	if r != nil {
+		spec := f.obj(m, "spec", "spec")
+		if f.err != nil {
+			return malformed(f.err)
+		}
 		return r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
 	}
 

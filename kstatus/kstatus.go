@@ -95,10 +95,10 @@ type Condition struct {
 func Aggregate(statuses []Status, desired Status) Status {
 	all, unknown := true, false
 	for _, s := range statuses {
-		switch {
-		case s == FailedStatus && desired != FailedStatus:
+		switch s {
+		case FailedStatus:
 			return FailedStatus
-		case s == UnknownStatus && desired != UnknownStatus:
+		case UnknownStatus:
 			unknown = true
 		}
 		if s != desired {
