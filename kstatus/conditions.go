@@ -73,7 +73,9 @@ func MarkStalled(obj Object, reason, message string) {
 }
 
 // MarkReady records that obj's latest generation is fully reconciled: Ready True,
-// Reconciling and Stalled removed. Compute then reports Current.
+// Reconciling and Stalled removed. Compute then reports Current, provided
+// status.observedGeneration is current too: the helpers write conditions only, and
+// Compute reads observedGeneration first.
 func MarkReady(obj Object, reason, message string) {
 	e := editFor(obj, time.Time{})
 	e.remove(string(ConditionReconciling))
