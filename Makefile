@@ -1,0 +1,48 @@
+# kates — see README.md. `make help` lists the targets.
+SHELL := /usr/bin/env bash
+GO ?= go
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## List the targets.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## Build the library, the kates CLI and the examples.
+	$(GO) build ./...
+	$(GO) build -o .kates/bin/ ./cmd/...
+
+.PHONY: tools
+tools: ## Build (or find cached) the local cluster's binaries (first run ~5 min on 2 cores).
+	$(GO) run ./cmd/kates-testenv build
+
+.PHONY: test
+test: ## go vet, then go test -race ./... against one local cluster.
+	$(GO) vet ./...
+	hack/test.sh
+
+.PHONY: cluster-up
+cluster-up: ## Start the local cluster in the background; kubeconfig at .kates/kubeconfig.
+	hack/cluster-up.sh
+
+.PHONY: cluster-down
+cluster-down: ## Stop the local cluster started by cluster-up.
+	hack/cluster-down.sh
+
+.PHONY: demo
+demo: cluster-up ## Start the local cluster and show the library at work on testdata/demo.
+	hack/demo.sh
+
+.PHONY: bench
+bench: ## Run the benchmarks.
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: fmt
+fmt: ## gofmt every Go file.
+	gofmt -w $$(git ls-files '*.go')
+
+.PHONY: lint
+lint: ## go vet and a gofmt check.
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -1,0 +1,572 @@
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"k8s.io/client-go/util/cert"
+	"k8s.io/client-go/util/keyutil"
+)
+
+// EnvKubeconfig names a kubeconfig of a running cluster. When it is set, Start returns a handle on
+// that cluster instead of starting one, so one cluster can serve every package of `make test`.
+const EnvKubeconfig = "KATES_TEST_KUBECONFIG"
+
+// FakeNodeAnnotation marks the Nodes kwok manages. Pods scheduled to them become Running.
+const FakeNodeAnnotation = "kwok.x-k8s.io/node"
+
+// ErrShared is returned by the fault controls of a cluster this process did not start (one named
+// by KATES_TEST_KUBECONFIG): stopping a shared API server would break every other test using it.
+// Tests that inject faults set Options.Private.
+var ErrShared = errors.New("testenv: fault controls need a private cluster (Options.Private)")
+
+// Options configures Start. The zero value starts a cluster with two fake nodes.
+type Options struct {
+	// Nodes is how many fake Nodes kwok runs. Default 2; set NoNodes for none.
+	Nodes int
+	// NoNodes starts the cluster without Nodes (Nodes is ignored).
+	NoNodes bool
+	// NodeCPU, NodeMemory and NodePods are each fake Node's capacity.
+	// Defaults: "32", "256Gi", "110".
+	NodeCPU, NodeMemory, NodePods string
+	// Private starts a cluster of this process's own even when KATES_TEST_KUBECONFIG is set.
+	// Fault tests (stopping the API server, compacting etcd) need one.
+	Private bool
+	// Dir is where data, certificates, kubeconfigs and logs go. Default: a new temporary
+	// directory, removed by Stop. A Dir given here is kept.
+	Dir string
+	// Log receives progress lines (building binaries, starting components). Default: discarded.
+	Log io.Writer
+	// StartTimeout bounds Start once the binaries are built. Default 2 minutes.
+	StartTimeout time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Nodes == 0 {
+		o.Nodes = 2
+	}
+	if o.NoNodes {
+		o.Nodes = 0
+	}
+	if o.NodeCPU == "" {
+		o.NodeCPU = "32"
+	}
+	if o.NodeMemory == "" {
+		o.NodeMemory = "256Gi"
+	}
+	if o.NodePods == "" {
+		o.NodePods = "110"
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.StartTimeout == 0 {
+		o.StartTimeout = 2 * time.Minute
+	}
+}
+
+// Cluster is a running local cluster: etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler and kwok, all on loopback. Its methods are safe for concurrent use.
+type Cluster struct {
+	opts     Options
+	bins     *Binaries
+	dir      string
+	ownsDir  bool
+	external bool
+
+	kubeconfigPath string
+	restConfig     *rest.Config
+	adminToken     string
+	caData         []byte
+	etcdPort       int
+	apiPort        int
+
+	mu          sync.Mutex
+	etcd        *process
+	apiserver   *process
+	controllers []*process // controller-manager, scheduler, kwok
+	secondaries []*process // extra API servers on the same etcd
+	stopped     bool
+}
+
+// Start starts a cluster and returns once the API server answers, the controllers run and every
+// fake Node is Ready. When KATES_TEST_KUBECONFIG is set (and Options.Private is not), it returns
+// a handle on that cluster instead; its Stop does nothing.
+//
+// The first Start on a machine builds the binaries (see EnsureBinaries); later ones reuse them.
+// If Start fails, everything it started is stopped again.
+func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	opts.defaults()
+	if path := os.Getenv(EnvKubeconfig); path != "" && !opts.Private {
+		return attach(path)
+	}
+	bins, err := EnsureBinaries(ctx, opts.Log)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{opts: opts, bins: bins, dir: opts.Dir}
+	if c.dir == "" {
+		if c.dir, err = os.MkdirTemp("", "kates-testenv-"); err != nil {
+			return nil, err
+		}
+		c.ownsDir = true
+	} else if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	defer cancel()
+	if err := c.start(ctx); err != nil {
+		_ = c.Stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// attach returns a handle on an already running cluster.
+func attach(kubeconfig string) (*Cluster, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("testenv: %s=%s: %w", EnvKubeconfig, kubeconfig, err)
+	}
+	return &Cluster{external: true, kubeconfigPath: kubeconfig, restConfig: cfg}, nil
+}
+
+func (c *Cluster) start(ctx context.Context) error {
+	begin := time.Now()
+	if err := c.writeSecrets(); err != nil {
+		return err
+	}
+	ports, err := freePorts(3)
+	if err != nil {
+		return err
+	}
+	c.etcdPort, c.apiPort = ports[0], ports[2]
+
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(c.opts.Log, "testenv: "+format+" (%s)\n", append(args, time.Since(begin).Round(time.Millisecond))...)
+	}
+	etcdURL := "http://127.0.0.1:" + strconv.Itoa(c.etcdPort)
+	c.etcd, err = startProcess("etcd", c.bins.Etcd, []string{
+		"--name=testenv",
+		"--data-dir=" + filepath.Join(c.dir, "etcd"),
+		"--listen-client-urls=" + etcdURL,
+		"--advertise-client-urls=" + etcdURL,
+		"--listen-peer-urls=http://127.0.0.1:" + strconv.Itoa(ports[1]),
+		"--initial-advertise-peer-urls=http://127.0.0.1:" + strconv.Itoa(ports[1]),
+		"--initial-cluster=testenv=http://127.0.0.1:" + strconv.Itoa(ports[1]),
+		"--unsafe-no-fsync",                 // tests don't need durability across power loss
+		"--quota-backend-bytes=8589934592", // room for large list tests
+		"--log-level=warn",
+	}, c.dir)
+	if err != nil {
+		return err
+	}
+	if err := waitFor(ctx, c.etcd, func() bool { return httpOK(etcdURL + "/health") }); err != nil {
+		return fmt.Errorf("testenv: etcd not healthy: %w", err)
+	}
+	logf("etcd ready on %s", etcdURL)
+
+	if c.apiserver, err = c.startAPIServer(ctx, "kube-apiserver", c.apiPort); err != nil {
+		return err
+	}
+	logf("kube-apiserver ready on https://127.0.0.1:%d", c.apiPort)
+
+	c.restConfig = c.adminConfig(c.apiPort)
+	c.kubeconfigPath = filepath.Join(c.dir, "kubeconfig")
+	if err := writeKubeconfig(c.kubeconfigPath, c.restConfig, ""); err != nil {
+		return err
+	}
+	if err := c.startControllers(); err != nil {
+		return err
+	}
+	cs, err := kubernetes.NewForConfig(c.restConfig)
+	if err != nil {
+		return err
+	}
+	if err := c.createNodes(ctx, cs); err != nil {
+		return err
+	}
+	if err := c.waitReady(ctx, cs); err != nil {
+		return err
+	}
+	logf("cluster ready with %d fake nodes", c.opts.Nodes)
+	return nil
+}
+
+// writeSecrets writes the serving certificate, the service-account key and the token file.
+func (c *Cluster) writeSecrets() error {
+	certPEM, keyPEM, err := cert.GenerateSelfSignedCertKey("127.0.0.1", []net.IP{net.ParseIP("127.0.0.1")}, []string{"localhost"})
+	if err != nil {
+		return fmt.Errorf("testenv: serving certificate: %w", err)
+	}
+	// The generated bundle holds the serving certificate and the CA that signed it, so it serves
+	// as the kubeconfig's CA data too.
+	c.caData = certPEM
+	saKey, err := keyutil.MakeEllipticPrivateKeyPEM()
+	if err != nil {
+		return err
+	}
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		return err
+	}
+	c.adminToken = hex.EncodeToString(tok)
+	files := map[string][]byte{
+		"serving.crt": certPEM,
+		"serving.key": keyPEM,
+		"sa.key":      saKey,
+		"tokens.csv":  []byte(c.adminToken + ",admin,admin,system:masters\n"),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(c.dir, name), data, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) apiServerArgs(port int) []string {
+	return []string{
+		"--etcd-servers=http://127.0.0.1:" + strconv.Itoa(c.etcdPort),
+		"--secure-port=" + strconv.Itoa(port),
+		"--bind-address=127.0.0.1",
+		"--tls-cert-file=" + filepath.Join(c.dir, "serving.crt"),
+		"--tls-private-key-file=" + filepath.Join(c.dir, "serving.key"),
+		"--cert-dir=" + filepath.Join(c.dir, "apiserver-certs-"+strconv.Itoa(port)),
+		"--service-account-issuer=https://kubernetes.default.svc",
+		"--service-account-key-file=" + filepath.Join(c.dir, "sa.key"),
+		"--service-account-signing-key-file=" + filepath.Join(c.dir, "sa.key"),
+		"--token-auth-file=" + filepath.Join(c.dir, "tokens.csv"),
+		"--authorization-mode=RBAC",
+		"--service-cluster-ip-range=10.0.0.0/24",
+		"--disable-admission-plugins=ServiceAccount",
+		// Tests stop API servers often; nobody needs the graceful drain.
+		"--shutdown-delay-duration=0s",
+		"--shutdown-watch-termination-grace-period=0s",
+		"--v=0",
+	}
+}
+
+// startAPIServer starts a kube-apiserver on port and waits until /readyz answers.
+func (c *Cluster) startAPIServer(ctx context.Context, name string, port int) (*process, error) {
+	p, err := startProcess(name, c.bins.KubeAPIServer, c.apiServerArgs(port), c.dir)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := kubernetes.NewForConfig(c.adminConfig(port))
+	if err != nil {
+		p.stop(time.Second)
+		return nil, err
+	}
+	ready := func() bool {
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		body, err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(rctx)
+		return err == nil && string(body) == "ok"
+	}
+	if err := waitFor(ctx, p, ready); err != nil {
+		p.stop(time.Second)
+		return nil, fmt.Errorf("testenv: %s not ready: %w", name, err)
+	}
+	return p, nil
+}
+
+func (c *Cluster) startControllers() error {
+	k := c.kubeconfigPath
+	specs := []struct {
+		name, bin string
+		args      []string
+	}{
+		{"kube-controller-manager", c.bins.KubeControllerManager, []string{
+			"--kubeconfig=" + k, "--authentication-kubeconfig=" + k, "--authorization-kubeconfig=" + k,
+			"--leader-elect=false", "--controllers=*,-serviceaccount-token", "--secure-port=0",
+			"--service-account-private-key-file=" + filepath.Join(c.dir, "sa.key"),
+			"--use-service-account-credentials=false",
+			// Kwok's pods exit at once; the defaults would keep terminated pods for a long time.
+			"--terminated-pod-gc-threshold=500",
+		}},
+		{"kube-scheduler", c.bins.KubeScheduler, []string{
+			"--kubeconfig=" + k, "--authentication-kubeconfig=" + k, "--authorization-kubeconfig=" + k,
+			"--leader-elect=false", "--secure-port=0",
+		}},
+		{"kwok", c.bins.Kwok, []string{
+			"--kubeconfig=" + k, "--config=" + c.bins.KwokStages,
+			"--manage-all-nodes=false",
+			"--manage-nodes-with-annotation-selector=" + FakeNodeAnnotation + "=fake",
+			"--cidr=10.0.0.1/24", "--node-ip=10.0.0.1",
+		}},
+	}
+	for _, s := range specs {
+		p, err := startProcess(s.name, s.bin, s.args, c.dir)
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.controllers = append(c.controllers, p)
+		c.mu.Unlock()
+	}
+	return nil
+}
+
+// createNodes creates the fake Nodes kwok will make Ready.
+func (c *Cluster) createNodes(ctx context.Context, cs kubernetes.Interface) error {
+	capacity := corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse(c.opts.NodeCPU),
+		corev1.ResourceMemory: resource.MustParse(c.opts.NodeMemory),
+		corev1.ResourcePods:   resource.MustParse(c.opts.NodePods),
+	}
+	for i := 0; i < c.opts.Nodes; i++ {
+		name := fmt.Sprintf("kwok-node-%d", i)
+		node := &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{
+				Name:        name,
+				Annotations: map[string]string{FakeNodeAnnotation: "fake", "node.alpha.kubernetes.io/ttl": "0"},
+				Labels: map[string]string{
+					"type": "kwok", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
+					"kubernetes.io/arch": "amd64", "kubernetes.io/role": "agent",
+				},
+			},
+			Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
+		}
+		if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("testenv: create node %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// waitReady waits until every fake Node is Ready and the controller-manager has acted (the
+// default ServiceAccount exists), so a test's first Deployment rolls out without a cold start.
+func (c *Cluster) waitReady(ctx context.Context, cs kubernetes.Interface) error {
+	ready := func() bool {
+		nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false
+		}
+		n := 0
+		for _, node := range nodes.Items {
+			for _, cond := range node.Status.Conditions {
+				if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue {
+					n++
+				}
+			}
+		}
+		if n < c.opts.Nodes {
+			return false
+		}
+		_, err = cs.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
+		return err == nil
+	}
+	if err := c.waitForAll(ctx, ready); err != nil {
+		return fmt.Errorf("testenv: nodes or controllers not ready: %w", err)
+	}
+	return nil
+}
+
+// waitForAll is waitFor watching every child for an early exit.
+func (c *Cluster) waitForAll(ctx context.Context, cond func() bool) error {
+	for {
+		if err := c.Err(); err != nil {
+			return err
+		}
+		if cond() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// waitFor polls cond until it holds, p exits, or ctx ends.
+func waitFor(ctx context.Context, p *process, cond func() bool) error {
+	for {
+		if err := p.exited(); err != nil {
+			return err
+		}
+		if cond() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w; last lines of %s:\n%s", ctx.Err(), p.logPath, logTail(p.logPath))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func logTail(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log)"
+	}
+	return tail(string(data), 25)
+}
+
+// Err reports the first child that exited without being asked to, with the tail of its log, or
+// nil while all run.
+func (c *Cluster) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.children() {
+		if err := p.exited(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// children lists the running children, controllers first; c.mu must be held.
+func (c *Cluster) children() []*process {
+	var all []*process
+	all = append(all, c.controllers...)
+	all = append(all, c.secondaries...)
+	for _, p := range []*process{c.apiserver, c.etcd} {
+		if p != nil {
+			all = append(all, p)
+		}
+	}
+	return all
+}
+
+// Stop ends every child, controllers first and etcd last (an API server whose etcd is gone does
+// not exit on SIGTERM), and removes the temporary directory. It is safe to call more than once.
+// On a cluster named by KATES_TEST_KUBECONFIG it does nothing.
+func (c *Cluster) Stop() error {
+	if c == nil || c.external {
+		return nil
+	}
+	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		return nil
+	}
+	c.stopped = true
+	procs := c.children()
+	c.mu.Unlock()
+	for _, p := range procs {
+		p.stop(5 * time.Second)
+	}
+	if c.ownsDir {
+		return os.RemoveAll(c.dir)
+	}
+	return nil
+}
+
+// KubeconfigPath is a kubeconfig file with an admin identity (group system:masters).
+func (c *Cluster) KubeconfigPath() string { return c.kubeconfigPath }
+
+// RESTConfig returns a new rest.Config with an admin identity; callers may modify it.
+func (c *Cluster) RESTConfig() *rest.Config { return rest.CopyConfig(c.restConfig) }
+
+// RESTConfigAs returns a rest.Config that acts as user, a member of groups (plus
+// system:authenticated), through impersonation. Such a user can do nothing until RBAC grants it
+// something, which is what tests of Forbidden need.
+func (c *Cluster) RESTConfigAs(user string, groups ...string) *rest.Config {
+	cfg := c.RESTConfig()
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: append(groups, "system:authenticated")}
+	return cfg
+}
+
+// KubeconfigAs writes a kubeconfig for the identity RESTConfigAs describes and returns its path.
+func (c *Cluster) KubeconfigAs(user string, groups ...string) (string, error) {
+	dir := c.dir
+	if c.external {
+		dir = os.TempDir()
+	}
+	path := filepath.Join(dir, "kubeconfig-"+user)
+	return path, writeKubeconfig(path, c.RESTConfigAs(user, groups...), "")
+}
+
+// Dir is the cluster's data directory (logs are there as NAME.log); "" for an attached cluster.
+func (c *Cluster) Dir() string { return c.dir }
+
+func (c *Cluster) adminConfig(port int) *rest.Config {
+	return &rest.Config{
+		Host:            "https://127.0.0.1:" + strconv.Itoa(port),
+		BearerToken:     c.adminToken,
+		TLSClientConfig: rest.TLSClientConfig{CAData: c.caData},
+		QPS:             -1, // tests create thousands of objects: no client-side throttling
+	}
+}
+
+// writeKubeconfig writes cfg (token or impersonation, CA data) as a kubeconfig file.
+func writeKubeconfig(path string, cfg *rest.Config, namespace string) error {
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["testenv"] = &clientcmdapi.Cluster{
+		Server:                   cfg.Host,
+		CertificateAuthorityData: cfg.CAData,
+		InsecureSkipTLSVerify:    cfg.Insecure,
+	}
+	user := &clientcmdapi.AuthInfo{
+		Token:                 cfg.BearerToken,
+		ClientCertificateData: cfg.CertData,
+		ClientKeyData:         cfg.KeyData,
+		Impersonate:           cfg.Impersonate.UserName,
+		ImpersonateGroups:     cfg.Impersonate.Groups,
+	}
+	if cfg.BearerTokenFile != "" {
+		user.TokenFile = cfg.BearerTokenFile
+	}
+	kc.AuthInfos["testenv"] = user
+	kc.Contexts["testenv"] = &clientcmdapi.Context{Cluster: "testenv", AuthInfo: "testenv", Namespace: namespace}
+	kc.CurrentContext = "testenv"
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return clientcmd.WriteToFile(*kc, path)
+}
+
+// freePorts asks the kernel for n distinct free loopback ports. They are released before the
+// children bind them, so another process could take one meanwhile; on loopback in a test sandbox
+// that does not happen in practice, and a clash shows as a child's early exit with its log.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var listeners []net.Listener
+	defer func() {
+		for _, l := range listeners {
+			l.Close()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("testenv: free port: %w", err)
+		}
+		listeners = append(listeners, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+func httpOK(url string) bool {
+	client := http.Client{Timeout: time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode == http.StatusOK
+}
