@@ -173,7 +173,7 @@ func (c *Cluster) start(ctx context.Context) error {
 		"--listen-peer-urls=http://127.0.0.1:" + strconv.Itoa(ports[1]),
 		"--initial-advertise-peer-urls=http://127.0.0.1:" + strconv.Itoa(ports[1]),
 		"--initial-cluster=testenv=http://127.0.0.1:" + strconv.Itoa(ports[1]),
-		"--unsafe-no-fsync",                 // tests don't need durability across power loss
+		"--unsafe-no-fsync",                // tests don't need durability across power loss
 		"--quota-backend-bytes=8589934592", // room for large list tests
 		"--log-level=warn",
 	}, c.dir)
