@@ -72,8 +72,9 @@ func (q *query) matches(u *unstructured.Unstructured) bool {
 }
 
 // fieldSet builds the fields.Set that sel needs from u: each of sel's field paths
-// ("metadata.name", "status.phase", ...) read from u. A missing field reads as "", as the API
-// server does for an unset field.
+// ("metadata.name", "status.phase", ...) read from u. A missing field reads as the API server
+// reads it from its typed object: "" for a string, and for the few non-string fields it
+// supports in selectors, their zero value (see unsetFields).
 func fieldSet(u *unstructured.Unstructured, sel fields.Selector) fields.Set {
 	reqs := sel.Requirements()
 	set := make(fields.Set, len(reqs))
@@ -81,6 +82,17 @@ func fieldSet(u *unstructured.Unstructured, sel fields.Selector) fields.Set {
 		set[r.Field] = fieldValue(u, r.Field)
 	}
 	return set
+}
+
+// unsetFields holds the values the API server gives unset non-string fields that its field
+// selectors support (Node spec.unschedulable, Pod spec.hostNetwork, ReplicaSet
+// status.replicas, Job status.successful, Event count).
+var unsetFields = map[string]string{
+	"spec.unschedulable": "false",
+	"spec.hostNetwork":   "false",
+	"status.replicas":    "0",
+	"status.successful":  "0",
+	"count":              "0",
 }
 
 func fieldValue(u *unstructured.Unstructured, path string) string {
@@ -92,7 +104,7 @@ func fieldValue(u *unstructured.Unstructured, path string) string {
 	}
 	v, found, err := unstructured.NestedFieldNoCopy(u.Object, strings.Split(path, ".")...)
 	if err != nil || !found || v == nil {
-		return ""
+		return unsetFields[path]
 	}
 	switch v := v.(type) {
 	case string:

@@ -54,12 +54,30 @@ func newPod(ns, name, rv, phase string) *unstructured.Unstructured {
 	}}
 }
 
+var nodeGVK = schema.GroupVersionKind{Version: "v1", Kind: "Node"}
+
+// newNode returns a Node; unschedulable false leaves spec.unschedulable unset, as the API
+// server does.
+func newNode(name, rv string, unschedulable bool) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1",
+		"kind":       "Node",
+		"metadata":   map[string]any{"name": name, "uid": "uid-" + name, "resourceVersion": rv},
+		"spec":       map[string]any{},
+	}}
+	if unschedulable {
+		u.Object["spec"] = map[string]any{"unschedulable": true}
+	}
+	return u
+}
+
 func TestOverlay(t *testing.T) {
 	cms := cmQuery("Objects", "")
 	webOnly := cmQuery("Objects", "")
 	webOnly.LabelSelector = labels.SelectorFromSet(labels.Set{"app": "web"})
 	inA := cmQuery("Objects", "a")
 	running := accumulator.QuerySpec{Name: "Objects", GVK: podGVK, FieldSelector: fields.ParseSelectorOrDie("status.phase=Running,spec.nodeName=node-1")}
+	schedulable := accumulator.QuerySpec{Name: "Objects", GVK: nodeGVK, FieldSelector: fields.ParseSelectorOrDie("spec.unschedulable=false")}
 	notHidden := cmQuery("Objects", "")
 	notHidden.FieldSelector = fields.ParseSelectorOrDie("metadata.name!=hidden")
 
@@ -196,6 +214,17 @@ func TestOverlay(t *testing.T) {
 				must(t, st.Add(newPod("a", "p3", "21", "Running")))
 			},
 			wantAfter: []string{"a/p2@6", "a/p3@21"},
+		},
+		{
+			name:  "field selectors: an unset bool reads false",
+			query: schedulable,
+			list:  []*unstructured.Unstructured{newNode("n1", "5", false), newNode("n2", "6", false)},
+			writes: []accumulator.Write{
+				written(newNode("n1", "20", true)),                        // cordoned
+				written(withLabels(newNode("n2", "21", false), "x", "y")), // labelled, still schedulable
+			},
+			want:       []string{"n2@21"},
+			wantDeltas: []string{"delete Objects n1@5", "update Objects n2@21"},
 		},
 		{
 			name:   "field selectors: metadata.name",

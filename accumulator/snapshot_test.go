@@ -159,6 +159,35 @@ func TestSnapshotContent(t *testing.T) {
 	}
 }
 
+// TestConversionError checks that an object that cannot be converted fails the Update with
+// its identity, leaves the target untouched, and stays pending until it changes.
+func TestConversionError(t *testing.T) {
+	acc := mustNew(t, accumulator.Options{}, accumulator.QuerySpec{Name: "Widgets", GVK: widgetGVK})
+	bad := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"namespace": "a", "name": "w1", "resourceVersion": "5"},
+		"spec":     map[string]any{"size": "three"},
+	}}
+	must(t, acc.Store("Widgets").Replace([]any{bad}, "10"))
+	var snap struct{ Widgets []*Widget }
+	for range 2 {
+		ok, err := acc.Update(context.Background(), &snap)
+		if ok || err == nil || !strings.Contains(err.Error(), `query "Widgets": convert Widget a/w1 to accumulator_test.Widget`) {
+			t.Fatalf("Update = (%v, %v), want a conversion error naming the object", ok, err)
+		}
+		if snap.Widgets != nil {
+			t.Fatal("a failed Update touched the target")
+		}
+	}
+	fixed := bad.DeepCopy()
+	fixed.SetResourceVersion("6")
+	must(t, unstructured.SetNestedField(fixed.Object, int64(3), "spec", "size"))
+	must(t, acc.Store("Widgets").Update(fixed))
+	if ok, _ := update(t, acc, &snap); !ok || len(snap.Widgets) != 1 || snap.Widgets[0].Spec.Size != 3 {
+		t.Fatalf("Update after the fix: ok=%v widgets=%+v", ok, snap.Widgets)
+	}
+}
+
 type Inner struct{ ConfigMaps []*corev1.ConfigMap }
 
 func TestWrongTargets(t *testing.T) {
