@@ -111,7 +111,7 @@ func (a *Accumulator) Store(query string) *Store {
 // ResourceVersion returns the newest resource version the named query's store has seen, from
 // Replace, events and bookmarks; "" before any, or if there is no such query. Every event up
 // to it has been delivered to the store, so a write record at or below it is superseded for
-// this query.
+// this query. A relist sets it to the list's version, even an older one (see Store.Replace).
 func (a *Accumulator) ResourceVersion(query string) string {
 	if q := a.byName[query]; q != nil {
 		return q.store.resourceVersion()
