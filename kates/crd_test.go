@@ -1,0 +1,95 @@
+package kates_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/rand"
+
+	"github.com/kates-dev/kates/kates"
+)
+
+// crdFixture reads testdata/crds/widgets.yaml and gives it a group unique to this run, so tests
+// sharing a cluster never see each other's CRDs. It returns the CRD and its group.
+func crdFixture(t *testing.T) (*kates.CustomResourceDefinition, string) {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/crds/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "w" + rand.String(6) + ".example.com"
+	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := objs[0].(*kates.CustomResourceDefinition)
+	crd.Spec.Names.ShortNames = []string{"wdg" + group[1:4]}
+	return crd, group
+}
+
+func TestCRDWaitForShortNameAndStatus(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	crd, group := crdFixture(t)
+	if err := c.Create(ctx, crd, crd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+
+	begin := time.Now()
+	if err := c.WaitFor(ctx, "widgets."+group); err != nil {
+		t.Fatalf("WaitFor: %v", err)
+	}
+	t.Logf("CRD served %s after WaitFor started", time.Since(begin).Round(time.Millisecond))
+
+	short := crd.Spec.Names.ShortNames[0]
+	m, err := c.Mapping(short)
+	if err != nil {
+		t.Fatalf("Mapping(%q): %v", short, err)
+	}
+	if m.GroupVersionKind.Kind != "Widget" || m.GroupVersionKind.Group != group {
+		t.Errorf("Mapping(%q) = %v, want Widget in %s", short, m.GroupVersionKind, group)
+	}
+	for _, arg := range []string{"widgets." + group, "widgets.v1." + group, "Widget." + group, "widget"} {
+		if _, err := c.Mapping(arg); err != nil {
+			t.Errorf("Mapping(%q): %v", arg, err)
+		}
+	}
+
+	w := kates.NewUnstructured(group+"/v1", "Widget", ns, "w1")
+	_ = unstructured.SetNestedField(w.Object, "blue", "spec", "color")
+	if err := c.Create(ctx, w, w); err != nil {
+		t.Fatalf("Create Widget: %v", err)
+	}
+	_ = unstructured.SetNestedField(w.Object, "Ready", "status", "phase")
+	var got kates.Unstructured
+	if err := c.UpdateStatus(ctx, w, &got); err != nil {
+		t.Fatalf("UpdateStatus: %v", err)
+	}
+	if phase, _, _ := unstructured.NestedString(got.Object, "status", "phase"); phase != "Ready" {
+		t.Errorf("status.phase = %q, want Ready", phase)
+	}
+	// Update ignores status on a kind with a status subresource.
+	_ = unstructured.SetNestedField(got.Object, "Broken", "status", "phase")
+	if err := c.Update(ctx, &got, &got); err != nil {
+		t.Fatal(err)
+	}
+	if phase, _, _ := unstructured.NestedString(got.Object, "status", "phase"); phase != "Ready" {
+		t.Errorf("Update changed status.phase to %q", phase)
+	}
+}
+
+func TestWaitForTimesOutNamingTheKind(t *testing.T) {
+	c, _ := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	err := c.WaitFor(ctx, "neverthings.example.com")
+	if err == nil || !strings.Contains(err.Error(), "neverthings.example.com") || ctx.Err() == nil {
+		t.Errorf("WaitFor of a kind that never comes: got %v, want the context's error naming the kind", err)
+	}
+}

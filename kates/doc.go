@@ -1,0 +1,51 @@
+// Package kates is a Kubernetes client for programs that need more than client-go gives each
+// caller: read/write coherence, complete multi-kind views, and computed reconcile status.
+//
+// # The client
+//
+// A Client reads and writes objects of any kind — typed (*kates.Deployment or any client-go type),
+// *kates.Unstructured, or map[string]any — and names kinds the way kubectl does:
+//
+//	client, err := kates.NewClient(kates.ClientConfig{}) // $KUBECONFIG, ~/.kube/config or in-cluster
+//	cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "settings"}, Data: map[string]string{"a": "1"}}
+//	err = client.Create(ctx, cm, cm)     // cm now holds the server's answer
+//	err = client.Apply(ctx, manifest, nil, kates.FieldManager("deployer"))
+//	var pods []*kates.Pod
+//	err = client.List(ctx, kates.Query{Kind: "po", Namespace: "web", LabelSelector: "app=web"}, &pods)
+//
+// Errors wrap the API server's with the object's kind, namespace and name; apierrors.IsNotFound,
+// IsConflict, IsForbidden and IsAlreadyExists see through the wrapping. A kind the server does not
+// serve gives an error IsUnknownKind recognises, with close matches when there are some.
+//
+// # Watching
+//
+// Watch returns an Accumulator: a complete view of several queries that notifies only once every
+// query has its whole initial list, coalesces bursts so a slow consumer always gets the latest
+// view, and fills the caller's own struct, each field named by a Query's Name:
+//
+//	var snap struct {
+//		Deployments []kates.Entry[*kates.Deployment] // each with its kstatus
+//		Services    map[string]*kates.Service         // keyed "namespace/name"
+//	}
+//	acc, err := client.Watch(ctx,
+//		kates.Query{Name: "Deployments", Kind: "deploy", Namespace: "web"},
+//		kates.Query{Name: "Services", Kind: "svc", Namespace: "web"})
+//	for range acc.Changed() {
+//		if ok, err := acc.Update(ctx, &snap); ok && err == nil {
+//			reconcile(snap)
+//		}
+//	}
+//
+// # Coherence
+//
+// Every write a Client makes — create, update, patch, apply, status update, delete — is recorded
+// and shown by the Accumulators built from that Client in their next Update, before their watch
+// delivers it, until the watch catches up. So a controller never sees its own write undone, and a
+// delete by name disappears at once. Writes made through DynamicInterface or Clientset directly,
+// or by other clients, show when the watch delivers them.
+//
+// # Manifests
+//
+// ParseManifests reads multi-document YAML or JSON into typed objects where kates.Scheme knows the
+// kind and Unstructured otherwise, naming the document in every error.
+package kates

@@ -1,0 +1,203 @@
+package kates
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kates-dev/kates/accumulator"
+)
+
+// The accumulator's names, so that a program needs only kates.
+type (
+	// Accumulator is a complete, coalesced, coherent view of several queries; see Client.Watch.
+	Accumulator = accumulator.Accumulator
+	Delta       = accumulator.Delta
+	DeltaType   = accumulator.DeltaType
+	// Entry is a snapshot element that carries its object's computed kstatus.
+	Entry[T any] = accumulator.Entry[T]
+)
+
+// Delta types.
+const (
+	ObjectAdd    = accumulator.ObjectAdd
+	ObjectUpdate = accumulator.ObjectUpdate
+	ObjectDelete = accumulator.ObjectDelete
+)
+
+// WatchOptions changes how Watch builds an Accumulator. The zero value is what Watch uses.
+type WatchOptions struct {
+	// WaitForKinds makes Watch wait (as WaitFor does) for kinds the server does not serve yet,
+	// such as a CRD installed in the same batch, instead of failing with an unknown kind.
+	WaitForKinds bool
+	// KeepManagedFields keeps metadata.managedFields, which Watch strips by default: they are
+	// often the largest part of an object, and few readers need them.
+	KeepManagedFields bool
+	// Transform changes each object before it is stored (after managedFields are stripped). It
+	// may modify its argument and must not keep it.
+	Transform func(*Unstructured)
+	// PersistentErrorAfter is how long a transient list or watch failure (the API server down, a
+	// timeout) may last before Update reports it. Failures that retrying cannot mend — Forbidden,
+	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
+	PersistentErrorAfter time.Duration
+}
+
+// Watch starts watching queries and returns an Accumulator of them. Each Query.Name names the
+// field of the caller's snapshot struct it fills (see Accumulator.Update). Watching runs until
+// ctx ends; then Changed is closed and every goroutine Watch started returns.
+//
+// The Accumulator notifies only once every query has its complete initial list, then once per
+// burst of changes, and shows this Client's own writes as soon as they return. A query the
+// identity may not list or watch makes Update return an error apierrors.IsForbidden recognises.
+func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, error) {
+	return c.WatchWithOptions(ctx, WatchOptions{}, queries...)
+}
+
+// WatchWithOptions is Watch with options.
+func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
+	if opts.PersistentErrorAfter == 0 {
+		opts.PersistentErrorAfter = 30 * time.Second
+	}
+	resolved := make([]*resolvedQuery, 0, len(queries))
+	specs := make([]accumulator.QuerySpec, 0, len(queries))
+	for _, q := range queries {
+		if opts.WaitForKinds {
+			if err := c.WaitFor(ctx, q.Kind); err != nil {
+				return nil, err
+			}
+		}
+		rq, err := c.resolveQuery(q)
+		if err != nil {
+			return nil, err
+		}
+		resolved = append(resolved, rq)
+		specs = append(specs, accumulator.QuerySpec{
+			Name:          q.Name,
+			GVK:           rq.mapping.GroupVersionKind,
+			Namespace:     rq.Namespace,
+			LabelSelector: rq.labels,
+			FieldSelector: rq.fields,
+		})
+	}
+	acc, err := accumulator.New(specs, accumulator.Options{
+		Overlay:   c.writes,
+		Transform: transformFor(opts),
+		Scheme:    Scheme,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kates: %w", err)
+	}
+	for _, rq := range resolved {
+		c.writes.register(rq.mapping.GroupVersionKind, acc, rq.Name)
+	}
+	var wg sync.WaitGroup
+	for _, rq := range resolved {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.runQuery(ctx, acc, rq, opts)
+		}()
+	}
+	go func() {
+		<-ctx.Done()
+		wg.Wait()
+		c.writes.unregister(acc)
+		acc.Stop()
+	}()
+	return acc, nil
+}
+
+func transformFor(opts WatchOptions) func(*unstructured.Unstructured) {
+	if opts.KeepManagedFields {
+		return opts.Transform
+	}
+	return func(u *unstructured.Unstructured) {
+		u.SetManagedFields(nil)
+		if opts.Transform != nil {
+			opts.Transform(u)
+		}
+	}
+}
+
+// runQuery lists and watches one query into its store until ctx ends. client-go's Reflector does
+// the listing (in pages, or as a WatchList stream), the watching and the relisting after 410
+// Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
+func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions) {
+	ri := c.resourceFor(rq)
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
+			return ri.List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
+			return ri.Watch(ctx, o)
+		},
+	}
+	expected := &unstructured.Unstructured{}
+	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)
+	store := &clearingStore{Store: acc.Store(rq.Name), clear: func() { acc.SetError(rq.Name, nil) }}
+	r := cache.NewReflectorWithOptions(lw, expected, store, cache.ReflectorOptions{
+		Name:            "kates query " + rq.Name,
+		MinWatchTimeout: 5 * time.Minute,
+	})
+	r.WatchListPageSize = listPageSize
+
+	backoff := wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 1 << 30, Cap: 10 * time.Second}
+	var failingSince time.Time
+	for ctx.Err() == nil {
+		err := r.ListAndWatchWithContext(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			backoff.Steps, backoff.Duration = 1<<30, 200*time.Millisecond
+			failingSince = time.Time{}
+			continue
+		}
+		if failingSince.IsZero() {
+			failingSince = time.Now()
+		}
+		if permanent(err) || time.Since(failingSince) >= opts.PersistentErrorAfter {
+			acc.SetError(rq.Name, err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff.Step()):
+		}
+	}
+}
+
+// permanent reports whether retrying cannot mend err without someone changing the cluster: the
+// caller must hear of it at once.
+func permanent(err error) bool {
+	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsNotFound(err) ||
+		apierrors.IsMethodNotSupported(err) || apierrors.IsBadRequest(err) || apierrors.IsInvalid(err) ||
+		errors.Is(err, errNoKind)
+}
+
+var errNoKind = errors.New("kind not served")
+
+// clearingStore clears the query's recorded error each time a list completes: the query works
+// again.
+type clearingStore struct {
+	*accumulator.Store
+	clear func()
+}
+
+func (s *clearingStore) Replace(list []any, rv string) error {
+	err := s.Store.Replace(list, rv)
+	s.clear()
+	return err
+}
