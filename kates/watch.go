@@ -46,6 +46,8 @@ type WatchOptions struct {
 	// Transform changes each object before it is stored (after managedFields are stripped). It
 	// may modify its argument and must not keep it.
 	Transform func(*Unstructured)
+	// PageSize is how many objects each list request asks for. Default 500.
+	PageSize int64
 	// PersistentErrorAfter is how long a transient list or watch failure (the API server down, a
 	// timeout) may last before Update reports it. Failures that retrying cannot mend — Forbidden,
 	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
@@ -67,6 +69,9 @@ func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, err
 func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
 	if opts.PersistentErrorAfter == 0 {
 		opts.PersistentErrorAfter = 30 * time.Second
+	}
+	if opts.PageSize == 0 {
+		opts.PageSize = listPageSize
 	}
 	resolved := make([]*resolvedQuery, 0, len(queries))
 	specs := make([]accumulator.QuerySpec, 0, len(queries))
@@ -151,7 +156,7 @@ func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq 
 		Name:            "kates query " + rq.Name,
 		MinWatchTimeout: 5 * time.Minute,
 	})
-	r.WatchListPageSize = listPageSize
+	r.WatchListPageSize = opts.PageSize
 
 	backoff := wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 1 << 30, Cap: 10 * time.Second}
 	var failingSince time.Time

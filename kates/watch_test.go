@@ -1,0 +1,420 @@
+package kates_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/ptr"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// nextSnapshot waits for a notification and takes a snapshot, failing the test on timeout.
+func nextSnapshot(t *testing.T, ctx context.Context, acc *kates.Accumulator, snap any) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case _, ok := <-acc.Changed():
+			if !ok {
+				t.Fatal("Changed closed")
+			}
+			ok, err := acc.Update(ctx, snap)
+			if err != nil {
+				t.Fatalf("Update: %v", err)
+			}
+			if ok {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no complete snapshot within 30s")
+		}
+	}
+}
+
+// createConfigMaps creates n ConfigMaps named prefix-NNNN and labelled set=prefix in ns, 16 at
+// a time. (Every namespace also holds kube-root-ca.crt: select by the label to leave it out.)
+func createConfigMaps(t *testing.T, c *kates.Client, ns, prefix string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	var failed atomic.Value
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-%04d", prefix, i), Namespace: ns,
+				Labels: map[string]string{"set": prefix}}}
+			if err := c.Create(context.Background(), cm, nil); err != nil {
+				failed.Store(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func deployment(ns, name string, replicas int32) *kates.Deployment {
+	labels := map[string]string{"app": name}
+	return &kates.Deployment{
+		ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns},
+		Spec: kates.DeploymentSpec{
+			Replicas: ptr.To(replicas),
+			Selector: &kates.LabelSelector{MatchLabels: labels},
+			Template: kates.PodTemplateSpec{
+				ObjectMeta: kates.ObjectMeta{Labels: labels},
+				Spec:       kates.PodSpec{Containers: []kates.Container{{Name: "main", Image: "example.com/app:1"}}},
+			},
+		},
+	}
+}
+
+func TestWatchBootstrapsEveryQueryCompletely(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	createConfigMaps(t, c, ns, "boot", 1000)
+	for i := range 3 {
+		svc := &kates.Service{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("svc-%d", i), Namespace: ns},
+			Spec: kates.ServiceSpec{Ports: []kates.ServicePort{{Port: 80}}}}
+		if err := c.Create(ctx, svc, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Create(ctx, deployment(ns, fmt.Sprintf("dep-%d", i), 1), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{PageSize: 100},
+		kates.Query{Name: "ConfigMaps", Kind: "configmaps", Namespace: ns, LabelSelector: "set=boot"},
+		kates.Query{Name: "Services", Kind: "svc", Namespace: ns},
+		kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct {
+		ConfigMaps  []*kates.ConfigMap
+		Services    map[string]*kates.Service
+		Deployments []kates.Entry[*kates.Deployment]
+	}
+	// Before the first notification, Update must not hand out a partial view.
+	if ok, err := acc.Update(ctx, &snap); err != nil || (ok && len(snap.ConfigMaps) != 1000) {
+		t.Fatalf("early Update: ok=%v err=%v with %d ConfigMaps", ok, err, len(snap.ConfigMaps))
+	}
+	nextSnapshot(t, ctx, acc, &snap)
+	if len(snap.ConfigMaps) != 1000 || len(snap.Services) != 3 || len(snap.Deployments) != 3 {
+		t.Fatalf("first snapshot: %d ConfigMaps, %d Services, %d Deployments; want 1000, 3, 3",
+			len(snap.ConfigMaps), len(snap.Services), len(snap.Deployments))
+	}
+	if snap.Services[ns+"/svc-1"] == nil {
+		t.Errorf("Services map lacks %s/svc-1", ns)
+	}
+	if snap.ConfigMaps[0].ManagedFields != nil {
+		t.Error("managedFields not stripped by default")
+	}
+}
+
+func TestWatchShowsOwnWritesAtOnce(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	acc, err := c.Watch(ctx, kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "watched=yes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ ConfigMaps map[string]*kates.ConfigMap }
+	nextSnapshot(t, ctx, acc, &snap)
+
+	update := func() {
+		t.Helper()
+		if _, err := acc.Update(ctx, &snap); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := ns + "/coherent"
+	cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "coherent", Namespace: ns, Labels: map[string]string{"watched": "yes"}}}
+	if err := c.Create(ctx, cm, cm); err != nil {
+		t.Fatal(err)
+	}
+	update()
+	if snap.ConfigMaps[key] == nil {
+		t.Fatal("created object missing from the Update right after Create")
+	}
+
+	// One object updated 100 times: every snapshot after a write shows it or a later one.
+	for i := range 100 {
+		cm.Data = map[string]string{"i": fmt.Sprint(i)}
+		if err := c.Update(ctx, cm, cm); err != nil {
+			t.Fatal(err)
+		}
+		update()
+		got := snap.ConfigMaps[key]
+		if got == nil {
+			t.Fatalf("write %d: object missing", i)
+		}
+		var n int
+		fmt.Sscan(got.Data["i"], &n)
+		if got.Data["i"] == "" || n < i {
+			t.Fatalf("write %d: snapshot shows i=%q, an older write", i, got.Data["i"])
+		}
+	}
+
+	// An object whose labels stop matching leaves the view at once.
+	cm.Labels = map[string]string{"watched": "no"}
+	if err := c.Update(ctx, cm, cm); err != nil {
+		t.Fatal(err)
+	}
+	update()
+	if snap.ConfigMaps[key] != nil {
+		t.Fatal("object whose labels stopped matching still in the view")
+	}
+	cm.Labels = map[string]string{"watched": "yes"}
+	if err := c.Update(ctx, cm, cm); err != nil {
+		t.Fatal(err)
+	}
+	update()
+	if snap.ConfigMaps[key] == nil {
+		t.Fatal("object matching again missing")
+	}
+
+	// Delete by name only: gone in the next Update.
+	if err := c.Delete(ctx, kates.NewUnstructured("v1", "ConfigMap", ns, "coherent"), nil); err != nil {
+		t.Fatal(err)
+	}
+	update()
+	if snap.ConfigMaps[key] != nil {
+		t.Fatal("deleted object still in the Update right after Delete")
+	}
+
+	// Created in another namespace: never enters this namespace's view.
+	other := newNamespace(t)
+	if err := c.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "elsewhere", Namespace: other, Labels: map[string]string{"watched": "yes"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	update()
+	if len(snap.ConfigMaps) != 0 {
+		t.Fatalf("view holds %d objects, want none: %v", len(snap.ConfigMaps), keys(snap.ConfigMaps))
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestWatchCoalescesForASlowConsumer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 5,000 changes")
+	}
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	acc, err := c.Watch(ctx, kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=burst"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ ConfigMaps []*kates.ConfigMap }
+	nextSnapshot(t, ctx, acc, &snap)
+
+	// 5,000 changes: 50 objects, each created and updated 99 times, by another client, so the
+	// watch (not the overlay) must deliver them.
+	writer, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), ns) // unthrottled
+	if err != nil {
+		t.Fatal(err)
+	}
+	const objects, versions = 50, 100
+	done := make(chan error, 1)
+	go func() {
+		var wg sync.WaitGroup
+		errs := make(chan error, objects)
+		for o := range objects {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("burst-%02d", o), Labels: map[string]string{"set": "burst"}},
+					Data: map[string]string{"v": "0"}}
+				if err := writer.Create(ctx, cm, cm); err != nil {
+					errs <- err
+					return
+				}
+				for v := 1; v < versions; v++ {
+					cm.Data["v"] = fmt.Sprint(v)
+					if err := writer.Update(ctx, cm, cm); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		done <- <-errs
+	}()
+
+	updates := 0
+	final := func() bool {
+		if len(snap.ConfigMaps) != objects {
+			return false
+		}
+		for _, cm := range snap.ConfigMaps {
+			if cm.Data["v"] != fmt.Sprint(versions-1) {
+				return false
+			}
+		}
+		return true
+	}
+	begin := time.Now()
+	var writeErr error
+	writing := true
+	for !final() {
+		if time.Since(begin) > 3*time.Minute {
+			t.Fatalf("final state not reached after %d Updates", updates)
+		}
+		select {
+		case err := <-done:
+			writeErr, writing = err, false
+			if writeErr != nil {
+				t.Fatal(writeErr)
+			}
+			continue
+		case <-acc.Changed():
+		case <-time.After(5 * time.Second):
+			if !writing {
+				t.Fatalf("no notification and not final: %d objects", len(snap.ConfigMaps))
+			}
+			continue
+		}
+		if _, err := acc.Update(ctx, &snap); err != nil {
+			t.Fatal(err)
+		}
+		updates++
+		time.Sleep(time.Second) // the slow consumer
+	}
+	t.Logf("%d changes reached a consumer sleeping 1s per Update in %d Updates (%s)",
+		objects*versions, updates, time.Since(begin).Round(time.Millisecond))
+	if updates > 60 {
+		t.Errorf("%d Updates for %d changes: not coalesced", updates, objects*versions)
+	}
+}
+
+func TestWatchForbiddenIsAnError(t *testing.T) {
+	_, ns := newClient(t)
+	path, err := cluster.KubeconfigAs("eve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: path, Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	acc, err := c.Watch(ctx, kates.Query{Name: "Secrets", Kind: "secrets", Namespace: ns})
+	if err != nil {
+		if !apierrors.IsForbidden(err) {
+			t.Fatalf("Watch: got %v, want Forbidden", err)
+		}
+		return
+	}
+	var snap struct{ Secrets []*kates.Secret }
+	select {
+	case <-acc.Changed():
+	case <-ctx.Done():
+		t.Fatal("no notification of the Forbidden error")
+	}
+	_, err = acc.Update(ctx, &snap)
+	if !apierrors.IsForbidden(err) {
+		t.Fatalf("Update: got %v, want Forbidden", err)
+	}
+}
+
+func TestWatchEntryStatusFollowsRollout(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	acc, err := c.Watch(ctx, kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ Deployments map[string]kates.Entry[*kates.Deployment] }
+	nextSnapshot(t, ctx, acc, &snap)
+	if err := c.Create(ctx, deployment(ns, "web", 3), nil); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[kstatus.Status]bool{}
+	for {
+		if _, err := acc.Update(ctx, &snap); err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := snap.Deployments[ns+"/web"]; ok {
+			seen[e.Status.Status] = true
+			if e.Status.Status == kstatus.CurrentStatus {
+				if e.Object.Status.AvailableReplicas != 3 {
+					t.Errorf("Current with %d available replicas", e.Object.Status.AvailableReplicas)
+				}
+				break
+			}
+		}
+		select {
+		case <-acc.Changed():
+		case <-ctx.Done():
+			t.Fatalf("never Current; statuses seen %v", seen)
+		}
+	}
+	if !seen[kstatus.InProgressStatus] {
+		t.Errorf("statuses seen %v: want InProgress before Current", seen)
+	}
+}
+
+func TestWatchStopsWithContext(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	acc, err := c.Watch(ctx, kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ ConfigMaps []*kates.ConfigMap }
+	nextSnapshot(t, ctx, acc, &snap)
+	cancel()
+	select {
+	case _, ok := <-acc.Changed():
+		for ok {
+			_, ok = <-acc.Changed()
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Changed not closed 10s after the context ended")
+	}
+}
+
+func TestWatchRejectsBadQueries(t *testing.T) {
+	c, _ := newClient(t)
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		q    kates.Query
+	}{
+		{"unknown kind", kates.Query{Name: "X", Kind: "gizmos"}},
+		{"bad label selector", kates.Query{Name: "X", Kind: "cm", LabelSelector: "a in (b"}},
+		{"bad field selector", kates.Query{Name: "X", Kind: "cm", FieldSelector: "a=b=c=("}},
+		{"unexported name", kates.Query{Name: "x", Kind: "cm"}},
+		{"no name", kates.Query{Kind: "cm"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := c.Watch(ctx, tt.q); err == nil {
+				t.Errorf("Watch(%+v): no error", tt.q)
+			}
+		})
+	}
+}
