@@ -347,7 +347,9 @@ func TestWatchEntryStatusFollowsRollout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var snap struct{ Deployments map[string]kates.Entry[*kates.Deployment] }
+	var snap struct {
+		Deployments map[string]kates.Entry[*kates.Deployment]
+	}
 	nextSnapshot(t, ctx, acc, &snap)
 	if err := c.Create(ctx, deployment(ns, "web", 3), nil); err != nil {
 		t.Fatal(err)
