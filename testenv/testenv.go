@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -290,8 +291,43 @@ func (c *Cluster) startAPIServer(ctx context.Context, name string, port int) (*p
 	return p, nil
 }
 
+// containerLog is what every fake container logs, in the CRI log format kwok serves it from.
+var containerLog = []string{
+	"2026-01-01T00:00:00.000000001Z stdout F kates testenv: container started",
+	"2026-01-01T00:00:01.000000002Z stdout F kates testenv: serving",
+	"2026-01-01T00:00:02.000000003Z stderr F kates testenv: a warning",
+}
+
+// ContainerLogLines is the text of the log lines every fake container has, in order.
+var ContainerLogLines = []string{"kates testenv: container started", "kates testenv: serving", "kates testenv: a warning"}
+
+// writeKwokConfig writes kwok's configuration: the stages, and a ClusterLogs rule that serves
+// containerLog as every container's log through kwok's kubelet API.
+func (c *Cluster) writeKwokConfig() (string, error) {
+	stages, err := os.ReadFile(c.bins.KwokStages)
+	if err != nil {
+		return "", err
+	}
+	logPath := filepath.Join(c.dir, "container.log")
+	if err := os.WriteFile(logPath, []byte(strings.Join(containerLog, "\n")+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	logs := fmt.Sprintf("---\nkind: ClusterLogs\napiVersion: kwok.x-k8s.io/v1alpha1\nmetadata:\n  name: testenv-logs\nspec:\n  logs:\n  - logsFile: %s\n    follow: false\n", logPath)
+	path := filepath.Join(c.dir, "kwok.yaml")
+	return path, os.WriteFile(path, append(stages, []byte(logs)...), 0o644)
+}
+
 func (c *Cluster) startControllers() error {
 	k := c.kubeconfigPath
+	kwokConfig, err := c.writeKwokConfig()
+	if err != nil {
+		return err
+	}
+	ports, err := freePorts(1)
+	if err != nil {
+		return err
+	}
+	kubeletPort := strconv.Itoa(ports[0])
 	specs := []struct {
 		name, bin string
 		args      []string
@@ -309,10 +345,16 @@ func (c *Cluster) startControllers() error {
 			"--leader-elect=false", "--secure-port=0",
 		}},
 		{"kwok", c.bins.Kwok, []string{
-			"--kubeconfig=" + k, "--config=" + c.bins.KwokStages,
+			"--kubeconfig=" + k, "--config=" + kwokConfig,
 			"--manage-all-nodes=false",
 			"--manage-nodes-with-annotation-selector=" + FakeNodeAnnotation + "=fake",
-			"--cidr=10.0.0.1/24", "--node-ip=10.0.0.1",
+			"--cidr=10.0.0.1/24",
+			// kwok plays every Node's kubelet on this address, so the API server's pod log
+			// requests reach it.
+			"--node-ip=127.0.0.1", "--node-port=" + kubeletPort,
+			"--server-address=127.0.0.1:" + kubeletPort,
+			"--tls-cert-file=" + filepath.Join(c.dir, "serving.crt"),
+			"--tls-private-key-file=" + filepath.Join(c.dir, "serving.key"),
 		}},
 	}
 	for _, s := range specs {

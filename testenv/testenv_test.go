@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,5 +327,30 @@ func TestStopIsIdempotentAndCleansUp(t *testing.T) {
 	defer cancel()
 	if _, err := cs.CoreV1().Namespaces().List(short, metav1.ListOptions{}); err == nil {
 		t.Error("API server still answers after Stop")
+	}
+}
+
+func TestPodLogsServedByKwok(t *testing.T) {
+	cs := clientset(t)
+	ns := namespace(t, cs)
+	ctx := context.Background()
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "talker"}, Spec: podSpec()}
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var logs string
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		body, err := cs.CoreV1().Pods(ns).GetLogs("talker", &corev1.PodLogOptions{}).DoRaw(ctx)
+		logs = string(body)
+		// A pod not yet running has no logs: empty, without error.
+		return err == nil && logs != "", nil
+	})
+	if err != nil {
+		t.Fatalf("no logs within 30s: last %q", logs)
+	}
+	for _, line := range testenv.ContainerLogLines {
+		if !strings.Contains(logs, line) {
+			t.Errorf("logs %q lack %q", logs, line)
+		}
 	}
 }
