@@ -22,6 +22,10 @@ test: ## go vet, then go test -race ./... against one local cluster.
 	$(GO) vet ./...
 	hack/test.sh
 
+.PHONY: soak
+soak: ## The long reliability burst (20,000 changes, slow consumer) against one local cluster.
+	KATES_SOAK=1 hack/test.sh -run 'TestBurstSoak' -v
+
 .PHONY: cluster-up
 cluster-up: ## Start the local cluster in the background; kubeconfig at .kates/kubeconfig.
 	hack/cluster-up.sh

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log"
 	"os"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -24,10 +25,34 @@ func TestMain(m *testing.M) {
 		log.Fatal(err)
 	}
 	code := m.Run()
+	if private != nil {
+		if err := private.Stop(); err != nil {
+			log.Print(err)
+		}
+	}
 	if err := cluster.Stop(); err != nil {
 		log.Print(err)
 	}
 	os.Exit(code)
+}
+
+// private is a cluster of this package's own, for the fault tests that stop its API server;
+// started by the first test that needs it.
+var (
+	private     *testenv.Cluster
+	privateErr  error
+	privateOnce sync.Once
+)
+
+func privateCluster(t *testing.T) *testenv.Cluster {
+	t.Helper()
+	privateOnce.Do(func() {
+		private, privateErr = testenv.Start(context.Background(), testenv.Options{Private: true, Log: os.Stderr})
+	})
+	if privateErr != nil {
+		t.Fatal(privateErr)
+	}
+	return private
 }
 
 // newClient returns an admin Client whose default namespace is a fresh one, deleted after the test.

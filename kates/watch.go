@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -46,6 +47,11 @@ type WatchOptions struct {
 	// Transform changes each object before it is stored (after managedFields are stripped). It
 	// may modify its argument and must not keep it.
 	Transform func(*Unstructured)
+	// WatchTimeout bounds each watch request: the watch is re-established, from where it left
+	// off, after between WatchTimeout and twice that. Re-establishing is when the API server
+	// re-checks authorization, so it bounds how long a revoked permission goes unnoticed.
+	// Default 5 minutes.
+	WatchTimeout time.Duration
 	// PageSize is how many objects each list request asks for. Default 500.
 	PageSize int64
 	// PersistentErrorAfter is how long a transient list or watch failure (the API server down, a
@@ -69,6 +75,9 @@ func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, err
 func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
 	if opts.PersistentErrorAfter == 0 {
 		opts.PersistentErrorAfter = 30 * time.Second
+	}
+	if opts.WatchTimeout == 0 {
+		opts.WatchTimeout = 5 * time.Minute
 	}
 	if opts.PageSize == 0 {
 		opts.PageSize = listPageSize
@@ -146,6 +155,9 @@ func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq 
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
+			// The Reflector does not go below 5 minutes; a shorter WatchTimeout is set here.
+			secs := max(1, int64(opts.WatchTimeout.Seconds()*(1+rand.Float64())))
+			o.TimeoutSeconds = &secs
 			return ri.Watch(ctx, o)
 		},
 	}
@@ -153,8 +165,7 @@ func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq 
 	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)
 	store := &clearingStore{Store: acc.Store(rq.Name), clear: func() { acc.SetError(rq.Name, nil) }}
 	r := cache.NewReflectorWithOptions(lw, expected, store, cache.ReflectorOptions{
-		Name:            "kates query " + rq.Name,
-		MinWatchTimeout: 5 * time.Minute,
+		Name: "kates query " + rq.Name,
 	})
 	r.WatchListPageSize = opts.PageSize
 
