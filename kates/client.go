@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 )
@@ -42,6 +43,7 @@ type Client struct {
 	dynamic    dynamic.Interface
 	rest       rest.Interface // unstructured REST client, for calls whose response dynamic hides
 	typed      kubernetes.Interface
+	metadata   metadata.Interface
 	discovery  discovery.CachedDiscoveryInterface
 	mapper     *restmapper.DeferredDiscoveryRESTMapper
 	// expander resolves short names ("deploy", a CRD's) through mapper.
@@ -113,6 +115,10 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
+	meta, err := metadata.NewForConfigAndClient(cfg, httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("kates: %w", err)
+	}
 	disco := memory.NewMemCacheClient(typed.Discovery())
 	c := &Client{
 		config:     cfg,
@@ -122,6 +128,7 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 		dynamic:    dyn,
 		rest:       rc,
 		typed:      typed,
+		metadata:   meta,
 		discovery:  disco,
 		writes:     newWriteLog(),
 	}

@@ -93,3 +93,40 @@ func TestWaitForTimesOutNamingTheKind(t *testing.T) {
 		t.Errorf("WaitFor of a kind that never comes: got %v, want the context's error naming the kind", err)
 	}
 }
+
+func TestWatchWaitsForAKindInstalledLater(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	crd, group := crdFixture(t)
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		if err := c.Create(ctx, crd, nil); err != nil {
+			t.Error(err)
+		}
+	}()
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{WaitForKinds: true},
+		kates.Query{Name: "Widgets", Kind: "widgets." + group, Namespace: ns})
+	if err != nil {
+		t.Fatalf("Watch of a kind installed later: %v", err)
+	}
+	w := kates.NewUnstructured(group+"/v1", "Widget", ns, "late")
+	if err := c.Create(ctx, w, nil); err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ Widgets []kates.Entry[*kates.Unstructured] }
+	for len(snap.Widgets) == 0 {
+		select {
+		case <-acc.Changed():
+		case <-ctx.Done():
+			t.Fatal("widget never showed")
+		}
+		if _, err := acc.Update(ctx, &snap); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if snap.Widgets[0].Object.GetName() != "late" {
+		t.Errorf("got %s, want late", snap.Widgets[0].Object.GetName())
+	}
+}

@@ -29,6 +29,11 @@ type Query struct {
 	// ("metadata.name=web", "app=web,tier!=db").
 	FieldSelector string
 	LabelSelector string
+	// MetadataOnly makes a Watch query receive only each object's metadata (as kubectl get -o
+	// name does, through the API server's PartialObjectMetadata): spec and status never cross
+	// the wire nor take memory. Snapshot objects then carry apiVersion, kind and metadata alone.
+	// List ignores it.
+	MetadataOnly bool
 }
 
 // listPageSize is how many objects one List request asks for; large lists come in pages so no

@@ -12,8 +12,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
@@ -105,7 +107,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 	}
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
-		Transform: transformFor(opts),
+		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
 		Scheme:    Scheme,
 	})
 	if err != nil {
@@ -131,12 +133,31 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 	return acc, nil
 }
 
-func transformFor(opts WatchOptions) func(*unstructured.Unstructured) {
-	if opts.KeepManagedFields {
-		return opts.Transform
+// metadataOnlyKinds lists the kinds whose every query is metadata-only: the client's own writes
+// of those kinds (full objects) must be cut down to metadata too before they show.
+func metadataOnlyKinds(queries []*resolvedQuery) map[schema.GroupVersionKind]bool {
+	out := map[schema.GroupVersionKind]bool{}
+	for _, q := range queries {
+		gvk := q.mapping.GroupVersionKind
+		if _, seen := out[gvk]; !seen || !q.MetadataOnly {
+			out[gvk] = q.MetadataOnly
+		}
 	}
+	return out
+}
+
+func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bool) func(*unstructured.Unstructured) {
 	return func(u *unstructured.Unstructured) {
-		u.SetManagedFields(nil)
+		if metadataOnly[u.GroupVersionKind()] {
+			for k := range u.Object {
+				if k != "apiVersion" && k != "kind" && k != "metadata" {
+					delete(u.Object, k)
+				}
+			}
+		}
+		if !opts.KeepManagedFields {
+			u.SetManagedFields(nil)
+		}
 		if opts.Transform != nil {
 			opts.Transform(u)
 		}
@@ -147,20 +168,7 @@ func transformFor(opts WatchOptions) func(*unstructured.Unstructured) {
 // the listing (in pages, or as a WatchList stream), the watching and the relisting after 410
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
 func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions) {
-	ri := c.resourceFor(rq)
-	lw := &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
-			return ri.List(ctx, o)
-		},
-		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
-			// The Reflector does not go below 5 minutes; a shorter WatchTimeout is set here.
-			secs := max(1, int64(opts.WatchTimeout.Seconds()*(1+rand.Float64())))
-			o.TimeoutSeconds = &secs
-			return ri.Watch(ctx, o)
-		},
-	}
+	lw := c.listWatcher(rq, opts)
 	expected := &unstructured.Unstructured{}
 	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)
 	store := &clearingStore{Store: acc.Store(rq.Name), clear: func() { acc.SetError(rq.Name, nil) }}
@@ -216,4 +224,77 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 	err := s.Store.Replace(list, rv)
 	s.clear()
 	return err
+}
+
+// listWatcher lists and watches rq's objects: whole objects through the dynamic client, or
+// metadata alone through the metadata client, turned into Unstructured objects of rq's kind so
+// the store need not know the difference.
+func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions) *cache.ListWatch {
+	prepare := func(o *metav1.ListOptions) {
+		o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
+	}
+	watchTimeout := func(o *metav1.ListOptions) {
+		// The Reflector does not go below 5 minutes; a shorter WatchTimeout is set here.
+		secs := max(1, int64(opts.WatchTimeout.Seconds()*(1+rand.Float64())))
+		o.TimeoutSeconds = &secs
+	}
+	if !rq.MetadataOnly {
+		ri := c.resourceFor(rq)
+		return &cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+				prepare(&o)
+				return ri.List(ctx, o)
+			},
+			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+				prepare(&o)
+				watchTimeout(&o)
+				return ri.Watch(ctx, o)
+			},
+		}
+	}
+	var mi metadata.ResourceInterface = c.metadata.Resource(rq.mapping.Resource)
+	if rq.Namespace != "" {
+		mi = c.metadata.Resource(rq.mapping.Resource).Namespace(rq.Namespace)
+	}
+	gvk := rq.mapping.GroupVersionKind
+	toUnstructured := func(m *metav1.PartialObjectMetadata) *unstructured.Unstructured {
+		meta, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&m.ObjectMeta)
+		if err != nil {
+			meta = map[string]any{"name": m.Name, "namespace": m.Namespace}
+		}
+		u := &unstructured.Unstructured{Object: map[string]any{"metadata": meta}}
+		u.SetGroupVersionKind(gvk)
+		return u
+	}
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			prepare(&o)
+			list, err := mi.List(ctx, o)
+			if err != nil {
+				return nil, err
+			}
+			out := &unstructured.UnstructuredList{Object: map[string]any{}, Items: make([]unstructured.Unstructured, 0, len(list.Items))}
+			out.SetResourceVersion(list.ResourceVersion)
+			out.SetContinue(list.Continue)
+			out.SetRemainingItemCount(list.RemainingItemCount)
+			for i := range list.Items {
+				out.Items = append(out.Items, *toUnstructured(&list.Items[i]))
+			}
+			return out, nil
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			prepare(&o)
+			watchTimeout(&o)
+			w, err := mi.Watch(ctx, o)
+			if err != nil {
+				return nil, err
+			}
+			return watch.Filter(w, func(ev watch.Event) (watch.Event, bool) {
+				if m, ok := ev.Object.(*metav1.PartialObjectMetadata); ok {
+					ev.Object = toUnstructured(m)
+				}
+				return ev, true
+			}), nil
+		},
+	}
 }

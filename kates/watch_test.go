@@ -420,3 +420,48 @@ func TestWatchRejectsBadQueries(t *testing.T) {
 		})
 	}
 }
+
+func TestWatchMetadataOnly(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "big", Namespace: ns, Labels: map[string]string{"set": "meta"}},
+		Data: map[string]string{"payload": "x"}}
+	if err := c.Create(ctx, cm, nil); err != nil {
+		t.Fatal(err)
+	}
+	acc, err := c.Watch(ctx, kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=meta", MetadataOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ ConfigMaps []*kates.Unstructured }
+	nextSnapshot(t, ctx, acc, &snap)
+	if len(snap.ConfigMaps) != 1 {
+		t.Fatalf("%d objects, want 1", len(snap.ConfigMaps))
+	}
+	got := snap.ConfigMaps[0]
+	if got.GetName() != "big" || got.GetKind() != "ConfigMap" || got.GetLabels()["set"] != "meta" || got.GetResourceVersion() == "" {
+		t.Errorf("metadata missing: %v", got.Object)
+	}
+	if _, has := got.Object["data"]; has {
+		t.Errorf("metadata-only object carries data: %v", got.Object)
+	}
+	// Changes still arrive.
+	if err := c.Patch(ctx, kates.NewUnstructured("v1", "ConfigMap", ns, "big"), kates.MergePatchType, []byte(`{"metadata":{"labels":{"extra":"1"}}}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	for snap.ConfigMaps[0].GetLabels()["extra"] != "1" {
+		select {
+		case <-acc.Changed():
+		case <-time.After(10 * time.Second):
+			t.Fatal("label change never arrived")
+		}
+		if _, err := acc.Update(ctx, &snap); err != nil {
+			t.Fatal(err)
+		}
+		// The client's own write shows at once, but as metadata only, like the watch's.
+		if _, has := snap.ConfigMaps[0].Object["data"]; has {
+			t.Fatalf("metadata-only view shows data after the client's own write: %v", snap.ConfigMaps[0].Object)
+		}
+	}
+}
