@@ -26,6 +26,11 @@ test: ## go vet, then go test -race ./... against one local cluster.
 soak: ## The long reliability burst (20,000 changes, slow consumer) against one local cluster.
 	KATES_SOAK=1 hack/test.sh -run 'TestBurstSoak' -v
 
+.PHONY: fuzz
+fuzz: ## Fuzz ParseManifests and kstatus.Compute for 2 minutes each.
+	KATES_TEST_KUBECONFIG=$${KATES_TEST_KUBECONFIG:-$(CURDIR)/.kates/kubeconfig} $(GO) test -run '^$$' -fuzz=FuzzParseManifests -fuzztime=2m ./kates/
+	$(GO) test -run '^$$' -fuzz=FuzzCompute -fuzztime=2m ./kstatus/
+
 .PHONY: cluster-up
 cluster-up: ## Start the local cluster in the background; kubeconfig at .kates/kubeconfig.
 	hack/cluster-up.sh
