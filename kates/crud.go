@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -422,5 +421,3 @@ func objectKey(namespace, name string) string {
 	}
 	return namespace + "/" + name
 }
-
-var _ = strings.TrimSpace
