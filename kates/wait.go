@@ -1,0 +1,334 @@
+package kates
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// ObjectRef names Kubernetes objects without holding them, for Wait, Status and WatchStatus: one
+// object by kind and name, or, with no Name, every object of a kind that a selector matches.
+type ObjectRef struct {
+	// Kind is the kind or resource in any form kubectl accepts ("deploy", "Deployment",
+	// "deployments.apps", a CRD's short name; see Client.Mapping). With APIVersion set it must
+	// be the Kind itself ("Deployment").
+	Kind string
+	// APIVersion ("apps/v1") pins the group and version. Optional.
+	APIVersion string
+	// Namespace is the namespace of a namespaced object; "" means the Client's namespace. It
+	// is ignored for cluster-scoped kinds.
+	Namespace string
+	// Name names one object. "" selects every object of Kind in Namespace (or in every
+	// namespace, with AllNamespaces) that matches LabelSelector; the set follows the cluster
+	// as objects come and go.
+	Name string
+	// LabelSelector restricts a selection ("app=web,tier!=db"). It is ignored with a Name.
+	LabelSelector string
+	// AllNamespaces makes a selection span every namespace. It is ignored with a Name.
+	AllNamespaces bool
+	// UID names one incarnation of a named object. Waiting for deletion ends when no object of
+	// that name has this UID, so an object deleted and created again counts as deleted.
+	// Waiting for Current ignores it. Optional.
+	UID UID
+}
+
+// String names the reference for messages: "Deployment web/api", "deploy (app=web) in web".
+func (r ObjectRef) String() string {
+	kind := r.Kind
+	if r.Name != "" {
+		return kind + " " + objectKey(r.Namespace, r.Name)
+	}
+	if r.LabelSelector != "" {
+		kind += " (" + r.LabelSelector + ")"
+	}
+	switch {
+	case r.AllNamespaces:
+		return kind + " in every namespace"
+	case r.Namespace != "":
+		return kind + " in " + r.Namespace
+	}
+	return kind
+}
+
+// ObjectStatus is the computed status of one object, as Wait, Status and WatchStatus report it.
+type ObjectStatus struct {
+	// Group and Kind are the object's API group ("" for the core group) and kind.
+	Group string `json:"group,omitempty"`
+	Kind  string `json:"kind"`
+	// Namespace is "" for a cluster-scoped object.
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Status is the object's kstatus, made Failed when a Pod it controls cannot start (see
+	// Client.Wait), or NotFound when the object does not exist.
+	Status kstatus.Status `json:"status"`
+	// Reason is a CamelCase word for programs ("LessAvailable", "Unschedulable"); it may be
+	// empty. Match on Status and Reason, never on Message.
+	Reason string `json:"reason,omitempty"`
+	// Message says, for a person, why the object has this status, naming what blocks it.
+	// Do not depend on its wording.
+	Message string `json:"message"`
+	// Created is the object's creation time; zero when it was not found.
+	Created time.Time `json:"created,omitzero"`
+	// Related holds the statuses of the objects the Message names: the Pod that blocks a
+	// Deployment, a ReplicaSet that cannot create Pods.
+	Related []ObjectStatus `json:"related,omitempty"`
+}
+
+// String is "Deployment web/api: InProgress: Available: 1/3".
+func (s ObjectStatus) String() string {
+	out := s.Kind + " " + objectKey(s.Namespace, s.Name) + ": " + string(s.Status)
+	if s.Message != "" {
+		out += ": " + s.Message
+	}
+	return out
+}
+
+// same reports whether a and b say the same thing about the same object; Related is left out,
+// since the Message already names what it holds.
+func (s *ObjectStatus) same(o *ObjectStatus) bool {
+	return s.Group == o.Group && s.Kind == o.Kind && s.Namespace == o.Namespace && s.Name == o.Name &&
+		s.Status == o.Status && s.Reason == o.Reason && s.Message == o.Message && s.Created.Equal(o.Created)
+}
+
+// WaitOptions changes what Wait waits for. The zero value waits for Current, fails fast and
+// explains through related objects.
+type WaitOptions struct {
+	// For is the status every object must reach: kstatus.CurrentStatus (the default), or
+	// kstatus.NotFoundStatus to wait until the objects are deleted, finalizers and all.
+	For kstatus.Status
+	// NoFailFast keeps waiting when an object is Failed, until it becomes Current or ctx ends.
+	// By default Wait returns at once when one is: a Failed object rarely recovers without a
+	// change from someone (see kstatus.FailedStatus). It has no effect when waiting for deletion.
+	NoFailFast bool
+	// Progress, if not nil, is called with the status of every object, in the order Wait was
+	// given them (a selection's objects in its place, by namespace and name), once the first
+	// complete view arrives and then each time any status or message changes. It is called
+	// from Wait's goroutine, so it must return promptly; the slice is the callee's to keep.
+	Progress func([]ObjectStatus)
+	// SkipRelated judges each object by itself alone, without watching the Pods, ReplicaSets
+	// and EndpointSlices of the objects' namespaces: cheaper on a large namespace, but with less
+	// to say about what blocks a workload, and without failing fast on Pods that cannot start.
+	SkipRelated bool
+}
+
+// ErrWaitFailed is what a WaitError wraps when an object became Failed:
+// errors.Is(err, kates.ErrWaitFailed).
+var ErrWaitFailed = errors.New("an object failed")
+
+// WaitError is the error Wait returns when objects did not all reach the status waited for:
+// one failed (Err is ErrWaitFailed), or ctx ended (Err is ctx's error, so
+// errors.Is(err, context.DeadlineExceeded) says the wait timed out).
+type WaitError struct {
+	// For is the status waited for.
+	For kstatus.Status
+	// Results holds the last status of every object, in the order given to Wait.
+	Results []ObjectStatus
+	// Err is ErrWaitFailed or the context's error.
+	Err error
+}
+
+// Unfinished returns the results that are not at the status waited for.
+func (e *WaitError) Unfinished() []ObjectStatus {
+	var out []ObjectStatus
+	for _, r := range e.Results {
+		if r.Status != e.For {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Failed returns the results whose status is Failed.
+func (e *WaitError) Failed() []ObjectStatus {
+	var out []ObjectStatus
+	for _, r := range e.Results {
+		if r.Status == kstatus.FailedStatus {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Error lists every unfinished object (or, after a failure, every failed one) with its
+// status and message, one per line after the first.
+func (e *WaitError) Error() string {
+	list := e.Unfinished()
+	what := fmt.Sprintf("%d of %d objects not %s", len(list), len(e.Results), e.For)
+	if errors.Is(e.Err, ErrWaitFailed) {
+		list = e.Failed()
+		what = fmt.Sprintf("%d of %d objects failed", len(list), len(e.Results))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "kates: wait: %s (%v)", what, e.Err)
+	for _, r := range list {
+		b.WriteString("\n  ")
+		b.WriteString(r.String())
+	}
+	return b.String()
+}
+
+// Unwrap returns Err.
+func (e *WaitError) Unwrap() error { return e.Err }
+
+// IsWaitFailed reports whether err, or an error it wraps, says an object waited for failed.
+func IsWaitFailed(err error) bool { return errors.Is(err, ErrWaitFailed) }
+
+// Wait returns nil once every object reaches the status opts.For names (Current by default).
+// objects holds typed objects, *Unstructured, Unstructured or map[string]any (only kind,
+// namespace, name and UID are read), and ObjectRef or *ObjectRef values; a manifest just
+// applied can be passed as it is. An object that does not exist is NotFound: a wait for
+// Current waits for it to be created, a wait for deletion is done with it.
+//
+// Wait is driven by watches, not polling: it builds one Accumulator with a query per kind and
+// namespace (narrowed to metadata.name when the kind has one object there), and judges the
+// objects again at each change, so it returns within milliseconds of the last object getting
+// there. Each object's status is its kstatus (see package kstatus), with one addition: a
+// Deployment, StatefulSet, DaemonSet, ReplicaSet or Job that is not Current is explained by
+// the Pods (and, for a Deployment, the ReplicaSets) it controls, found through owner references
+// in the same watches: "Replicas: 0/3; pod web-7c9-x2: Unschedulable: 0/2 nodes are
+// available". A Pod of the workload's latest version whose container is crash looping or cannot
+// pull its image, or that has been unschedulable for kstatus.ScheduleWindow, makes the workload
+// Failed; a Pod being deleted (as old ones are in a rollout) never does. A Service with a
+// selector reports its ready endpoints from its EndpointSlices.
+//
+// When a Failed object is seen, Wait returns at once with a *WaitError wrapping ErrWaitFailed,
+// unless opts.NoFailFast. When ctx ends first, it returns a *WaitError wrapping ctx's error
+// that lists each unfinished object with its status and message: give ctx a deadline. Other
+// errors (a kind the identity may not watch) are returned as they are.
+//
+// Kinds the server does not serve yet, such as those of a CustomResourceDefinition created in
+// the same batch, are waited for as WaitFor does, and their objects are judged once served;
+// meanwhile they are NotFound. When waiting for deletion an unserved kind has no objects.
+func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) error {
+	if opts.For == "" {
+		opts.For = kstatus.CurrentStatus
+	}
+	if opts.For != kstatus.CurrentStatus && opts.For != kstatus.NotFoundStatus {
+		return fmt.Errorf("kates: wait: cannot wait for %s, only for %s or %s", opts.For, kstatus.CurrentStatus, kstatus.NotFoundStatus)
+	}
+	deletion := opts.For == kstatus.NotFoundStatus
+	refs, err := refsOf(objects)
+	if err != nil {
+		return err
+	}
+	var last []ObjectStatus
+	err = c.track(ctx, refs, trackOptions{
+		waitKinds: !deletion,
+		related:   !deletion && !opts.SkipRelated,
+		deletion:  deletion,
+	}, func(results []ObjectStatus, changed bool) (bool, error) {
+		last = results
+		if changed && opts.Progress != nil {
+			opts.Progress(cloneStatuses(results))
+		}
+		statuses := make([]kstatus.Status, len(results))
+		for i, r := range results {
+			statuses[i] = r.Status
+		}
+		switch agg := kstatus.Aggregate(statuses, opts.For); {
+		case agg == opts.For:
+			return true, nil
+		case !deletion && !opts.NoFailFast && agg == kstatus.FailedStatus:
+			return true, &WaitError{For: opts.For, Results: cloneStatuses(results), Err: ErrWaitFailed}
+		}
+		return false, nil
+	})
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return &WaitError{For: opts.For, Results: cloneStatuses(last), Err: ctxErr}
+	}
+	return err
+}
+
+// Status returns the status of every object once, judged as Wait judges them, related objects
+// included; objects takes the forms Wait takes. An object that does not exist, or whose kind is
+// not served, is NotFound.
+func (c *Client) Status(ctx context.Context, objects []any) ([]ObjectStatus, error) {
+	refs, err := refsOf(objects)
+	if err != nil {
+		return nil, err
+	}
+	var out []ObjectStatus
+	err = c.track(ctx, refs, trackOptions{related: true}, func(results []ObjectStatus, _ bool) (bool, error) {
+		out = results
+		return true, nil
+	})
+	return out, err
+}
+
+// WatchStatus calls fn with the status of every object, judged as Wait judges them, once the
+// first complete view arrives and then at each change, until ctx ends; then it returns nil.
+// objects takes the forms Wait takes; selections (ObjectRef without a Name) follow the objects
+// as they come and go. fn is called from WatchStatus' goroutine; the slice is fn's to keep. It
+// returns early only on an error that watching cannot recover from, such as Forbidden.
+func (c *Client) WatchStatus(ctx context.Context, objects []any, fn func([]ObjectStatus)) error {
+	refs, err := refsOf(objects)
+	if err != nil {
+		return err
+	}
+	err = c.track(ctx, refs, trackOptions{waitKinds: true, related: true}, func(results []ObjectStatus, changed bool) (bool, error) {
+		if changed {
+			fn(cloneStatuses(results))
+		}
+		return false, nil
+	})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil
+	}
+	return err
+}
+
+func cloneStatuses(in []ObjectStatus) []ObjectStatus {
+	out := make([]ObjectStatus, len(in))
+	copy(out, in)
+	return out
+}
+
+// refsOf turns Wait's arguments into references, checking them before anything is watched.
+func refsOf(objects []any) ([]ObjectRef, error) {
+	refs := make([]ObjectRef, 0, len(objects))
+	for i, o := range objects {
+		var r ObjectRef
+		switch v := o.(type) {
+		case ObjectRef:
+			r = v
+		case *ObjectRef:
+			if v == nil {
+				return nil, fmt.Errorf("kates: object %d is a nil *ObjectRef", i)
+			}
+			r = *v
+		default:
+			u, err := toUnstructured(o)
+			if err != nil {
+				return nil, fmt.Errorf("kates: object %d: %w", i, err)
+			}
+			r = refOfUnstructured(u)
+		}
+		if r.Kind == "" {
+			return nil, fmt.Errorf("kates: object %d (%s) has no kind", i, r.Name)
+		}
+		if r.Name == "" {
+			if _, err := labels.Parse(r.LabelSelector); err != nil {
+				return nil, fmt.Errorf("kates: %s: invalid label selector: %w", r, err)
+			}
+		}
+		refs = append(refs, r)
+	}
+	return refs, nil
+}
+
+func refOfUnstructured(u *unstructured.Unstructured) ObjectRef {
+	return ObjectRef{
+		Kind:       u.GetKind(),
+		APIVersion: u.GetAPIVersion(),
+		Namespace:  u.GetNamespace(),
+		Name:       u.GetName(),
+		UID:        u.GetUID(),
+	}
+}

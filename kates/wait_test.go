@@ -1,0 +1,369 @@
+package kates_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/rand"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// waitFixture reads a manifest of testdata/wait, giving the CRDs in it a group unique to this run
+// (as crdFixture does), and returns its objects and that group.
+func waitFixture(t *testing.T, name string) ([]kates.Object, string) {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/wait/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "g" + rand.String(6) + ".example.com"
+	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs, group
+}
+
+// progressLog records what Wait's Progress callback was told.
+type progressLog struct {
+	mu    sync.Mutex
+	calls [][]kates.ObjectStatus
+}
+
+func (l *progressLog) record(s []kates.ObjectStatus) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, s)
+}
+
+// seen reports whether any call reported an object of kind with status and a message containing
+// msg.
+func (l *progressLog) seen(kind string, status kstatus.Status, msg string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, call := range l.calls {
+		for _, s := range call {
+			if s.Kind == kind && s.Status == status && strings.Contains(s.Message, msg) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (l *progressLog) last() []kates.ObjectStatus {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.calls) == 0 {
+		return nil
+	}
+	return l.calls[len(l.calls)-1]
+}
+
+func asAny(objs []kates.Object) []any {
+	out := make([]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out
+}
+
+func TestWaitBatchOfEveryKindReachesCurrent(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	objs, group := waitFixture(t, "batch.yaml")
+	crd := objs[0].(*kates.CustomResourceDefinition)
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+
+	// Wait starts before anything exists, the Gadget kind included: it must wait for the kind,
+	// then for the objects.
+	var progress progressLog
+	first := make(chan struct{})
+	var once sync.Once
+	done := make(chan error, 1)
+	begin := time.Now()
+	go func() {
+		done <- c.Wait(ctx, asAny(objs), kates.WaitOptions{Progress: func(s []kates.ObjectStatus) {
+			progress.record(s)
+			once.Do(func() { close(first) })
+		}})
+	}()
+	select {
+	case <-first:
+	case err := <-done:
+		t.Fatalf("Wait returned before anything was created: %v", err)
+	}
+	if !progress.seen("Gadget", kstatus.NotFoundStatus, "Waiting for kind") {
+		t.Errorf("first progress %v: want the Gadget NotFound, waiting for its kind", progress.last())
+	}
+
+	for _, o := range objs {
+		if o.GetObjectKind().GroupVersionKind().Group == group {
+			if err := c.WaitFor(ctx, "gadgets."+group); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := c.Apply(ctx, o, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	t.Logf("batch of %d objects Current %s after Wait started (%d progress calls)", len(objs), time.Since(begin).Round(time.Millisecond), len(progress.calls))
+
+	final := progress.last()
+	if len(final) != len(objs) {
+		t.Fatalf("last progress has %d objects, want %d: %v", len(final), len(objs), final)
+	}
+	for i, s := range final {
+		if s.Status != kstatus.CurrentStatus || s.Name != objs[i].GetName() {
+			t.Errorf("last progress[%d] = %v, want %s Current", i, s, objs[i].GetName())
+		}
+	}
+	if !progress.seen("Deployment", kstatus.InProgressStatus, "") {
+		t.Errorf("progress never showed the Deployment InProgress")
+	}
+
+	// Status, one shot, judges as Wait does; the Service counts its endpoints.
+	statuses, err := c.Status(ctx, asAny(objs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range statuses {
+		if s.Status != kstatus.CurrentStatus {
+			t.Errorf("Status: %v, want Current", s)
+		}
+		if s.Kind == "Service" && !strings.Contains(s.Message, "endpoints:") {
+			t.Errorf("Service message %q does not count endpoints", s.Message)
+		}
+		if s.Namespace != ns && s.Kind != "CustomResourceDefinition" {
+			t.Errorf("%v: namespace %q, want %q", s, s.Namespace, ns)
+		}
+	}
+}
+
+func TestWaitForDeletionRespectsFinalizers(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	plain := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "plain"}}
+	held := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "held", Finalizers: []string{"kates.dev/test"}}}
+	dep := deployment(ns, "web", 1)
+	for _, o := range []kates.Object{plain, held, dep} {
+		if err := c.Create(ctx, o, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objects := []any{plain, held, kates.ObjectRef{Kind: "deploy", Name: "web"}}
+	for _, o := range []kates.Object{plain, held, dep} {
+		if err := c.Delete(ctx, o, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The finalizer holds "held": a short wait times out, naming it and why.
+	short, cancelShort := context.WithTimeout(ctx, time.Second)
+	err := c.Wait(short, objects, kates.WaitOptions{For: kstatus.NotFoundStatus})
+	cancelShort()
+	var werr *kates.WaitError
+	if !errors.As(err, &werr) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait with a finalizer pending: got %v, want a *WaitError that timed out", err)
+	}
+	unfinished := werr.Unfinished()
+	if len(unfinished) != 1 || unfinished[0].Name != "held" || unfinished[0].Status != kstatus.TerminatingStatus ||
+		!strings.Contains(unfinished[0].Message, "kates.dev/test") {
+		t.Errorf("Unfinished() = %v, want only held, Terminating on kates.dev/test", unfinished)
+	}
+	if !strings.Contains(err.Error(), "ConfigMap "+ns+"/held: Terminating") {
+		t.Errorf("error does not list held: %v", err)
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- c.Wait(ctx, objects, kates.WaitOptions{For: kstatus.NotFoundStatus}) }()
+	var live kates.ConfigMap
+	if err := c.Get(ctx, held, &live); err != nil {
+		t.Fatal(err)
+	}
+	live.Finalizers = nil
+	begin := time.Now()
+	if err := c.Update(ctx, &live, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Wait for deletion: %v", err)
+	}
+	t.Logf("deletion wait returned %s after the finalizer was removed", time.Since(begin).Round(time.Millisecond))
+}
+
+func TestWaitFailsFastNamingTheUnschedulablePod(t *testing.T) {
+	c, _ := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	objs, _ := waitFixture(t, "unschedulable.yaml")
+	for _, o := range objs {
+		if err := c.Apply(ctx, o, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const timeout = 60 * time.Second
+	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
+	defer cancelWait()
+	var progress progressLog
+	begin := time.Now()
+	err := c.Wait(waitCtx, asAny(objs), kates.WaitOptions{Progress: progress.record})
+	took := time.Since(begin)
+	t.Logf("Wait returned after %s: %v", took.Round(time.Millisecond), err)
+	var werr *kates.WaitError
+	if !kates.IsWaitFailed(err) || !errors.As(err, &werr) {
+		t.Fatalf("Wait on an unschedulable Deployment: got %v, want a *WaitError wrapping ErrWaitFailed", err)
+	}
+	if took > timeout/2 {
+		t.Errorf("Wait took %s, not well before its %s timeout", took, timeout)
+	}
+	failed := werr.Failed()
+	if len(failed) != 1 || failed[0].Name != "stuck" {
+		t.Fatalf("Failed() = %v, want the Deployment stuck", failed)
+	}
+	msg := failed[0].Message
+	if !strings.Contains(msg, "pod stuck-") || !strings.Contains(msg, "Unschedulable") || !strings.Contains(msg, "node") {
+		t.Errorf("message %q does not name the unschedulable pod and why", msg)
+	}
+	if len(failed[0].Related) == 0 || failed[0].Related[0].Kind != "Pod" {
+		t.Errorf("Related = %v, want the pod", failed[0].Related)
+	}
+	if !strings.Contains(err.Error(), "pod stuck-") {
+		t.Errorf("error does not name the pod: %v", err)
+	}
+	if !progress.seen("Deployment", kstatus.InProgressStatus, "Unschedulable") {
+		t.Errorf("progress never explained the InProgress Deployment by its pod")
+	}
+
+	// Without fail-fast the wait goes on to its deadline, and says the object failed.
+	short, cancelShort := context.WithTimeout(ctx, time.Second)
+	defer cancelShort()
+	err = c.Wait(short, asAny(objs), kates.WaitOptions{NoFailFast: true})
+	if !errors.Is(err, context.DeadlineExceeded) || kates.IsWaitFailed(err) || !errors.As(err, &werr) ||
+		len(werr.Failed()) != 1 {
+		t.Errorf("Wait with NoFailFast: got %v, want a timeout listing the failed Deployment", err)
+	}
+}
+
+func TestWaitTimeoutListsUnfinished(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "present"}}
+	if err := c.Create(ctx, cm, cm); err != nil {
+		t.Fatal(err)
+	}
+	dep := deployment(ns, "nowhere", 1)
+	dep.Spec.Template.Spec.NodeSelector = map[string]string{"kates.dev/no-such-node": "true"}
+	if err := c.Create(ctx, dep, dep); err != nil {
+		t.Fatal(err)
+	}
+	short, cancelShort := context.WithTimeout(ctx, 3*time.Second)
+	defer cancelShort()
+	begin := time.Now()
+	err := c.Wait(short, []any{cm, dep, kates.ObjectRef{Kind: "cm", Name: "absent"}}, kates.WaitOptions{})
+	var werr *kates.WaitError
+	if !errors.As(err, &werr) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want a *WaitError that timed out", err)
+	}
+	if took := time.Since(begin); took > 5*time.Second {
+		t.Errorf("Wait returned %s after a 3s deadline", took)
+	}
+	got := map[string]kates.ObjectStatus{}
+	for _, s := range werr.Unfinished() {
+		got[s.Name] = s
+	}
+	if len(got) != 2 || got["absent"].Status != kstatus.NotFoundStatus || got["nowhere"].Status != kstatus.InProgressStatus ||
+		!strings.Contains(got["nowhere"].Message, "Unschedulable") {
+		t.Errorf("Unfinished() = %v, want absent NotFound and nowhere InProgress, Unschedulable", werr.Unfinished())
+	}
+	for _, want := range []string{"2 of 3 objects not Current", "ConfigMap " + ns + "/absent: NotFound", "Deployment " + ns + "/nowhere: InProgress"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestWatchStatusFollowsASelection(t *testing.T) {
+	c, _ := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	watchCtx, stop := context.WithCancel(ctx)
+	calls := make(chan []kates.ObjectStatus, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- c.WatchStatus(watchCtx, []any{kates.ObjectRef{Kind: "configmaps", LabelSelector: "set=w"}},
+			func(s []kates.ObjectStatus) { calls <- s })
+	}()
+	next := func() []kates.ObjectStatus {
+		t.Helper()
+		select {
+		case s := <-calls:
+			return s
+		case <-ctx.Done():
+			t.Fatal("no call")
+		}
+		return nil
+	}
+	if s := next(); len(s) != 0 {
+		t.Fatalf("first call %v, want an empty selection", s)
+	}
+	for _, name := range []string{"b", "a"} {
+		cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name, Labels: map[string]string{"set": "w"}}}
+		if err := c.Create(ctx, cm, nil); err != nil {
+			t.Fatal(err)
+		}
+		_ = next()
+	}
+	if err := c.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "other"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "b"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := next(); len(s) != 1 || s[0].Name != "a" || s[0].Status != kstatus.CurrentStatus {
+		t.Errorf("after deleting b: %v, want only a, Current", s)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Errorf("WatchStatus returned %v when its context ended, want nil", err)
+	}
+}
+
+func TestWaitRejectsBadArguments(t *testing.T) {
+	c, _ := newClient(t)
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		objects []any
+		opts    kates.WaitOptions
+		want    string
+	}{
+		{"unsupported status", []any{kates.ObjectRef{Kind: "cm", Name: "x"}}, kates.WaitOptions{For: kstatus.InProgressStatus}, "cannot wait for InProgress"},
+		{"no kind", []any{kates.ObjectRef{Name: "x"}}, kates.WaitOptions{}, "has no kind"},
+		{"not an object", []any{42}, kates.WaitOptions{}, "unsupported resource type int"},
+		{"bad selector", []any{kates.ObjectRef{Kind: "cm", LabelSelector: "a in (("}}, kates.WaitOptions{}, "invalid label selector"},
+		{"unstructured without kind", []any{&unstructured.Unstructured{Object: map[string]any{}}}, kates.WaitOptions{}, "has no kind"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := c.Wait(ctx, tt.objects, tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Wait() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}

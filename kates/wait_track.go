@@ -1,0 +1,574 @@
+package kates
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// The tracker behind Wait, Status and WatchStatus: it resolves references into rows, watches
+// them with one Accumulator (plus one per kind that becomes served later), and judges every
+// row at each change. Nothing here polls: the only timer is for a Pod whose unschedulable
+// window (kstatus.ScheduleWindow) runs out without any event.
+
+// trackOptions says what track watches and how it judges.
+type trackOptions struct {
+	// waitKinds makes track wait for kinds that are not served yet (see Client.WaitFor);
+	// otherwise their objects are NotFound.
+	waitKinds bool
+	// related watches Pods, ReplicaSets and EndpointSlices to explain workloads and Services.
+	related bool
+	// deletion judges a named object whose UID differs from its reference's as NotFound.
+	deletion bool
+}
+
+// judgeFunc is told the results of every complete evaluation, and whether they differ from
+// the previous call's; it returns true, or an error, to stop tracking.
+type judgeFunc func(results []ObjectStatus, changed bool) (done bool, err error)
+
+// snapshotField is the type of every field of a tracker part's snapshot struct: maps are updated
+// in place by Accumulator.Update, so a change costs what changed.
+type snapshotField = map[string]Entry[*unstructured.Unstructured]
+
+var snapshotFieldType = reflect.TypeFor[snapshotField]()
+
+// trackRow is one reference, resolved.
+type trackRow struct {
+	ref ObjectRef
+	// kindArg is how the reference names its kind to Mapping and WaitFor.
+	kindArg string
+	// unserved is set while the kind is not served; mapping is nil then.
+	unserved bool
+	mapping  *meta.RESTMapping
+	// namespace is the resolved namespace: "" for cluster-scoped kinds and all-namespace
+	// selections.
+	namespace string
+	selector  labels.Selector // for selections
+	part      *trackPart
+	query     int // index of the query in part that holds the row's objects
+}
+
+func (r *trackRow) selection() bool { return r.ref.Name == "" }
+
+func (r *trackRow) gvk() schema.GroupVersionKind { return r.mapping.GroupVersionKind }
+
+// queryKey identifies one query of a part; equal keys share a query.
+type queryKey struct {
+	gvk                  schema.GroupVersionKind
+	namespace, name, sel string
+	resource             string // the kind as Query.Kind names it
+}
+
+// relKey names a related query: kind and namespace ("" for every namespace).
+type relKey struct{ kind, namespace string }
+
+// trackPart is one Accumulator with its snapshot.
+type trackPart struct {
+	acc   *Accumulator
+	snap  reflect.Value // pointer to the snapshot struct
+	ready bool          // the first complete view has been taken
+	// late marks a part added for kinds served after track started. Its rows are judged
+	// "not observed yet" until it is ready, rather than holding up every other row: the API
+	// server may take a second to list a kind it has just started serving.
+	late    bool
+	related map[relKey]int
+}
+
+func (p *trackPart) field(i int) snapshotField {
+	m, _ := p.snap.Elem().Field(i).Interface().(snapshotField)
+	return m
+}
+
+// Related kinds.
+var (
+	podGVK           = schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
+	replicaSetGVK    = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ReplicaSet"}
+	endpointSliceGVK = schema.GroupVersionKind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"}
+	relatedResource  = map[string]string{"Pod": "pods", "ReplicaSet": "replicasets.v1.apps", "EndpointSlice": "endpointslices.v1.discovery.k8s.io"}
+	relatedGVK       = map[string]schema.GroupVersionKind{"Pod": podGVK, "ReplicaSet": replicaSetGVK, "EndpointSlice": endpointSliceGVK}
+)
+
+// relatedKinds lists the kinds that explain gk's status.
+func relatedKinds(gk schema.GroupKind) []string {
+	switch gk {
+	case schema.GroupKind{Group: "apps", Kind: "Deployment"}:
+		return []string{"ReplicaSet", "Pod"}
+	case schema.GroupKind{Group: "apps", Kind: "StatefulSet"}, schema.GroupKind{Group: "apps", Kind: "DaemonSet"},
+		schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}, schema.GroupKind{Group: "batch", Kind: "Job"}:
+		return []string{"Pod"}
+	case schema.GroupKind{Kind: "Service"}:
+		return []string{"EndpointSlice"}
+	}
+	return nil
+}
+
+// tracker holds one track call's state.
+type tracker struct {
+	c     *Client
+	opts  trackOptions
+	rows  []*trackRow
+	parts []*trackPart
+	// wake receives a value when any part's Accumulator may have changed.
+	wake chan struct{}
+	wg   sync.WaitGroup
+}
+
+// track resolves refs, watches them and calls judge after each complete evaluation until it
+// says done or fails, or ctx ends (then it returns ctx's error). It returns only once every
+// goroutine it started has ended.
+func (c *Client) track(ctx context.Context, refs []ObjectRef, opts trackOptions, judge judgeFunc) error {
+	ctx, cancel := context.WithCancel(ctx)
+	t := &tracker{c: c, opts: opts, wake: make(chan struct{}, 1)}
+	defer func() {
+		cancel()
+		t.wg.Wait()
+	}()
+
+	type kindResult struct {
+		kindArg string
+		err     error
+	}
+	kindDone := make(chan kindResult)
+	pendingKinds := map[string]bool{}
+	var served []*trackRow
+	for _, ref := range refs {
+		row, err := c.resolveRow(ref)
+		if err != nil {
+			return err
+		}
+		t.rows = append(t.rows, row)
+		if !row.unserved {
+			served = append(served, row)
+			continue
+		}
+		if opts.waitKinds && !pendingKinds[row.kindArg] {
+			pendingKinds[row.kindArg] = true
+			t.wg.Add(1)
+			go func() {
+				defer t.wg.Done()
+				err := c.WaitFor(ctx, row.kindArg)
+				select {
+				case kindDone <- kindResult{row.kindArg, err}:
+				case <-ctx.Done():
+				}
+			}()
+		}
+	}
+	if err := t.addPart(ctx, served, false); err != nil {
+		return err
+	}
+
+	var (
+		last     []ObjectStatus
+		judged   bool
+		timer    *time.Timer
+		timerC   <-chan time.Time
+		evaluate = len(t.parts) == 0 // nothing to bootstrap: judge at once
+	)
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		if evaluate {
+			ready, err := t.update(ctx)
+			if err != nil {
+				return err
+			}
+			if ready {
+				results, recheck := t.evaluate(time.Now())
+				changed := !judged || !sameResults(last, results)
+				judged, last = true, results
+				if done, err := judge(results, changed); done || err != nil {
+					return err
+				}
+				if timer != nil {
+					timer.Stop()
+					timer, timerC = nil, nil
+				}
+				if !recheck.IsZero() {
+					timer = time.NewTimer(time.Until(recheck) + 10*time.Millisecond)
+					timerC = timer.C
+				}
+			}
+		}
+		evaluate = true
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.wake:
+		case <-timerC:
+			timer, timerC = nil, nil
+		case kr := <-kindDone:
+			if kr.err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return kr.err
+			}
+			var rows []*trackRow
+			for _, row := range t.rows {
+				if row.unserved && row.kindArg == kr.kindArg {
+					m, err := c.refMapping(row.ref)
+					if err != nil {
+						return err
+					}
+					row.resolved(m, c.namespace)
+					rows = append(rows, row)
+				}
+			}
+			if err := t.addPart(ctx, rows, true); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// resolveRow resolves a reference's kind (an unserved kind is not an error) and selector.
+func (c *Client) resolveRow(ref ObjectRef) (*trackRow, error) {
+	row := &trackRow{ref: ref, kindArg: ref.Kind}
+	if ref.APIVersion != "" {
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err != nil {
+			return nil, fmt.Errorf("kates: %s: %w", ref, err)
+		}
+		row.kindArg = ref.Kind + "." + gv.Version + "." + gv.Group
+	}
+	if ref.Name == "" {
+		sel, err := labels.Parse(ref.LabelSelector)
+		if err != nil {
+			return nil, fmt.Errorf("kates: %s: invalid label selector: %w", ref, err)
+		}
+		row.selector = sel
+	}
+	m, err := c.refMapping(ref)
+	switch {
+	case IsUnknownKind(err):
+		row.unserved = true
+		row.namespace = ref.Namespace
+		if ref.Name != "" && row.namespace == "" {
+			row.namespace = c.namespace
+		}
+	case err != nil:
+		return nil, err
+	default:
+		row.resolved(m, c.namespace)
+	}
+	return row, nil
+}
+
+// refMapping resolves a reference's kind.
+func (c *Client) refMapping(ref ObjectRef) (*meta.RESTMapping, error) {
+	if ref.APIVersion == "" {
+		return c.Mapping(ref.Kind)
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return nil, fmt.Errorf("kates: %s: %w", ref, err)
+	}
+	m, err := c.mappingForObject(gv.WithKind(ref.Kind))
+	if err != nil && !IsUnknownKind(err) {
+		err = fmt.Errorf("kates: %s: %w", ref, err)
+	}
+	return m, err
+}
+
+// resolved records the row's mapping and its namespace.
+func (r *trackRow) resolved(m *meta.RESTMapping, defaultNamespace string) {
+	r.unserved = false
+	r.mapping = m
+	switch {
+	case m.Scope.Name() != meta.RESTScopeNameNamespace:
+		r.namespace = ""
+	case r.selection() && r.ref.AllNamespaces:
+		r.namespace = ""
+	case r.ref.Namespace != "":
+		r.namespace = r.ref.Namespace
+	default:
+		r.namespace = defaultNamespace
+	}
+}
+
+// resourceArg names a mapping's kind for Query.Kind without ambiguity: "pods",
+// "deployments.v1.apps".
+func resourceArg(m *meta.RESTMapping) string {
+	if m.Resource.Group == "" {
+		return m.Resource.Resource
+	}
+	return m.Resource.Resource + "." + m.Resource.Version + "." + m.Resource.Group
+}
+
+// addPart watches rows with one new Accumulator (see planPart).
+func (t *tracker) addPart(ctx context.Context, rows []*trackRow, late bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	p, queries := planPart(rows, t.opts.related)
+	p.late = late
+	acc, err := t.c.Watch(ctx, queries...)
+	if err != nil {
+		return err
+	}
+	p.acc = acc
+	t.parts = append(t.parts, p)
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		// Changed is closed once ctx ended and every watch of acc returned.
+		for range acc.Changed() {
+			select {
+			case t.wake <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return nil
+}
+
+// planPart plans the queries of one Accumulator for rows, and points each row at the query that
+// holds its objects: with related, a query per related kind and namespace; a query per
+// selection; and for named rows a query per kind and namespace, narrowed to metadata.name when
+// it names a single object and no other query already covers that kind and namespace. So a
+// batch costs one watch per kind per namespace, not one per object.
+func planPart(rows []*trackRow, related bool) (*trackPart, []Query) {
+	p := &trackPart{related: map[relKey]int{}}
+	var keys []queryKey
+	index := map[queryKey]int{}
+	add := func(k queryKey) int {
+		if i, ok := index[k]; ok {
+			return i
+		}
+		index[k] = len(keys)
+		keys = append(keys, k)
+		return len(keys) - 1
+	}
+	if related {
+		for _, row := range rows {
+			for _, kind := range relatedKinds(row.gvk().GroupKind()) {
+				rk := relKey{kind, row.namespace}
+				if _, ok := p.related[rk]; !ok {
+					p.related[rk] = add(queryKey{gvk: relatedGVK[kind], namespace: row.namespace, resource: relatedResource[kind]})
+				}
+			}
+		}
+	}
+	type group struct {
+		gvk       schema.GroupVersionKind
+		namespace string
+	}
+	named := map[group][]string{}
+	resource := map[group]string{}
+	var order []group
+	for _, row := range rows {
+		if row.selection() {
+			row.query = add(queryKey{gvk: row.gvk(), namespace: row.namespace, sel: row.selector.String(), resource: resourceArg(row.mapping)})
+			continue
+		}
+		g := group{row.gvk(), row.namespace}
+		if _, ok := named[g]; !ok {
+			order = append(order, g)
+			resource[g] = resourceArg(row.mapping)
+		}
+		if !slices.Contains(named[g], row.ref.Name) {
+			named[g] = append(named[g], row.ref.Name)
+		}
+	}
+	groupQuery := map[group]int{}
+	for _, g := range order {
+		wide := queryKey{gvk: g.gvk, namespace: g.namespace, resource: resource[g]}
+		i, ok := index[wide]
+		switch {
+		case ok:
+		case len(named[g]) > 1:
+			i = add(wide)
+		default:
+			k := wide
+			k.name = named[g][0]
+			i = add(k)
+		}
+		groupQuery[g] = i
+	}
+	for _, row := range rows {
+		if !row.selection() {
+			row.query = groupQuery[group{row.gvk(), row.namespace}]
+		}
+		row.part = p
+	}
+
+	queries := make([]Query, len(keys))
+	fields := make([]reflect.StructField, len(keys))
+	for i, k := range keys {
+		name := queryName(i, k.gvk.Kind)
+		q := Query{Name: name, Kind: k.resource, Namespace: k.namespace, LabelSelector: k.sel}
+		if k.name != "" {
+			q.FieldSelector = "metadata.name=" + k.name
+		}
+		queries[i] = q
+		fields[i] = reflect.StructField{Name: name, Type: snapshotFieldType}
+	}
+	p.snap = reflect.New(reflect.StructOf(fields))
+	return p, queries
+}
+
+// queryName makes a snapshot field name: an exported identifier unique within the part.
+func queryName(i int, kind string) string {
+	var b strings.Builder
+	b.WriteString("Q")
+	b.WriteString(strconv.Itoa(i))
+	for _, r := range kind {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// update takes the latest view of every part, and reports whether every part but the late ones
+// has had its first complete view.
+func (t *tracker) update(ctx context.Context) (bool, error) {
+	ready := true
+	for _, p := range t.parts {
+		ok, err := p.acc.Update(ctx, p.snap.Interface())
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			return false, fmt.Errorf("kates: watch: %w", err)
+		}
+		if ok {
+			p.ready = true
+		}
+		ready = ready && (p.ready || p.late)
+	}
+	return ready, nil
+}
+
+// evaluate judges every row at now. recheck is when a judgement made now will change without
+// any event (a Pod's unschedulable window running out); zero if never.
+func (t *tracker) evaluate(now time.Time) ([]ObjectStatus, time.Time) {
+	var (
+		out     []ObjectStatus
+		recheck time.Time
+		rel     = map[*trackPart]*relatedIndex{}
+	)
+	relFor := func(p *trackPart) *relatedIndex {
+		if x, ok := rel[p]; ok {
+			return x
+		}
+		x := p.relatedIndex()
+		rel[p] = x
+		return x
+	}
+	judgeEntry := func(row *trackRow, e Entry[*unstructured.Unstructured]) ObjectStatus {
+		var x *relatedIndex
+		if t.opts.related && len(relatedKinds(row.gvk().GroupKind())) > 0 {
+			x = relFor(row.part)
+		}
+		st, at := judgeObject(e, x, now)
+		recheck = earliest(recheck, at)
+		return st
+	}
+	for _, row := range t.rows {
+		if row.unserved {
+			out = append(out, t.unservedStatus(row))
+			continue
+		}
+		if !row.part.ready {
+			out = append(out, ObjectStatus{Group: row.gvk().Group, Kind: row.gvk().Kind, Namespace: row.namespace, Name: row.ref.Name,
+				Status: kstatus.UnknownStatus, Reason: "NotObserved", Message: "Not observed yet: listing " + row.mapping.Resource.Resource})
+			continue
+		}
+		objs := row.part.field(row.query)
+		if !row.selection() {
+			e, ok := objs[objectKey(row.namespace, row.ref.Name)]
+			if ok && t.opts.deletion && row.ref.UID != "" && e.Object.GetUID() != row.ref.UID {
+				ok = false // another object of that name: the one waited for is gone
+			}
+			if !ok {
+				out = append(out, notFound(row.gvk(), row.namespace, row.ref.Name, "Not found"))
+				continue
+			}
+			out = append(out, judgeEntry(row, e))
+			continue
+		}
+		keys := make([]string, 0, len(objs))
+		for k, e := range objs {
+			if row.namespace != "" && e.Object.GetNamespace() != row.namespace {
+				continue
+			}
+			if !row.selector.Empty() && !row.selector.Matches(labels.Set(e.Object.GetLabels())) {
+				continue
+			}
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out = append(out, judgeEntry(row, objs[k]))
+		}
+	}
+	return out, recheck
+}
+
+// unservedStatus is the status of a row whose kind is not served: NotFound, since no object of
+// the kind can exist.
+func (t *tracker) unservedStatus(row *trackRow) ObjectStatus {
+	gv, _ := schema.ParseGroupVersion(row.ref.APIVersion)
+	msg := fmt.Sprintf("Kind %s is not served", row.kindArg)
+	if t.opts.waitKinds {
+		msg = fmt.Sprintf("Waiting for kind %s to be served", row.kindArg)
+	}
+	return notFound(gv.WithKind(row.ref.Kind), row.namespace, row.ref.Name, msg)
+}
+
+func notFound(gvk schema.GroupVersionKind, namespace, name, msg string) ObjectStatus {
+	return ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Namespace: namespace, Name: name,
+		Status: kstatus.NotFoundStatus, Reason: "NotFound", Message: msg}
+}
+
+// relatedIndex indexes the part's related queries.
+func (p *trackPart) relatedIndex() *relatedIndex {
+	x := newRelatedIndex()
+	for rk, i := range p.related {
+		for _, e := range p.field(i) {
+			x.add(rk.kind, e)
+		}
+	}
+	return x
+}
+
+func earliest(a, b time.Time) time.Time {
+	switch {
+	case a.IsZero():
+		return b
+	case b.IsZero() || a.Before(b):
+		return a
+	}
+	return b
+}
+
+func sameResults(a, b []ObjectStatus) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].same(&b[i]) {
+			return false
+		}
+	}
+	return true
+}
