@@ -7,26 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/rand"
-
-	"github.com/kates-dev/kates/kates"
-	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/internal/exampletest"
 )
 
 func TestCRUDExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cluster, err := testenv.Start(ctx, testenv.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cluster.Stop()
-	client, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A namespace of this run's own: the last run's may still be terminating.
-	ns := "kates-crud-" + rand.String(6)
+	// run creates (Upsert) and deletes its namespace itself; starting from an existing one
+	// exercises the Upsert path.
+	client, ns := exampletest.Namespace(t, "kates-crud-")
 	var out bytes.Buffer
 	if err := run(ctx, client, ns, &out); err != nil {
 		t.Fatalf("run: %v\noutput:\n%s", err, out.String())

@@ -7,30 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/rand"
-
-	"github.com/kates-dev/kates/kates"
-	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/internal/exampletest"
 )
 
 func TestLoadSheddingExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cluster, err := testenv.Start(ctx, testenv.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cluster.Stop()
-	ns := "kates-shed-" + rand.String(6)
-	client, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := client.Create(ctx, &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	defer client.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil)
-
+	client, _ := exampletest.Namespace(t, "kates-shed-")
 	var out bytes.Buffer
 	const changes = 300
 	if err := run(ctx, client, changes, 200*time.Millisecond, &out); err != nil {

@@ -9,11 +9,10 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/utils/ptr"
 
+	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
-	"github.com/kates-dev/kates/testenv"
 )
 
 // syncBuffer is a bytes.Buffer safe to read while run writes to it.
@@ -37,21 +36,7 @@ func (b *syncBuffer) String() string {
 func TestSnapshotExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cluster, err := testenv.Start(ctx, testenv.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cluster.Stop()
-	ns := "kates-snapshot-" + rand.String(6)
-	client, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := client.Create(ctx, &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	defer client.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil)
-
+	client, ns := exampletest.Namespace(t, "kates-snapshot-")
 	var out syncBuffer
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
