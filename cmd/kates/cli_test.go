@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/rand"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+const webManifest = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: example.com/web:1}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+data: {a: "1"}
+`
+
+// changeLine is one line of non-terminal progress: "   0.4s deployment.apps/web InProgress: ...".
+var changeLine = regexp.MustCompile(`^ *\d+\.\ds (\S+) (\w+): (.*)$`)
+
+func TestApplyWaitPrintsOneLinePerChangeAndExitsZero(t *testing.T) {
+	_, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	r := runKates(t, nil, "apply", "-n", ns, "-f", file, "--wait", "--timeout", "60s")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0", r.code)
+	}
+	if strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("output to a pipe has terminal escapes")
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	for _, want := range []string{"deployment.apps/web applied", "service/web applied", "configmap/settings applied"} {
+		if !strings.Contains(r.stdout, want+"\n") {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "3/3 Current after ") {
+		t.Errorf("last line %q, want the summary 3/3 Current after ...", last)
+	}
+	// Each progress line is a change of one object: never the same status and message twice in
+	// a row for an object, and the last line of each object says Current.
+	last := map[string]string{}
+	n := 0
+	for _, l := range lines {
+		m := changeLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n++
+		if last[m[1]] == m[2]+m[3] {
+			t.Errorf("line %q repeats the previous status of %s", l, m[1])
+		}
+		last[m[1]] = m[2] + m[3]
+	}
+	if n < 3 {
+		t.Errorf("%d progress lines, want at least one per object", n)
+	}
+	for _, obj := range []string{"deployment.apps/web", "service/web", "configmap/settings"} {
+		if !strings.HasPrefix(last[obj], "Current") {
+			t.Errorf("last line of %s says %q, want Current", obj, last[obj])
+		}
+	}
+}
+
+func TestApplyWaitFailsFastWithExitOne(t *testing.T) {
+	_, ns := newClient(t)
+	r := runKates(t, nil, "apply", "-n", ns, "-f", "../../testdata/wait/unschedulable.yaml", "--wait", "--timeout", "90s")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1", r.code)
+	}
+	if r.took > 45*time.Second {
+		t.Errorf("took %s, not well before the 90s timeout", r.took)
+	}
+	for _, want := range []string{"wait failed: 1 of 1 objects failed", "deployment.apps/stuck: Failed:", "pod stuck-", "Unschedulable"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if !strings.Contains(r.stdout, "0/1 Current; failed after") {
+		t.Errorf("stdout lacks the summary")
+	}
+}
+
+func TestWaitTimeoutExitsOneListingUnfinished(t *testing.T) {
+	c, ns := newClient(t)
+	if err := c.Create(context.Background(), &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "here"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := runKates(t, nil, "wait", "-n", ns, "cm/here", "configmap/absent", "--timeout", "1s")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1", r.code)
+	}
+	if !strings.Contains(r.stderr, "wait timed out: 1 of 2 objects not Current\n  configmap/absent: NotFound: Not found") {
+		t.Errorf("stderr does not list the unfinished object")
+	}
+	if strings.Contains(r.stderr, "configmap/here") {
+		t.Errorf("stderr lists an object that was Current")
+	}
+}
+
+func TestWaitForDeletion(t *testing.T) {
+	c, ns := newClient(t)
+	ctx := context.Background()
+	for _, name := range []string{"a", "b"} {
+		cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name, Labels: map[string]string{"set": "del"}}}
+		if err := c.Create(ctx, cm, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		for _, name := range []string{"a", "b"} {
+			_ = c.Delete(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name}}, nil)
+		}
+	}()
+	r := runKates(t, nil, "wait", "-n", ns, "cm", "a", "b", "--for", "deleted", "--timeout", "30s")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0", r.code)
+	}
+	if !strings.Contains(r.stdout, "2/2 deleted after") {
+		t.Errorf("stdout lacks the summary")
+	}
+}
+
+func TestUsageErrorsExitTwoNamingTheProblem(t *testing.T) {
+	_, ns := newClient(t)
+	bad := writeFile(t, "bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [oops\n")
+	unknown := writeFile(t, "unknown.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: example.org/v1\nkind: Frobnicator\nmetadata: {name: f}\n")
+	noKind := writeFile(t, "nokind.yaml", "apiVersion: v1\nmetadata: {name: a}\n")
+	emptyDir := t.TempDir()
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  []string
+	}{
+		{"unreadable file", "", []string{"apply", "-f", "/no/such/file.yaml"}, []string{"/no/such/file.yaml", "no such file"}},
+		{"invalid YAML names file and document", "", []string{"apply", "-f", bad}, []string{bad + ": document 2: invalid YAML"}},
+		{"invalid YAML on stdin", "a: [", []string{"status", "-f", "-"}, []string{"<stdin>: document 1"}},
+		{"document without kind", "", []string{"wait", "-f", noKind}, []string{noKind + ": document 1", "missing kind"}},
+		{"unknown kind in a file", "", []string{"apply", "-f", unknown}, []string{unknown + ": object 2 (Frobnicator f)", "does not serve kind Frobnicator"}},
+		{"unknown kind argument", "", []string{"wait", "deploymentz/web"}, []string{`resource type "deploymentz"`, "did you mean deployments.apps"}},
+		{"directory without manifests", "", []string{"apply", "-f", emptyDir}, []string{"no .yaml, .yml or .json files"}},
+		{"unknown flag", "", []string{"status", "--bogus"}, []string{"unknown flag: --bogus", "kates --help"}},
+		{"unknown command", "", []string{"frobnicate"}, []string{`unknown command "frobnicate"`}},
+		{"bad --for", "", []string{"wait", "cm/a", "--for", "ready"}, []string{`--for "ready": want current or deleted`}},
+		{"bad -o", "", []string{"status", "cm", "-o", "xml"}, []string{`-o "xml"`}},
+		{"no objects", "", []string{"wait"}, []string{"no objects"}},
+		{"apply without -f", "", []string{"apply"}, []string{"apply needs -f"}},
+		{"files and arguments", "", []string{"status", "-f", bad, "cm/a"}, []string{"not both"}},
+		{"mixed argument forms", "", []string{"status", "cm/a", "b"}, []string{"all TYPE/NAME or TYPE NAME"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdin []byte
+			if tt.stdin != "" {
+				stdin = []byte(tt.stdin)
+			}
+			r := runKates(t, stdin, append([]string{"-n", ns}, tt.args...)...)
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2", r.code)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q", w)
+				}
+			}
+		})
+	}
+}
+
+func TestStatusOutputFormatsParse(t *testing.T) {
+	_, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file, "--wait"); r.code != 0 {
+		t.Fatalf("apply: exit %d", r.code)
+	}
+	r := runKates(t, nil, "status", "-n", ns, "-f", file, "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0", r.code)
+	}
+	var got []kates.ObjectStatus
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("-o json does not parse: %v", err)
+	}
+	if len(got) != 3 || got[0].Kind != "Deployment" || got[0].Group != "apps" || got[0].Namespace != ns ||
+		got[0].Status != kstatus.CurrentStatus || got[0].Created.IsZero() {
+		t.Errorf("-o json = %+v, want the Deployment, Service and ConfigMap, Current", got)
+	}
+	if !strings.Contains(got[1].Message, "endpoints: 2/2 ready") {
+		t.Errorf("Service message %q lacks its endpoints", got[1].Message)
+	}
+
+	r = runKates(t, nil, "status", "-n", ns, "deploy/web", "cm/nothere", "-o", "yaml")
+	if r.code != 1 {
+		t.Errorf("exit %d with an object not Current, want 1", r.code)
+	}
+	got = nil
+	if err := yaml.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("-o yaml does not parse: %v", err)
+	}
+	if len(got) != 2 || got[1].Status != kstatus.NotFoundStatus {
+		t.Errorf("-o yaml = %+v, want web Current and nothere NotFound", got)
+	}
+
+	r = runKates(t, nil, "status", "-n", ns, "deploy")
+	if r.code != 0 || !regexp.MustCompile(`(?m)^NAME +STATUS +AGE +MESSAGE\ndeployment.apps/web +Current +\S+ +Deployment is available`).MatchString(r.stdout) {
+		t.Errorf("table output unexpected (exit %d)", r.code)
+	}
+}
+
+func TestApplyCRDThenItsCustomResourceAndWait(t *testing.T) {
+	c, ns := newClient(t)
+	data, err := os.ReadFile("../../testdata/wait/batch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "c" + rand.String(6) + ".example.com"
+	text := strings.ReplaceAll(string(data), "example.com", group)
+	t.Cleanup(func() {
+		_ = c.Delete(context.Background(), kates.NewUnstructured("apiextensions.k8s.io/v1", "CustomResourceDefinition", "", "gadgets."+group), nil)
+	})
+	// From stdin, with the custom resource before its CRD would be in a naive order.
+	r := runKates(t, []byte(text), "apply", "-n", ns, "-f", "-", "--wait", "--timeout", "90s")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0", r.code)
+	}
+	applied := regexp.MustCompile(`(?m)^(\S+) applied$`).FindAllStringSubmatch(r.stdout, -1)
+	if len(applied) != 8 || applied[0][1] != "customresourcedefinition.apiextensions.k8s.io/gadgets."+group {
+		t.Errorf("applied %v, want 8 objects, the CRD first", applied)
+	}
+	if !strings.Contains(r.stdout, "8/8 Current after") {
+		t.Errorf("stdout lacks the summary 8/8 Current")
+	}
+}
+
+func TestWatchPrintsChangesUntilInterrupted(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "--kubeconfig", cluster.KubeconfigPath(), "watch", "-n", ns, "cm", "-l", "set=w")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 100)
+	go func() {
+		s := bufio.NewScanner(stdout)
+		for s.Scan() {
+			lines <- s.Text()
+		}
+		close(lines)
+	}()
+	expect := func(re string) {
+		t.Helper()
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("output ended before a line matching %q; stderr: %s", re, stderr.String())
+				}
+				t.Logf("watch: %s", l)
+				if regexp.MustCompile(re).MatchString(l) {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("no line matching %q", re)
+			}
+		}
+	}
+	// The watch has bootstrapped once it prints; until then there is no line to wait for, so
+	// create the first object and look for it.
+	time.Sleep(500 * time.Millisecond)
+	if err := c.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "one", Labels: map[string]string{"set": "w"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	expect(`configmap/one Current: `)
+	if err := c.Delete(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "one"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	expect(`configmap/one gone$`)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for range lines {
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("watch after ^C: %v (want exit 0); stderr: %s", err, stderr.String())
+	}
+}

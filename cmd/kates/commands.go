@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// withTimeout bounds ctx by timeout; 0 means no bound.
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, timeout)
+}
+
+// parseFor reads --for.
+func parseFor(s string) (kstatus.Status, error) {
+	switch strings.ToLower(s) {
+	case "current", "":
+		return kstatus.CurrentStatus, nil
+	case "deleted", "delete", "notfound":
+		return kstatus.NotFoundStatus, nil
+	}
+	return "", usageErrorf("--for %q: want current or deleted", s)
+}
+
+// runWait waits for objects, showing progress, and ends with a summary line. A wait that does
+// not succeed is exit code 1, its error listing each object that failed or did not finish.
+func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, desired kstatus.Status, noFailFast bool) error {
+	start := time.Now()
+	p := newProgressPrinter(o.out, desired, start)
+	var last []kates.ObjectStatus
+	err := c.Wait(ctx, objects, kates.WaitOptions{For: desired, NoFailFast: noFailFast, Progress: func(rs []kates.ObjectStatus) {
+		last = rs
+		p.update(rs)
+	}})
+	p.finish()
+	took := time.Since(start).Round(time.Millisecond)
+	var werr *kates.WaitError
+	switch {
+	case err == nil:
+		fmt.Fprintf(o.out, "%s after %s\n", progressCount(last, desired), took)
+		return nil
+	case errors.As(err, &werr):
+		how, list := "timed out", werr.Unfinished()
+		switch {
+		case kates.IsWaitFailed(err):
+			how, list = "failed", werr.Failed()
+		case errors.Is(err, context.Canceled):
+			how = "interrupted"
+		}
+		fmt.Fprintf(o.out, "%s; %s after %s\n", progressCount(werr.Results, desired), how, took)
+		var b strings.Builder
+		fmt.Fprintf(&b, "wait %s: %d of %d objects", how, len(list), len(werr.Results))
+		if how == "failed" {
+			b.WriteString(" failed")
+		} else {
+			fmt.Fprintf(&b, " not %s", statusWord(desired))
+		}
+		for _, r := range list {
+			fmt.Fprintf(&b, "\n  %s", displayName(r))
+			if multipleNamespaces(werr.Results) && r.Namespace != "" {
+				fmt.Fprintf(&b, " -n %s", r.Namespace)
+			}
+			fmt.Fprintf(&b, ": %s: %s", r.Status, r.Message)
+		}
+		return &exitError{code: exitFailed, err: errors.New(b.String())}
+	}
+	return failure(err)
+}
+
+func newApplyCommand(o *options) *cobra.Command {
+	var (
+		in           inputFlags
+		wait         bool
+		timeout      time.Duration
+		fieldManager string
+		force        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "apply -f FILE|DIR|- [--wait]",
+		Short: "Apply manifests with server-side apply, then optionally wait until they are reconciled",
+		Long: `Apply every object of the manifests with server-side apply: CustomResourceDefinitions first,
+then Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
+applying its custom resources. Every kind is checked before anything is applied.
+
+With --wait, then wait until every object is Current, as 'kates wait' does.`,
+		Example: `  kates apply -f deploy/ --wait --timeout 2m
+  kustomize build overlays/prod | kates apply -f - --wait`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(in.files) == 0 {
+				return usageErrorf("apply needs -f FILE|DIR|-")
+			}
+			ms, err := readManifests(in.files, in.recursive, o.in)
+			if err != nil {
+				return err
+			}
+			c, err := o.client()
+			if err != nil {
+				return err
+			}
+			if err := checkKinds(c, ms); err != nil {
+				return err
+			}
+			ctx, cancel := withTimeout(cmd.Context(), timeout)
+			defer cancel()
+			opts := []kates.ApplyOption{kates.FieldManager(fieldManager)}
+			if force {
+				opts = append(opts, kates.ForceOwnership())
+			}
+			kinds := crdKinds(ms)
+			served := map[string]bool{}
+			var applied []any
+			for _, m := range applyOrder(ms) {
+				if kind, ok := kinds[m.obj.GetObjectKind().GroupVersionKind().GroupKind()]; ok && !served[kind] {
+					if err := c.WaitFor(ctx, kind); err != nil {
+						return failure(fmt.Errorf("%s: %s: %w", m.source, describeManifest(m), err))
+					}
+					served[kind] = true
+				}
+				out := &kates.Unstructured{}
+				if err := c.Apply(ctx, m.obj, out, opts...); err != nil {
+					return failure(fmt.Errorf("%s: %w", m.source, err))
+				}
+				gvk := out.GroupVersionKind()
+				fmt.Fprintf(o.out, "%s applied\n", displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()}))
+				applied = append(applied, out)
+			}
+			if !wait {
+				return nil
+			}
+			return runWait(ctx, o, c, applied, kstatus.CurrentStatus, false)
+		},
+	}
+	in.addFileFlags(cmd, "manifests to apply")
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until every object applied is Current")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up applying and waiting after this long (0: never)")
+	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager that owns the fields applied")
+	cmd.Flags().BoolVar(&force, "force-conflicts", false, "take fields another field manager owns instead of failing")
+	return cmd
+}
+
+// applyOrder puts CustomResourceDefinitions first and Namespaces second, so what the rest needs
+// exists before it; otherwise the files' order is kept.
+func applyOrder(ms []manifest) []manifest {
+	rank := func(m manifest) int {
+		gvk := m.obj.GetObjectKind().GroupVersionKind()
+		switch {
+		case isCRD(m.obj):
+			return 0
+		case gvk.Group == "" && gvk.Kind == "Namespace":
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(ms)
+	slices.SortStableFunc(out, func(a, b manifest) int { return rank(a) - rank(b) })
+	return out
+}
+
+func newWaitCommand(o *options) *cobra.Command {
+	var (
+		in         inputFlags
+		forStatus  string
+		timeout    time.Duration
+		noFailFast bool
+	)
+	cmd := &cobra.Command{
+		Use:   "wait -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...]",
+		Short: "Wait until objects are Current (or deleted), saying what blocks them",
+		Long: `Wait until every object is Current, or with --for deleted until every object is gone
+(finalizers included). Waiting is driven by watches; each object's status comes with what blocks
+it, such as the Pod of a Deployment that cannot be scheduled. An object that becomes Failed ends the
+wait at once (exit code 1) unless --no-fail-fast; so does the timeout, listing every object not
+done. Objects of a kind that a CustomResourceDefinition in the same files defines are waited for
+once the kind is served.`,
+		Example: `  kates wait -f deploy/
+  kates wait deploy/web sts/db --timeout 2m
+  kates wait deploy -l app=web
+  kates wait -f deploy/ --for deleted`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			desired, err := parseFor(forStatus)
+			if err != nil {
+				return err
+			}
+			c, err := o.client()
+			if err != nil {
+				return err
+			}
+			objects, err := objectsFor(o, c, &in, args)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := withTimeout(cmd.Context(), timeout)
+			defer cancel()
+			return runWait(ctx, o, c, objects, desired, noFailFast)
+		},
+	}
+	in.addFileFlags(cmd, "manifests of the objects to wait for")
+	in.addSelectorFlags(cmd)
+	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current or deleted")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
+	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
+	return cmd
+}
+
+func newStatusCommand(o *options) *cobra.Command {
+	var (
+		in     inputFlags
+		output string
+	)
+	cmd := &cobra.Command{
+		Use:   "status -f FILE|DIR|- | TYPE[/NAME]...",
+		Short: "Show the computed status of objects once, with what blocks them",
+		Long: `Show each object's computed status (Current, InProgress, Failed, Terminating, NotFound,
+Unknown) with a message naming what blocks it, judged as 'kates wait' judges. Exit code 0 when
+every object is Current, 1 otherwise.`,
+		Example: `  kates status -f deploy/
+  kates status deploy -A -o json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch output {
+			case "table", "json", "yaml":
+			default:
+				return usageErrorf("-o %q: want table, json or yaml", output)
+			}
+			c, err := o.client()
+			if err != nil {
+				return err
+			}
+			objects, err := objectsFor(o, c, &in, args)
+			if err != nil {
+				return err
+			}
+			rs, err := c.Status(cmd.Context(), objects)
+			if err != nil {
+				return failure(err)
+			}
+			if rs == nil {
+				rs = []kates.ObjectStatus{}
+			}
+			switch output {
+			case "json":
+				data, err := json.MarshalIndent(rs, "", "  ")
+				if err != nil {
+					return failure(err)
+				}
+				fmt.Fprintf(o.out, "%s\n", data)
+			case "yaml":
+				data, err := yaml.Marshal(rs)
+				if err != nil {
+					return failure(err)
+				}
+				o.out.Write(data)
+			default:
+				writeTable(o.out, rs, time.Now())
+			}
+			for _, r := range rs {
+				if r.Status != kstatus.CurrentStatus {
+					return &exitError{code: exitFailed, err: errSilent}
+				}
+			}
+			return nil
+		},
+	}
+	in.addFileFlags(cmd, "manifests of the objects to show")
+	in.addSelectorFlags(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
+	return cmd
+}
+
+func newWatchCommand(o *options) *cobra.Command {
+	var in inputFlags
+	cmd := &cobra.Command{
+		Use:   "watch TYPE[/NAME]... | -f FILE|DIR|-",
+		Short: "Show the statuses of objects live, as the cluster changes, until interrupted",
+		Long: `Show each object's computed status, with what blocks it, updated as the cluster changes: a
+table redrawn in place on a terminal, one line per change otherwise. A TYPE without names follows
+every object of that kind (-l, -A) as they come and go. Runs until interrupted (exit code 0).`,
+		Example: `  kates watch deploy sts
+  kates watch pods -l app=web -A`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := o.client()
+			if err != nil {
+				return err
+			}
+			objects, err := objectsFor(o, c, &in, args)
+			if err != nil {
+				return err
+			}
+			p := newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now())
+			err = c.WatchStatus(cmd.Context(), objects, p.update)
+			p.finish()
+			return failure(err)
+		},
+	}
+	in.addFileFlags(cmd, "manifests of the objects to watch")
+	in.addSelectorFlags(cmd)
+	return cmd
+}

@@ -1,0 +1,38 @@
+// Command kates applies Kubernetes manifests and tells when — or whether — they are reconciled,
+// and if not, why. Its waits are driven by watches (package kates' Client.Wait), not polling, and
+// name the blocker: "deployment.apps/web InProgress: Available: 1/3; pod web-7c9-x2:
+// Unschedulable: 0/2 nodes are available".
+//
+// # Commands
+//
+//	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts]
+//	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted] [--timeout 5m] [--no-fail-fast]
+//	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|json|yaml]
+//	kates watch TYPE[/NAME]... | -f FILE|DIR|-
+//
+// apply applies every object with server-side apply: CustomResourceDefinitions first, then
+// Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
+// applying its custom resources. With --wait it then waits as wait does.
+//
+// TYPE is any kind or resource kubectl accepts ("deploy", "deployments.apps", "Deployment", a
+// CRD's short name). A TYPE without names selects every object of that kind in the namespace
+// (-n, or every namespace with -A) that matches -l.
+//
+// Every command takes kubectl's connection flags (--kubeconfig, --context, -n/--namespace,
+// --server, --token, ...); objects that name no namespace go to -n, else to the kubeconfig
+// context's namespace.
+//
+// # Output
+//
+// On a terminal, waits and watch draw a live table (kind/name, status, age, message) redrawn in
+// place under a progress count ("4/6 Current"). Otherwise — in CI logs, through a pipe — they print
+// one line per change of an object's status or message, each with the time since the start. A
+// summary line ends every wait.
+//
+// # Exit codes
+//
+//	0  every object reached the status waited for (status: every object is Current; watch: ^C)
+//	1  an object failed, the wait timed out, or the cluster refused a request
+//	2  bad usage or input: an unknown flag or kind, an unreadable file, invalid YAML (the error
+//	   names the file and the document)
+package main

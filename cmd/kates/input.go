@@ -1,0 +1,264 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kates-dev/kates/kates"
+)
+
+// inputFlags are the flags that say which objects a command works on.
+type inputFlags struct {
+	files         []string
+	recursive     bool
+	selector      string
+	allNamespaces bool
+}
+
+func (f *inputFlags) addFileFlags(cmd *cobra.Command, what string) {
+	cmd.Flags().StringSliceVarP(&f.files, "filename", "f", nil, what+": a file, a directory of .yaml, .yml and .json files, or - for stdin (repeatable)")
+	cmd.Flags().BoolVarP(&f.recursive, "recursive", "R", false, "read directories given to -f recursively")
+}
+
+func (f *inputFlags) addSelectorFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&f.selector, "selector", "l", "", "label selector for TYPE arguments without names (app=web,tier!=db)")
+	cmd.Flags().BoolVarP(&f.allNamespaces, "all-namespaces", "A", false, "select TYPE arguments without names in every namespace")
+}
+
+// manifest is one object read from a file, with where it came from for messages.
+type manifest struct {
+	obj    kates.Object
+	source string
+	index  int // counts from 1 within source
+}
+
+// readManifests reads every object of the files, directories and "-" (stdin) named by paths.
+// Every error is a usage error naming the file, and the document for a parse error.
+func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest, error) {
+	var out []manifest
+	for _, p := range paths {
+		files, err := expand(p, recursive)
+		if err != nil {
+			return nil, err
+		}
+		for _, file := range files {
+			var data []byte
+			if file == "-" {
+				data, err = io.ReadAll(stdin)
+				file = "<stdin>"
+			} else {
+				data, err = os.ReadFile(file)
+			}
+			if err != nil {
+				return nil, usageErrorf("read %s: %v", file, err)
+			}
+			objs, err := kates.ParseManifests(string(data))
+			if err != nil {
+				var me *kates.ManifestError
+				if errors.As(err, &me) {
+					return nil, usageErrorf("%s: document %d: %v", file, me.Document, me.Err)
+				}
+				return nil, usageErrorf("%s: %v", file, err)
+			}
+			for i, o := range objs {
+				out = append(out, manifest{obj: o, source: file, index: i + 1})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageErrorf("no objects in %s", strings.Join(paths, ", "))
+	}
+	return out, nil
+}
+
+// expand lists the manifest files p names: p itself, or the .yaml, .yml and .json files of a
+// directory in lexical order (its subdirectories' too, when recursive).
+func expand(p string, recursive bool) ([]string, error) {
+	if p == "-" {
+		return []string{p}, nil
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != p && !recursive {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, usageErrorf("%s: no .yaml, .yml or .json files", p)
+	}
+	return files, nil
+}
+
+// crdKinds maps each kind the CustomResourceDefinitions among ms define to the name WaitFor
+// takes ("widgets.example.com").
+func crdKinds(ms []manifest) map[schema.GroupKind]string {
+	out := map[schema.GroupKind]string{}
+	for _, m := range ms {
+		if !isCRD(m.obj) {
+			continue
+		}
+		u, err := toUnstructured(m.obj)
+		if err != nil {
+			continue
+		}
+		group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
+		kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
+		plural, _, _ := unstructured.NestedString(u.Object, "spec", "names", "plural")
+		if kind != "" && plural != "" {
+			out[schema.GroupKind{Group: group, Kind: kind}] = plural + "." + group
+		}
+	}
+	return out
+}
+
+func isCRD(o kates.Object) bool {
+	gvk := o.GetObjectKind().GroupVersionKind()
+	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+}
+
+func toUnstructured(o kates.Object) (*unstructured.Unstructured, error) {
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		return u, nil
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// checkKinds fails with a usage error naming the file when an object's kind is neither served
+// nor defined by a CustomResourceDefinition among ms.
+func checkKinds(c *kates.Client, ms []manifest) error {
+	defined := crdKinds(ms)
+	checked := map[schema.GroupVersionKind]bool{}
+	for _, m := range ms {
+		gvk := m.obj.GetObjectKind().GroupVersionKind()
+		if checked[gvk] {
+			continue
+		}
+		checked[gvk] = true
+		if _, ok := defined[gvk.GroupKind()]; ok {
+			continue
+		}
+		if _, err := c.Mapping(gvk.Kind + "." + gvk.Version + "." + gvk.Group); err != nil {
+			if kates.IsUnknownKind(err) {
+				return usageErrorf("%s: object %d (%s): the server does not serve kind %s of %s, and no CustomResourceDefinition given defines it",
+					m.source, m.index, describeManifest(m), gvk.Kind, gvk.GroupVersion())
+			}
+			return failure(err)
+		}
+	}
+	return nil
+}
+
+// refsFromArgs turns TYPE/NAME arguments, or TYPE [NAME...], into references, checking every
+// kind: an unknown one is a usage error. Without names, TYPE selects by -l and -A.
+func refsFromArgs(c *kates.Client, args []string, in *inputFlags) ([]any, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	var refs []any
+	slashed := strings.Contains(args[0], "/")
+	for _, a := range args {
+		if strings.Contains(a, "/") != slashed {
+			return nil, usageErrorf("arguments must be all TYPE/NAME or TYPE NAME...; got %q", strings.Join(args, " "))
+		}
+	}
+	check := func(kind string) error {
+		if _, err := c.Mapping(kind); err != nil {
+			if kates.IsUnknownKind(err) {
+				return usageErrorf("%v", err)
+			}
+			return failure(err)
+		}
+		return nil
+	}
+	if slashed {
+		for _, a := range args {
+			kind, name, _ := strings.Cut(a, "/")
+			if kind == "" || name == "" || strings.Contains(name, "/") {
+				return nil, usageErrorf("%q is not TYPE/NAME", a)
+			}
+			if err := check(kind); err != nil {
+				return nil, err
+			}
+			refs = append(refs, kates.ObjectRef{Kind: kind, Name: name})
+		}
+		return refs, nil
+	}
+	kind := args[0]
+	if err := check(kind); err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		return []any{kates.ObjectRef{Kind: kind, LabelSelector: in.selector, AllNamespaces: in.allNamespaces}}, nil
+	}
+	for _, name := range args[1:] {
+		refs = append(refs, kates.ObjectRef{Kind: kind, Name: name})
+	}
+	return refs, nil
+}
+
+// objectsFor reads the objects a command works on: -f files, or arguments; not both, and not
+// neither.
+func objectsFor(o *options, c *kates.Client, in *inputFlags, args []string) ([]any, error) {
+	switch {
+	case len(in.files) > 0 && len(args) > 0:
+		return nil, usageErrorf("give objects with -f or as arguments, not both")
+	case len(in.files) == 0 && len(args) == 0:
+		return nil, usageErrorf("no objects: give -f FILE|DIR|- or TYPE[/NAME] arguments")
+	case len(args) > 0:
+		return refsFromArgs(c, args, in)
+	}
+	ms, err := readManifests(in.files, in.recursive, o.in)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKinds(c, ms); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(ms))
+	for i, m := range ms {
+		out[i] = m.obj
+	}
+	return out, nil
+}
+
+// describeManifest names an object for messages: "Deployment web".
+func describeManifest(m manifest) string {
+	return fmt.Sprintf("%s %s", m.obj.GetObjectKind().GroupVersionKind().Kind, m.obj.GetName())
+}

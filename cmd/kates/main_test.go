@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/rand"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv"
+)
+
+// The CLI tests run the built binary, as a user or a CI job would, against the local cluster.
+var (
+	cluster *testenv.Cluster
+	binary  string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kates-cli-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	binary = filepath.Join(dir, "kates")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		log.Fatalf("go build: %v\n%s", err, out)
+	}
+	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
+	if err != nil {
+		log.Fatal(err)
+	}
+	code := m.Run()
+	if err := cluster.Stop(); err != nil {
+		log.Print(err)
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one run of the binary did.
+type result struct {
+	stdout, stderr string
+	code           int
+	took           time.Duration
+}
+
+// runKates runs the binary with args against the test cluster and returns what it did. stdin,
+// if not nil, is its standard input; its standard output is a pipe, not a terminal.
+func runKates(t *testing.T, stdin []byte, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, append([]string{"--kubeconfig", cluster.KubeconfigPath()}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	begin := time.Now()
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(begin)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("run kates %v: %v", args, err)
+	}
+	t.Logf("kates %v: exit %d after %s\nstdout:\n%s\nstderr:\n%s", args, r.code, r.took.Round(time.Millisecond), r.stdout, r.stderr)
+	return r
+}
+
+// newClient returns a Client whose namespace is a fresh one, deleted after the test.
+func newClient(t *testing.T) (*kates.Client, string) {
+	t.Helper()
+	c, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := "kates-cli-" + rand.String(6)
+	nsObj := &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}
+	if err := c.Create(context.Background(), nsObj, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), nsObj, nil) })
+	c, err = kates.NewClientFromRESTConfig(cluster.RESTConfig(), ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, ns
+}
+
+// writeFile writes a manifest into a fresh directory and returns its path.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

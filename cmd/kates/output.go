@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+	"k8s.io/apimachinery/pkg/util/duration"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// displayName names an object as kubectl does: "deployment.apps/web", "service/web". A
+// placeholder for a kind not served yet has no name: "gadget.example.com/*".
+func displayName(s kates.ObjectStatus) string {
+	kind := strings.ToLower(s.Kind)
+	if s.Group != "" {
+		kind += "." + s.Group
+	}
+	name := s.Name
+	if name == "" {
+		name = "*"
+	}
+	return kind + "/" + name
+}
+
+// multipleNamespaces reports whether rs span more than one namespace: only then do tables show
+// a NAMESPACE column.
+func multipleNamespaces(rs []kates.ObjectStatus) bool {
+	ns := ""
+	for _, r := range rs {
+		if r.Namespace == "" {
+			continue
+		}
+		if ns == "" {
+			ns = r.Namespace
+		} else if r.Namespace != ns {
+			return true
+		}
+	}
+	return false
+}
+
+// statusWord names the status waited for in counts: "4/6 Current", "2/2 deleted".
+func statusWord(desired kstatus.Status) string {
+	if desired == kstatus.NotFoundStatus {
+		return "deleted"
+	}
+	return string(desired)
+}
+
+// progressCount is "4/6 Current".
+func progressCount(rs []kates.ObjectStatus, desired kstatus.Status) string {
+	n := 0
+	for _, r := range rs {
+		if r.Status == desired {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d/%d %s", n, len(rs), statusWord(desired))
+}
+
+func age(s kates.ObjectStatus, now time.Time) string {
+	if s.Created.IsZero() {
+		return "-"
+	}
+	return duration.HumanDuration(now.Sub(s.Created))
+}
+
+// writeTable writes rs as a table: NAMESPACE (when they span several), NAME, STATUS, AGE,
+// MESSAGE.
+func writeTable(w io.Writer, rs []kates.ObjectStatus, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	multi := multipleNamespaces(rs)
+	if multi {
+		fmt.Fprint(tw, "NAMESPACE\t")
+	}
+	fmt.Fprintln(tw, "NAME\tSTATUS\tAGE\tMESSAGE")
+	for _, r := range rs {
+		if multi {
+			fmt.Fprintf(tw, "%s\t", r.Namespace)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", displayName(r), r.Status, age(r, now), r.Message)
+	}
+	tw.Flush()
+}
+
+// progressPrinter shows statuses as they change.
+type progressPrinter interface {
+	// update shows the latest statuses; the printer keeps rs.
+	update(rs []kates.ObjectStatus)
+	// finish stops any redrawing and leaves the last view on the screen.
+	finish()
+}
+
+// isTerminal reports whether w is a terminal, the only place a live table can be redrawn.
+func isTerminal(w io.Writer) (int, bool) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0, false
+	}
+	fd := int(f.Fd())
+	return fd, term.IsTerminal(fd)
+}
+
+// newProgressPrinter returns a live table for a terminal, lines otherwise.
+func newProgressPrinter(out io.Writer, desired kstatus.Status, start time.Time) progressPrinter {
+	if fd, ok := isTerminal(out); ok {
+		return newLivePrinter(out, fd, desired, start)
+	}
+	return &linePrinter{out: out, start: start, last: map[string]kates.ObjectStatus{}}
+}
+
+// linePrinter prints one line per change of an object's status or message, for logs: each
+// line stands alone, with the time since the start.
+type linePrinter struct {
+	mu    sync.Mutex
+	out   io.Writer
+	start time.Time
+	last  map[string]kates.ObjectStatus
+}
+
+func statusKey(s kates.ObjectStatus) string {
+	return s.Group + "/" + s.Kind + "/" + s.Namespace + "/" + s.Name
+}
+
+func (p *linePrinter) update(rs []kates.ObjectStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	elapsed := time.Since(p.start).Seconds()
+	multi := multipleNamespaces(rs)
+	seen := make(map[string]bool, len(rs))
+	var b strings.Builder
+	for _, r := range rs {
+		k := statusKey(r)
+		seen[k] = true
+		if old, ok := p.last[k]; ok && old.Status == r.Status && old.Message == r.Message {
+			continue
+		}
+		p.last[k] = r
+		fmt.Fprintf(&b, "%6.1fs %s", elapsed, displayName(r))
+		if multi && r.Namespace != "" {
+			fmt.Fprintf(&b, " -n %s", r.Namespace)
+		}
+		fmt.Fprintf(&b, " %s: %s\n", r.Status, r.Message)
+	}
+	// Objects that left a selection (deleted, relabelled).
+	for k, old := range p.last {
+		if !seen[k] {
+			delete(p.last, k)
+			fmt.Fprintf(&b, "%6.1fs %s gone\n", elapsed, displayName(old))
+		}
+	}
+	io.WriteString(p.out, b.String())
+}
+
+func (p *linePrinter) finish() {}
+
+// livePrinter redraws a table in place on a terminal, under a progress count, at each change
+// and every second (for the ages).
+type livePrinter struct {
+	mu      sync.Mutex
+	out     io.Writer
+	fd      int
+	desired kstatus.Status
+	start   time.Time
+	last    []kates.ObjectStatus
+	lines   int // lines drawn last time, to move the cursor back over
+	stop    chan struct{}
+	stopped chan struct{}
+}
+
+func newLivePrinter(out io.Writer, fd int, desired kstatus.Status, start time.Time) *livePrinter {
+	p := &livePrinter{out: out, fd: fd, desired: desired, start: start, stop: make(chan struct{}), stopped: make(chan struct{})}
+	go func() {
+		defer close(p.stopped)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-tick.C:
+				p.mu.Lock()
+				p.draw()
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return p
+}
+
+func (p *livePrinter) update(rs []kates.ObjectStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = rs
+	p.draw()
+}
+
+func (p *livePrinter) finish() {
+	close(p.stop)
+	<-p.stopped
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draw()
+}
+
+// draw redraws the table over the previous one. Lines are cut at the terminal's width, so each
+// takes exactly one row and the cursor can be moved back over them.
+func (p *livePrinter) draw() {
+	if p.last == nil {
+		return
+	}
+	width := 120
+	if w, _, err := term.GetSize(p.fd); err == nil && w > 0 {
+		width = w
+	}
+	now := time.Now()
+	var table bytes.Buffer
+	writeTable(&table, p.last, now)
+	fmt.Fprintf(&table, "%s (%s)\n", progressCount(p.last, p.desired), duration.HumanDuration(now.Sub(p.start)))
+
+	var b bytes.Buffer
+	if p.lines > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA\r\x1b[J", p.lines) // up to the first line drawn, and clear below
+	}
+	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
+	for _, l := range lines {
+		b.WriteString(truncate(l, width-1))
+		b.WriteByte('\n')
+	}
+	p.lines = len(lines)
+	p.out.Write(b.Bytes())
+}
+
+// truncate cuts s to n runes, marking the cut with "…".
+func truncate(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+func TestLinePrinterPrintsOnlyChanges(t *testing.T) {
+	var out strings.Builder
+	p := &linePrinter{out: &out, start: time.Now(), last: map[string]kates.ObjectStatus{}}
+	web := kates.ObjectStatus{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "web", Status: kstatus.InProgressStatus, Message: "Replicas: 0/3"}
+	cm := kates.ObjectStatus{Kind: "ConfigMap", Namespace: "a", Name: "settings", Status: kstatus.CurrentStatus, Message: "ok"}
+	p.update([]kates.ObjectStatus{web, cm})
+	p.update([]kates.ObjectStatus{web, cm}) // nothing changed: nothing printed
+	web.Status, web.Message = kstatus.CurrentStatus, "Deployment is available"
+	p.update([]kates.ObjectStatus{web, cm})
+	p.update([]kates.ObjectStatus{web}) // settings left the view
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		_, rest, _ := strings.Cut(strings.TrimSpace(l), "s ") // drop the elapsed time
+		got = append(got, rest)
+	}
+	want := []string{
+		"deployment.apps/web InProgress: Replicas: 0/3",
+		"configmap/settings Current: ok",
+		"deployment.apps/web Current: Deployment is available",
+		"configmap/settings gone",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lines mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestWriteTableShowsNamespacesOnlyWhenSeveral(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 1, 0, 0, time.UTC)
+	rs := []kates.ObjectStatus{
+		{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "web", Status: kstatus.CurrentStatus, Message: "ok", Created: now.Add(-90 * time.Second)},
+		{Kind: "ConfigMap", Namespace: "a", Name: "gone", Status: kstatus.NotFoundStatus, Message: "Not found"},
+	}
+	var one strings.Builder
+	writeTable(&one, rs, now)
+	want := "NAME                  STATUS     AGE   MESSAGE\n" +
+		"deployment.apps/web   Current    90s   ok\n" +
+		"configmap/gone        NotFound   -     Not found\n"
+	if diff := cmp.Diff(want, one.String()); diff != "" {
+		t.Errorf("one namespace (-want +got):\n%s", diff)
+	}
+	rs[1].Namespace = "b"
+	var two strings.Builder
+	writeTable(&two, rs, now)
+	if !strings.HasPrefix(two.String(), "NAMESPACE   NAME") {
+		t.Errorf("two namespaces: no NAMESPACE column:\n%s", two.String())
+	}
+}
+
+func TestProgressCountAndTruncate(t *testing.T) {
+	rs := []kates.ObjectStatus{{Status: kstatus.CurrentStatus}, {Status: kstatus.InProgressStatus}, {Status: kstatus.NotFoundStatus}}
+	if got := progressCount(rs, kstatus.CurrentStatus); got != "1/3 Current" {
+		t.Errorf("progressCount(Current) = %q", got)
+	}
+	if got := progressCount(rs, kstatus.NotFoundStatus); got != "1/3 deleted" {
+		t.Errorf("progressCount(NotFound) = %q", got)
+	}
+	if got := truncate("héllo world", 5); got != "héll…" {
+		t.Errorf("truncate = %q", got)
+	}
+	if got := truncate("short", 10); got != "short" {
+		t.Errorf("truncate = %q", got)
+	}
+}
+
+func TestApplyOrderPutsCRDsThenNamespacesFirst(t *testing.T) {
+	objs, err := kates.ParseManifests(`
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: a, namespace: ns}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: ns}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ns}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec: {group: example.com, names: {kind: Widget, plural: widgets}, scope: Namespaced}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: s, namespace: ns}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []manifest
+	for _, o := range objs {
+		ms = append(ms, manifest{obj: o})
+	}
+	var got []string
+	for _, m := range applyOrder(ms) {
+		got = append(got, m.obj.GetName())
+	}
+	if diff := cmp.Diff([]string{"widgets.example.com", "ns", "a", "w", "s"}, got); diff != "" {
+		t.Errorf("applyOrder mismatch (-want +got):\n%s", diff)
+	}
+	kinds := crdKinds(ms)
+	if diff := cmp.Diff(map[string]string{"Widget.example.com": "widgets.example.com"}, stringKeys(kinds)); diff != "" {
+		t.Errorf("crdKinds mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func stringKeys[K interface {
+	comparable
+	String() string
+}, V any](m map[K]V) map[string]V {
+	out := map[string]V{}
+	for k, v := range m {
+		out[k.String()] = v
+	}
+	return out
+}
