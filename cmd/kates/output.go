@@ -226,7 +226,7 @@ func (p *livePrinter) draw() {
 	now := time.Now()
 	var table bytes.Buffer
 	writeTable(&table, p.last, now)
-	fmt.Fprintf(&table, "%s (%s)\n", progressCount(p.last, p.desired), duration.HumanDuration(now.Sub(p.start)))
+	fmt.Fprintf(&table, "%s (%s)\n", progressCount(p.last, p.desired), now.Sub(p.start).Round(100*time.Millisecond))
 
 	var b bytes.Buffer
 	if p.lines > 0 {
