@@ -44,8 +44,8 @@ demo: cluster-up ## Start the local cluster and show the library at work on test
 	hack/demo.sh
 
 .PHONY: bench
-bench: ## Run the benchmarks.
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: ## Benchmarks against client-go, controller-runtime and the old kates (~10 min); writes bench/README.md.
+	hack/bench.sh
 
 .PHONY: fmt
 fmt: ## gofmt every Go file.

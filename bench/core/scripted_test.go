@@ -2,10 +2,13 @@ package core_test
 
 import (
 	"context"
+	"flag"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,11 +20,34 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/kates-dev/kates/accumulator"
 )
 
 var configMapGVK = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+
+// controller-runtime complains, with a stack trace, when nothing takes its logs.
+func init() { ctrllog.SetLogger(logr.Discard()) }
+
+var reverse = flag.Bool("reverse", false, "run the peers of each benchmark in reverse order (hack/bench.sh alternates)")
+
+// peer is one sub-benchmark of a comparison.
+type peer struct {
+	name string
+	run  func(b *testing.B)
+}
+
+// runPeers runs peers as sub-benchmarks named prefix+name, in order or, with -reverse, in
+// reverse order, so that alternating runs cancel out what running first or last does.
+func runPeers(b *testing.B, prefix string, peers ...peer) {
+	if *reverse {
+		slices.Reverse(peers)
+	}
+	for _, p := range peers {
+		b.Run(prefix+p.name, p.run)
+	}
+}
 
 // scriptedLW is a ListerWatcher that lists a fixed list once and then delivers whatever the
 // benchmark sends on events: an API server with nothing between it and the reflector.

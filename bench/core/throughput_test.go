@@ -47,11 +47,13 @@ func BenchmarkThroughput(b *testing.B) {
 		if decode {
 			mode = "decode"
 		}
-		b.Run(mode+"/kates", func(b *testing.B) { benchThroughput(b, decode, katesConsumer[corev1.ConfigMap]) })
-		b.Run(mode+"/kates-unstructured", func(b *testing.B) {
-			benchThroughput(b, decode, katesConsumer[unstructured.Unstructured])
-		})
-		b.Run(mode+"/informer", func(b *testing.B) { benchThroughput(b, decode, informerConsumer) })
+		runPeers(b, mode+"/",
+			peer{"kates", func(b *testing.B) { benchThroughput(b, decode, katesConsumer[corev1.ConfigMap]) }},
+			peer{"kates-unstructured", func(b *testing.B) {
+				benchThroughput(b, decode, katesConsumer[unstructured.Unstructured])
+			}},
+			peer{"informer", func(b *testing.B) { benchThroughput(b, decode, informerConsumer) }},
+		)
 	}
 }
 

@@ -34,17 +34,19 @@ var updateSizes = []int{1_000, 10_000, 50_000}
 //     every stored object.
 func BenchmarkUpdateOneChange(b *testing.B) {
 	for _, n := range updateSizes {
-		b.Run(fmt.Sprintf("N=%d/kates", n), func(b *testing.B) {
-			var snap struct{ ConfigMaps []*corev1.ConfigMap }
-			benchKates(b, n, &snap, func() int { return len(snap.ConfigMaps) })
-		})
-		b.Run(fmt.Sprintf("N=%d/kates-map", n), func(b *testing.B) {
-			var snap struct{ ConfigMaps map[string]*corev1.ConfigMap }
-			benchKates(b, n, &snap, func() int { return len(snap.ConfigMaps) })
-		})
-		b.Run(fmt.Sprintf("N=%d/json", n), func(b *testing.B) { benchJSON(b, n) })
-		b.Run(fmt.Sprintf("N=%d/lister", n), func(b *testing.B) { benchLister(b, n) })
-		b.Run(fmt.Sprintf("N=%d/controller-runtime", n), func(b *testing.B) { benchControllerRuntime(b, n) })
+		runPeers(b, fmt.Sprintf("N=%d/", n),
+			peer{"kates", func(b *testing.B) {
+				var snap struct{ ConfigMaps []*corev1.ConfigMap }
+				benchKates(b, n, &snap, func() int { return len(snap.ConfigMaps) })
+			}},
+			peer{"kates-map", func(b *testing.B) {
+				var snap struct{ ConfigMaps map[string]*corev1.ConfigMap }
+				benchKates(b, n, &snap, func() int { return len(snap.ConfigMaps) })
+			}},
+			peer{"json", func(b *testing.B) { benchJSON(b, n) }},
+			peer{"lister", func(b *testing.B) { benchLister(b, n) }},
+			peer{"controller-runtime", func(b *testing.B) { benchControllerRuntime(b, n) }},
+		)
 	}
 }
 

@@ -1,0 +1,340 @@
+package cluster_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/kates-dev/kates/bench/internal/fixture"
+	"github.com/kates-dev/kates/testenv"
+)
+
+var (
+	fixturesFile = flag.String("fixtures", "", "reuse the fixtures this file records, or create them and record them in it")
+	teardown     = flag.Bool("teardown", false, "delete the fixtures -fixtures records, and exit")
+	reverse      = flag.Bool("reverse", false, "run the peers of each benchmark in reverse order (hack/bench.sh alternates)")
+)
+
+// peer is one sub-benchmark of a comparison.
+type peer struct {
+	name string
+	run  func(b *testing.B)
+}
+
+// runPeers runs peers as sub-benchmarks named prefix+name, in order or, with -reverse, in
+// reverse order, so that alternating runs cancel out what running first or last does.
+func runPeers(b *testing.B, prefix string, peers ...peer) {
+	if *reverse {
+		slices.Reverse(peers)
+	}
+	for _, p := range peers {
+		b.Run(prefix+p.name, p.run)
+	}
+}
+
+// Object counts of the fixtures.
+const (
+	memoryObjects    = 10_000 // ConfigMaps and Pods each, for BenchmarkMemory
+	throughputCMs    = 500    // ConfigMaps the writers of BenchmarkWatchThroughput update
+	throughputWrites = 5_000  // updates per BenchmarkWatchThroughput op
+	writers          = 32     // concurrent writers filling fixtures
+)
+
+// bootstrapSizes are the total object counts of BenchmarkBootstrap, spread over three kinds.
+var bootstrapSizes = []int{1_000, 10_000}
+
+// fixtures records the namespaces the benchmarks use.
+type fixtures struct {
+	// Memory holds memoryObjects ConfigMaps and memoryObjects Pods.
+	Memory string `json:"memory"`
+	// Bootstrap maps a size to a namespace holding that many ConfigMaps, Secrets and Services.
+	Bootstrap map[int]string `json:"bootstrap"`
+	// Throughput holds throughputCMs ConfigMaps and the sentinel.
+	Throughput string `json:"throughput"`
+}
+
+func (f *fixtures) namespaces() []string {
+	ns := []string{f.Memory, f.Throughput}
+	for _, n := range bootstrapSizes {
+		ns = append(ns, f.Bootstrap[n])
+	}
+	return ns
+}
+
+var (
+	cluster *testenv.Cluster
+	// writer is a clientset without client-side throttling, for filling fixtures fast.
+	writer kubernetes.Interface
+	fx     *fixtures
+)
+
+func TestMain(m *testing.M) {
+	// controller-runtime complains, with a stack trace, when nothing takes its logs.
+	ctrllog.SetLogger(logr.Discard())
+	flag.Parse()
+	code, err := run(m)
+	if err != nil {
+		log.Print(err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) (int, error) {
+	ctx := context.Background()
+	var err error
+	if cluster, err = testenv.Start(ctx, testenv.Options{Log: os.Stderr}); err != nil {
+		return 1, err
+	}
+	defer func() {
+		if err := cluster.Stop(); err != nil {
+			log.Print(err)
+		}
+	}()
+	cfg := cluster.RESTConfig()
+	cfg.QPS, cfg.Burst = -1, 0
+	cfg.UserAgent = "kates-bench-writer"
+	if writer, err = kubernetes.NewForConfig(cfg); err != nil {
+		return 1, err
+	}
+	if v, err := writer.Discovery().ServerVersion(); err == nil {
+		fmt.Printf("bench-info: apiserver: %s\n", v.GitVersion)
+	}
+
+	if *teardown {
+		if err := loadFixtures(); err != nil {
+			return 1, err
+		}
+		err := deleteFixtures(ctx)
+		_ = os.Remove(*fixturesFile)
+		return 0, err
+	}
+	if flag.Lookup("test.bench").Value.String() == "" {
+		return m.Run(), nil // no benchmarks: no fixtures
+	}
+	owned := false
+	if err := loadFixtures(); err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return 1, err
+		}
+		owned = *fixturesFile == ""
+		if err := createFixtures(ctx); err != nil {
+			_ = deleteFixtures(ctx)
+			return 1, err
+		}
+	}
+	code := m.Run()
+	if owned {
+		if err := deleteFixtures(ctx); err != nil {
+			return code, err
+		}
+	}
+	return code, nil
+}
+
+// loadFixtures reads -fixtures; os.ErrNotExist if there is none to read.
+func loadFixtures() error {
+	if *fixturesFile == "" {
+		return os.ErrNotExist
+	}
+	data, err := os.ReadFile(*fixturesFile)
+	if err != nil {
+		return err
+	}
+	fx = &fixtures{}
+	return json.Unmarshal(data, fx)
+}
+
+func createFixtures(ctx context.Context) error {
+	suffix := fmt.Sprintf("%06x", rand.Uint32()&0xffffff)
+	fx = &fixtures{
+		Memory:     "kates-bench-" + suffix + "-mem",
+		Throughput: "kates-bench-" + suffix + "-thr",
+		Bootstrap:  map[int]string{},
+	}
+	for _, n := range bootstrapSizes {
+		fx.Bootstrap[n] = fmt.Sprintf("kates-bench-%s-boot%d", suffix, n)
+	}
+	for _, ns := range fx.namespaces() {
+		_, err := writer.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+		if err != nil {
+			return fmt.Errorf("create namespace %s: %w", ns, err)
+		}
+	}
+	if *fixturesFile != "" {
+		data, _ := json.Marshal(fx)
+		if err := os.WriteFile(*fixturesFile, data, 0o644); err != nil {
+			return err
+		}
+	}
+
+	begin := time.Now()
+	cms, pods := writer.CoreV1().ConfigMaps(fx.Memory), writer.CoreV1().Pods(fx.Memory)
+	jobs := []struct {
+		what   string
+		n      int
+		create func(ctx context.Context, i int) error
+	}{
+		{"memory ConfigMaps", memoryObjects, func(ctx context.Context, i int) error {
+			_, err := cms.Create(ctx, fixture.PlainConfigMap(fx.Memory, fmt.Sprintf("cm-%06d", i)), metav1.CreateOptions{})
+			return err
+		}},
+		{"memory Pods", memoryObjects, func(ctx context.Context, i int) error {
+			_, err := pods.Create(ctx, fixture.Pod(fx.Memory, fmt.Sprintf("pod-%06d", i)), metav1.CreateOptions{})
+			return err
+		}},
+		{"throughput ConfigMaps", throughputCMs + 1, func(ctx context.Context, i int) error {
+			name := fmt.Sprintf("cm-%06d", i)
+			if i == throughputCMs {
+				name = sentinel
+			}
+			_, err := writer.CoreV1().ConfigMaps(fx.Throughput).Create(ctx, fixture.PlainConfigMap(fx.Throughput, name), metav1.CreateOptions{})
+			return err
+		}},
+	}
+	for _, n := range bootstrapSizes {
+		ns := fx.Bootstrap[n]
+		jobs = append(jobs, struct {
+			what   string
+			n      int
+			create func(ctx context.Context, i int) error
+		}{fmt.Sprintf("bootstrap objects (%d)", n), n, func(ctx context.Context, i int) error {
+			var err error
+			name := fmt.Sprintf("obj-%06d", i)
+			switch i % 3 {
+			case 0:
+				_, err = writer.CoreV1().ConfigMaps(ns).Create(ctx, fixture.PlainConfigMap(ns, name), metav1.CreateOptions{})
+			case 1:
+				_, err = writer.CoreV1().Secrets(ns).Create(ctx, fixture.Secret(ns, name), metav1.CreateOptions{})
+			case 2:
+				_, err = writer.CoreV1().Services(ns).Create(ctx, fixture.Service(ns, name), metav1.CreateOptions{})
+			}
+			return err
+		}})
+	}
+	for _, j := range jobs {
+		start := time.Now()
+		if err := parallel(ctx, j.n, j.create); err != nil {
+			return fmt.Errorf("create %s: %w", j.what, err)
+		}
+		log.Printf("bench: created %d %s in %s", j.n, j.what, time.Since(start).Round(time.Millisecond))
+	}
+	if err := waitPodsGated(ctx); err != nil {
+		return err
+	}
+	log.Printf("bench: fixtures ready in %s", time.Since(begin).Round(time.Millisecond))
+	return nil
+}
+
+// sentinel is the ConfigMap BenchmarkWatchThroughput writes last in each op.
+const sentinel = "zz-sentinel"
+
+// parallel runs create(0..n-1) on writers goroutines. An AlreadyExists counts as done.
+func parallel(ctx context.Context, n int, create func(ctx context.Context, i int) error) error {
+	var (
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := create(ctx, i); err != nil && !apierrors.IsAlreadyExists(err) {
+					errOnce.Do(func() { firstErr = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// waitPodsGated waits (at most a minute) until the scheduler has recorded on every memory Pod
+// that it is gated, so that BenchmarkMemory's peers all see the same, settled objects.
+func waitPodsGated(ctx context.Context) error {
+	start := time.Now()
+	for {
+		list, err := writer.CoreV1().Pods(fx.Memory).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+		if err != nil {
+			return err
+		}
+		gated := 0
+		for _, p := range list.Items {
+			for _, c := range p.Status.Conditions {
+				if c.Type == corev1.PodScheduled {
+					gated++
+					break
+				}
+			}
+		}
+		if gated == len(list.Items) {
+			log.Printf("bench: %d Pods gated after %s", gated, time.Since(start).Round(time.Millisecond))
+			return nil
+		}
+		if time.Since(start) > time.Minute {
+			log.Printf("bench: only %d of %d Pods gated after a minute; going on", gated, len(list.Items))
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// deleteFixtures deletes the fixture namespaces and waits (at most two minutes) until they are
+// gone, so that the namespace controller's work does not disturb what runs next.
+func deleteFixtures(ctx context.Context) error {
+	var errs []error
+	for _, ns := range fx.namespaces() {
+		err := writer.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for _, ns := range fx.namespaces() {
+		for time.Now().Before(deadline) {
+			if _, err := writer.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// config returns a rest.Config for a peer under test, as a program would build one: the
+// client library's own throttling defaults apply.
+func config() *rest.Config {
+	cfg := cluster.RESTConfig()
+	cfg.QPS, cfg.Burst = 0, 0
+	return cfg
+}

@@ -1,0 +1,392 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// kstatusRatioBound is DESIGN.md's bar for kstatus.Compute: ≤ 0.07× the decode of the object.
+const kstatusRatioBound = 0.07
+
+func (rep *report) kstatus() {
+	rep.p("## 1. kstatus.Compute per object vs decoding it")
+	rep.p("")
+	rep.p("`kstatus.Compute` on an API-server-shaped object (managedFields and all) beside decoding the same "+
+		"object's JSON into unstructured, the floor for any per-event work (package core, `BenchmarkKstatus`). "+
+		"Bar (DESIGN.md): ≤ %.2f× decode.", kstatusRatioBound)
+	rep.p("")
+	rep.p("| object | Compute | allocs | decode (baseline) | allocs | ratio | verdict |")
+	rep.p("|---|---|---|---|---|---|---|")
+	var worst stat
+	worstName := ""
+	for _, name := range rep.names("BenchmarkKstatus/") {
+		obj, ok := strings.CutSuffix(strings.TrimPrefix(name, "BenchmarkKstatus/"), "/compute")
+		if !ok {
+			continue
+		}
+		dec := "BenchmarkKstatus/" + obj + "/decode"
+		ratio := rep.r.ratio(name, dec, "ns/op")
+		rep.p("| %s | %s | %s | %s | %s | %s | %s |", obj,
+			rep.statStr(name, "ns/op", dur), rep.statStr(name, "allocs/op", fmtInt),
+			rep.statStr(dec, "ns/op", dur), rep.statStr(dec, "allocs/op", fmtInt),
+			ratioStr(ratio), verdict(ratio, kstatusRatioBound, true))
+		if !worst.ok() || ratio.median > worst.median {
+			worst, worstName = ratio, obj
+		}
+	}
+	rep.p("")
+	rep.summary = append(rep.summary, summaryRow{
+		what:     "1. kstatus.Compute vs decode (worst object: " + orDash(worstName) + ")",
+		measured: ratioStr(worst), target: fmt.Sprintf("≤ %.2f×", kstatusRatioBound), verdict: verdict(worst, kstatusRatioBound, true),
+	})
+}
+
+func fmtInt(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+func (rep *report) memory() {
+	rep.p("## 2. Retained memory per stored object")
+	rep.p("")
+	rep.p("Heap retained per object once a peer's view of 10,000 objects is complete, against a real API server " +
+		"(package cluster, `BenchmarkMemory`): `HeapAlloc` after two `runtime.GC()`, before starting and once " +
+		"complete, over the number of objects. ConfigMaps carry the managedFields entry the API server records " +
+		"for a create; Pods carry two (the creator's and the scheduler's status update). Bar: kates with " +
+		"defaults ≤ 1.0× the bare informer with defaults.")
+	rep.p("")
+	rep.p("| kind | peer | B/object | ratio to informer | allocated by the bootstrap |")
+	rep.p("|---|---|---|---|---|")
+	peers := []struct{ key, label string }{
+		{"informer", "bare dynamic informer, defaults (baseline; keeps managedFields)"},
+		{"kates", "kates Watch, defaults (managedFields stripped)"},
+		{"kates-keep-managed-fields", "kates Watch, `KeepManagedFields: true`"},
+		{"kates-metadata-only", "kates Watch, metadata only"},
+		{"kates-with-snapshot", "kates Watch + the consumer's first typed snapshot"},
+		{"controller-runtime", "controller-runtime cache, defaults (typed, protobuf, keeps managedFields)"},
+	}
+	for _, kind := range []string{"ConfigMap", "Pod"} {
+		base := "BenchmarkMemory/" + kind + "/informer"
+		for _, p := range peers {
+			name := "BenchmarkMemory/" + kind + "/" + p.key
+			if _, ok := rep.r.samples[name]; !ok {
+				if p.key == "kates-metadata-only" {
+					rep.p("| %s | %s | not available: %s | | |", kind, p.label, orDash(rep.r.info["metadata-only"]))
+				}
+				continue
+			}
+			ratio := "baseline"
+			if p.key != "informer" {
+				ratio = ratioStr(rep.r.ratio(name, base, "B/object"))
+			}
+			rep.p("| %s | %s | %s | %s | %s |", kind, p.label, rep.statStr(name, "B/object", bytesStr), ratio,
+				rep.statStr(name, "B/op", bytesStr))
+		}
+		kates := "BenchmarkMemory/" + kind + "/kates"
+		keep := "BenchmarkMemory/" + kind + "/kates-keep-managed-fields"
+		r := rep.r.ratio(kates, base, "B/object")
+		rep.summary = append(rep.summary, summaryRow{
+			what:     "2. memory per object, " + kind + "s: kates vs bare informer (defaults)",
+			measured: ratioStr(r), target: "≤ 1.0×", verdict: verdict(r, 1.0, true),
+		})
+		k, kp := rep.r.value(kates, "B/object"), rep.r.value(keep, "B/object")
+		if k.ok() && kp.ok() {
+			rep.p("")
+			rep.p("%ss: stripping managedFields (kates' default) saves **%s per object (%.0f%%)** against keeping them.",
+				kind, bytesStr(kp.median-k.median), (1-k.median/kp.median)*100)
+			rep.p("")
+		}
+	}
+	if mo := rep.r.info["metadata-only"]; mo != "" {
+		rep.p("Metadata-only query option: %s.", mo)
+		rep.p("")
+	}
+}
+
+// updatePeers are BenchmarkUpdateOneChange's peers, in plot and table order.
+var updatePeers = []struct{ key, label string }{
+	{"kates", "kates Update, []*T"},
+	{"kates-map", "kates Update, map[string]*T"},
+	{"json", "JSON marshal + unmarshal (baseline)"},
+	{"lister", "client-go lister.List (no copies)"},
+	{"controller-runtime", "controller-runtime List (deep copies)"},
+}
+
+var updateSizes = []int{1_000, 10_000, 50_000}
+
+func (rep *report) update() {
+	rep.p("## 3. Update cost vs number of objects")
+	rep.p("")
+	rep.p("One change among N stored ConfigMaps, then the consumer's full view (package core, " +
+		"`BenchmarkUpdateOneChange`, scripted: stores fed directly, no API server). kates' `Update` copies only " +
+		"what changed into the snapshot; the baseline is the way kates used to fill a snapshot (JSON-marshal every " +
+		"object of the kind, unmarshal into the slice); client-go's lister hands out its stored pointers uncopied " +
+		"and unsorted (a floor, and not a snapshot: the objects are the cache's own); controller-runtime's " +
+		"cache-backed `List` deep-copies every object. Bar: kates flat in N (≤ 2× from 1k to 50k) where the " +
+		"baseline grows linearly.")
+	rep.p("")
+	rep.p("![time per Update against N](update-time.svg) ![bytes allocated per Update against N](update-alloc.svg)")
+	rep.p("")
+	rep.p("| N | peer | time/op | B/op | allocs/op | ratio to JSON baseline |")
+	rep.p("|---|---|---|---|---|---|")
+	for _, n := range updateSizes {
+		base := fmt.Sprintf("BenchmarkUpdateOneChange/N=%d/json", n)
+		for _, p := range updatePeers {
+			name := fmt.Sprintf("BenchmarkUpdateOneChange/N=%d/%s", n, p.key)
+			ratio := "baseline"
+			if p.key != "json" {
+				ratio = ratioStr(rep.r.ratio(name, base, "ns/op"))
+			}
+			rep.p("| %d | %s | %s | %s | %s | %s |", n, p.label, rep.statStr(name, "ns/op", dur),
+				rep.statStr(name, "B/op", bytesStr), rep.statStr(name, "allocs/op", fmtInt), ratio)
+		}
+	}
+	rep.p("")
+	rep.p("Growth from N=1,000 to N=50,000 (time per op at 50k over time per op at 1k, same round):")
+	rep.p("")
+	rep.p("| peer | growth 1k → 50k | bar |")
+	rep.p("|---|---|---|")
+	for _, p := range updatePeers {
+		g := rep.r.ratio("BenchmarkUpdateOneChange/N=50000/"+p.key, "BenchmarkUpdateOneChange/N=1000/"+p.key, "ns/op")
+		bar := ""
+		switch p.key {
+		case "kates", "kates-map":
+			bar = "≤ 2× " + verdict(g, 2, true)
+		}
+		rep.p("| %s | %s | %s |", p.label, ratioStr(g), bar)
+	}
+	rep.p("")
+	for _, p := range updatePeers[:2] {
+		g := rep.r.ratio("BenchmarkUpdateOneChange/N=50000/"+p.key, "BenchmarkUpdateOneChange/N=1000/"+p.key, "ns/op")
+		rep.summary = append(rep.summary, summaryRow{
+			what:     "3. Update cost growth 1k → 50k objects, " + p.label,
+			measured: ratioStr(g), target: "≤ 2×", verdict: verdict(g, 2, true),
+		})
+	}
+	r := rep.r.ratio("BenchmarkUpdateOneChange/N=50000/kates", "BenchmarkUpdateOneChange/N=50000/json", "ns/op")
+	rep.summary = append(rep.summary, summaryRow{
+		what: "3. Update at 50k objects: kates vs JSON baseline", measured: ratioStr(r), target: "(lower is better)", verdict: "",
+	})
+}
+
+func (rep *report) throughput() {
+	rep.p("## 4. Event throughput")
+	rep.p("")
+	rep.p("### Scripted (no API server)")
+	rep.p("")
+	rep.p("10,000 update events of 1,000 ConfigMaps (managedFields and all) through a reflector to a consumer, " +
+		"timed until the consumer has seen the last (package core, `BenchmarkThroughput`). kates' consumer calls " +
+		"`Update` each time `Changed` fires (coalescing what arrived meanwhile); the bare dynamic informer's handler " +
+		"sees every event. In *predecoded* the events arrive as objects (the pipeline alone); in *decode* they arrive " +
+		"as JSON decoded on the watch goroutine, as a real watch does. Bar: ≥ 0.8× the informer.")
+	rep.p("")
+	rep.p("| mode | peer | events/s | consumer wake-ups per 10k events | B/op | ratio to informer |")
+	rep.p("|---|---|---|---|---|---|")
+	for _, mode := range []string{"predecoded", "decode"} {
+		base := "BenchmarkThroughput/" + mode + "/informer"
+		for _, peer := range []string{"informer", "kates", "kates-unstructured"} {
+			name := "BenchmarkThroughput/" + mode + "/" + peer
+			label := map[string]string{
+				"informer":           "bare dynamic informer (baseline)",
+				"kates":              "kates, Update into []*corev1.ConfigMap",
+				"kates-unstructured": "kates, Update into []*unstructured.Unstructured",
+			}[peer]
+			ratio := "baseline"
+			if peer != "informer" {
+				r := rep.r.ratio(name, base, "events/s")
+				ratio = ratioStr(r)
+				rep.summary = append(rep.summary, summaryRow{
+					what:     "4. throughput, scripted " + mode + ": " + label + " vs informer",
+					measured: ratioStr(r), target: "≥ 0.8×", verdict: verdict(r, 0.8, false),
+				})
+			}
+			rep.p("| %s | %s | %s | %s | %s | %s |", mode, label, rep.statStr(name, "events/s", rate),
+				rep.statStr(name, "wakeups/op", fmtInt), rep.statStr(name, "B/op", bytesStr), ratio)
+		}
+	}
+	rep.p("")
+	rep.p("### Real API server")
+	rep.p("")
+	rep.p("5,000 merge patches to 500 ConfigMaps by 16 concurrent writers, then one patch of a sentinel; timed from the " +
+		"first write to the consumer seeing the sentinel's new version (package cluster, `BenchmarkWatchThroughput`). " +
+		"Writers, API server, etcd and consumer share the machine's cores, so a consumer's CPU use slows the writers: " +
+		"*writes/s* is the writers' own rate, which bounds *events/s*; *lag* is from the last write's response to the " +
+		"consumer seeing it.")
+	rep.p("")
+	rep.p("| peer | events/s | writes/s | lag | ratio to informer (events/s) |")
+	rep.p("|---|---|---|---|---|")
+	base := "BenchmarkWatchThroughput/informer"
+	for _, peer := range []string{"informer", "kates", "controller-runtime"} {
+		name := "BenchmarkWatchThroughput/" + peer
+		ratio := "baseline"
+		if peer != "informer" {
+			r := rep.r.ratio(name, base, "events/s")
+			ratio = ratioStr(r)
+			if peer == "kates" {
+				rep.summary = append(rep.summary, summaryRow{
+					what:     "4. throughput, real API server: kates vs informer",
+					measured: ratioStr(r), target: "≥ 0.8×", verdict: verdict(r, 0.8, false),
+				})
+			}
+		}
+		rep.p("| %s | %s | %s | %s | %s |", peer, rep.statStr(name, "events/s", rate), rep.statStr(name, "writes/s", rate),
+			rep.statStr(name, "lag-ms", func(v float64) string { return fmt.Sprintf("%.1f ms", v) }), ratio)
+	}
+	rep.p("")
+}
+
+func (rep *report) bootstrap() {
+	rep.p("## 5. Bootstrap: time to the first complete view")
+	rep.p("")
+	rep.p("From starting to watch N objects spread evenly over ConfigMaps, Secrets and Services in one namespace " +
+		"to a complete view (package cluster, `BenchmarkBootstrap`; clients built and kinds resolved beforehand). " +
+		"kates: `Watch` and the first `Update` into a typed snapshot struct; informer: three bare dynamic informers " +
+		"reaching HasSynced (the baseline); controller-runtime: its cache's three informers synced. Bar: kates ≤ 1.1× " +
+		"the informers.")
+	rep.p("")
+	rep.p("| N | peer | time | allocated | ratio to informer |")
+	rep.p("|---|---|---|---|---|")
+	for _, n := range []int{1000, 10000} {
+		base := fmt.Sprintf("BenchmarkBootstrap/N=%d/informer", n)
+		for _, peer := range []string{"informer", "kates", "controller-runtime"} {
+			name := fmt.Sprintf("BenchmarkBootstrap/N=%d/%s", n, peer)
+			ratio := "baseline"
+			if peer != "informer" {
+				r := rep.r.ratio(name, base, "ns/op")
+				ratio = ratioStr(r)
+				if peer == "kates" {
+					rep.summary = append(rep.summary, summaryRow{
+						what:     fmt.Sprintf("5. bootstrap of %d objects, 3 kinds: kates vs informers", n),
+						measured: ratioStr(r), target: "≤ 1.1×", verdict: verdict(r, 1.1, true),
+					})
+				}
+			}
+			rep.p("| %d | %s | %s | %s | %s |", n, peer, rep.statStr(name, "ns/op", dur), rep.statStr(name, "B/op", bytesStr), ratio)
+		}
+	}
+	rep.p("")
+}
+
+func (rep *report) wait() {
+	rep.p("## 6. Wait latency")
+	rep.p("")
+	names := rep.names("BenchmarkWait")
+	if len(names) == 0 {
+		rep.p("| benchmark | median | p90 |")
+		rep.p("|---|---|---|")
+		rep.p("| **TODO**: `client.Wait` latency | – | – |")
+		rep.p("")
+		rep.p("%s", orDash(rep.machine["wait"]))
+		rep.p("")
+		rep.summary = append(rep.summary, summaryRow{what: "6. Wait latency (median, p90)", measured: "–", target: "≤ 50 ms median (DESIGN.md)", verdict: "**TODO**: " + orDash(rep.machine["wait"])})
+		return
+	}
+	rep.p("kates' own `BenchmarkWaitLatency` (package kates, by the engineer who built `Client.Wait`), run by "+
+		"hack/bench.sh as `%s`: a Widget custom resource becomes Ready through a status update sent by another "+
+		"client; the figure is the time from that update being sent to `Wait` returning. The peers it replaces "+
+		"poll every 2–5 s (DESIGN.md), which is the scale to compare with. Bar (DESIGN.md): ≤ 50 ms median.",
+		orDash(rep.machine["wait"]))
+	rep.p("")
+	rep.p("| benchmark | median (p50) | p90 | verdict |")
+	rep.p("|---|---|---|---|")
+	for _, name := range names {
+		p50, p90 := rep.r.value(name, "ms-p50"), rep.r.value(name, "ms-p90")
+		v := verdict(p50, 50, true)
+		rep.p("| %s | %s | %s | %s |", name, msStr(p50), msStr(p90), v)
+		rep.summary = append(rep.summary, summaryRow{what: "6. Wait latency (" + name + "), p90 " + msStr(p90),
+			measured: msStr(p50) + " median", target: "≤ 50 ms median (DESIGN.md)", verdict: v})
+	}
+	rep.p("")
+}
+
+func msStr(s stat) string {
+	if !s.ok() {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f ms", s.median)
+}
+
+// convert reports BenchmarkConvert: the per-object steps kates adds, against decode.
+func (rep *report) convert() {
+	rep.p("### Per-object costs beside decode")
+	rep.p("")
+	rep.p("What each step between a watch event and a snapshot costs per object, as a ratio to decoding the " +
+		"object's JSON into unstructured, which every watcher pays (package core, `BenchmarkConvert`; objects " +
+		"stored as kates stores them, managedFields stripped). `from-unstructured` is what `Update` does per " +
+		"changed object of a typed snapshot field; `deepcopy` what it does for an unstructured one; " +
+		"`typed-decode` what a typed informer does instead of decode.")
+	rep.p("")
+	rep.p("| object | decode (baseline) | from-unstructured | deepcopy | typed-decode |")
+	rep.p("|---|---|---|---|---|")
+	for _, obj := range []string{"configmap", "deployment", "pod"} {
+		base := "BenchmarkConvert/" + obj + "/decode"
+		row := fmt.Sprintf("| %s | %s |", obj, rep.statStr(base, "ns/op", dur))
+		for _, step := range []string{"from-unstructured", "deepcopy", "typed-decode"} {
+			name := "BenchmarkConvert/" + obj + "/" + step
+			row += fmt.Sprintf(" %s, %s |", rep.statStr(name, "ns/op", dur), ratioStr(rep.r.ratio(name, base, "ns/op")))
+		}
+		rep.p("%s", row)
+	}
+	rep.p("")
+}
+
+func (rep *report) profiles() {
+	rep.p("## Profiles")
+	rep.p("")
+	rep.convert()
+	if rep.findings != "" {
+		rep.p("%s", strings.TrimSpace(rep.findings))
+		rep.p("")
+	}
+	files, _ := filepath.Glob(filepath.Join(rep.resultsDir, "profiles", "*.txt"))
+	if len(files) == 0 {
+		return
+	}
+	rep.p("### Profile listings of this run")
+	rep.p("")
+	rep.p("Regenerated by every `make bench` (`go test -cpuprofile/-memprofile`, then `go tool pprof -top`), trimmed.")
+	rep.p("")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		rep.p("<details><summary>%s</summary>", strings.TrimSuffix(filepath.Base(f), ".txt"))
+		rep.p("")
+		rep.p("```")
+		rep.p("%s", strings.TrimRight(string(data), "\n"))
+		rep.p("```")
+		rep.p("")
+		rep.p("</details>")
+		rep.p("")
+	}
+}
+
+func (rep *report) machineSection() {
+	rep.p("## Machine and versions")
+	rep.p("")
+	rep.p("| | |")
+	rep.p("|---|---|")
+	for _, k := range []struct{ key, label string }{
+		{"nproc", "nproc"}, {"cpu", "CPU (/proc/cpuinfo)"}, {"memory", "memory"}, {"kernel", "kernel"},
+		{"go", "go version"}, {"kates", "kates commit"}, {"rounds", "rounds"}, {"duration", "make bench took"},
+	} {
+		rep.p("| %s | %s |", k.label, orDash(rep.machine[k.key]))
+	}
+	rep.p("| kube-apiserver | %s (testenv's local cluster: etcd, kube-apiserver, controller-manager, scheduler, kwok) |",
+		orDash(rep.r.info["apiserver"]))
+	rep.p("")
+	if mods := rep.machine["modules"]; mods != "" {
+		rep.p("Modules (`go list -m` in bench/):")
+		rep.p("")
+		rep.p("```")
+		rep.p("%s", mods)
+		rep.p("```")
+		rep.p("")
+	}
+	if notes := rep.machine["notes"]; notes != "" {
+		rep.p("%s", notes)
+		rep.p("")
+	}
+	rep.p("Raw `go test -bench` output of this run: [results/](results/).")
+	rep.p("")
+}

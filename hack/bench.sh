@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite (module bench/) and writes bench/README.md, its plots and the raw
+# results under bench/results/. Peers are compared in the same run: the core (scripted) and
+# cluster (API server) benchmarks run BENCH_ROUNDS times, alternating the order of peers, and
+# the report pairs measurements of the same round. Uses the cluster KATES_TEST_KUBECONFIG
+# names, or the one hack/cluster-up.sh runs, or starts one and stops it after.
+#
+# Environment: BENCH_ROUNDS (default 5), BENCH_CORE_TIME (go test -benchtime of the core
+# benchmarks, default 0.5s), BENCH_WAIT_RUNS (runs of kates' BenchmarkWaitLatency, default 25).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+begin=$(date +%s)
+rounds=${BENCH_ROUNDS:-5}
+coretime=${BENCH_CORE_TIME:-0.5s}
+waitruns=${BENCH_WAIT_RUNS:-25}
+export GOWORK=off
+
+started=0
+if [ -z "${KATES_TEST_KUBECONFIG:-}" ]; then
+  if ! { [ -f .kates/cluster.pid ] && kill -0 "$(cat .kates/cluster.pid)" 2>/dev/null && [ -f .kates/kubeconfig ]; }; then
+    hack/cluster-up.sh
+    started=1
+  fi
+  export KATES_TEST_KUBECONFIG="$PWD/.kates/kubeconfig"
+fi
+
+res=bench/results
+tmp=$(mktemp -d)
+fixtures="$tmp/fixtures.json"
+cleanup() {
+  if [ -f "$fixtures" ]; then
+    (cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -fixtures="$fixtures" -teardown) || true
+  fi
+  rm -rf "$tmp"
+  if [ "$started" = 1 ]; then hack/cluster-down.sh; fi
+}
+trap cleanup EXIT
+
+rm -rf "$res" && mkdir -p "$res/profiles"
+echo "== building"
+go -C bench test -c -o "$tmp/core.test" ./core
+go -C bench test -c -o "$tmp/cluster.test" ./cluster
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "nproc: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "memory: $(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
+  echo "kernel: $(uname -sr)"
+  echo "go: $(go version)"
+  echo "kates: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- accumulator kates kstatus || echo ' (with uncommitted changes)')"
+  echo "rounds: $rounds (core benchtime $coretime)"
+  echo "modules:"
+  go -C bench list -m all | grep -E '^(k8s.io/(api|apimachinery|client-go) |sigs.k8s.io/controller-runtime |gonum.org/v1/plot )' | sed 's/^/ /'
+  echo "notes: controller-runtime $(go -C bench list -m -f '{{.Version}}' sigs.k8s.io/controller-runtime) is the release built on k8s.io/* v0.37 (no version skew). cli-utils' kstatus is not measured: the Go module proxy refuses sigs.k8s.io/cli-utils (403)."
+} >"$res/machine.txt"
+
+for r in $(seq 1 "$rounds"); do
+  rev=false; [ $((r % 2)) = 0 ] && rev=true
+  echo "== round $r of $rounds: core"
+  echo "bench-round: $r" >>"$res/core.txt"
+  (cd bench/core && "$tmp/core.test" -test.run '^$' -test.bench . -test.benchmem -test.benchtime="$coretime" -reverse=$rev) \
+    | tee -a "$res/core.txt" | grep -E '^(Benchmark|FAIL|panic)' || true
+  echo "== round $r of $rounds: cluster"
+  echo "bench-round: $r" >>"$res/cluster.txt"
+  (cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -test.bench 'Bootstrap|WatchThroughput' -test.benchmem \
+    -test.benchtime=1x -fixtures="$fixtures" -reverse=$rev) | tee -a "$res/cluster.txt" | grep -E '^(Benchmark|FAIL|panic|bench)' || true
+done
+
+echo "== memory"
+(cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -test.bench 'Memory' -test.benchmem -test.benchtime=1x \
+  -fixtures="$fixtures") | tee "$res/memory.txt" | grep -E '^(Benchmark|FAIL|panic|bench)' || true
+
+echo "== profiles"
+prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags...
+  local name=$1 bin=$2 dir=$3 re=$4 bt=$5; shift 5
+  (cd "bench/$dir" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime="$bt" \
+    -test.cpuprofile="$tmp/$name.cpu" -test.memprofile="$tmp/$name.mem" "$@" >/dev/null)
+  {
+    echo "# go tool pprof -top -cum (CPU, $re)"
+    go tool pprof -top -cum -nodecount=30 -ignore='internal/fixture' "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
+    echo
+    echo "# go tool pprof -top -sample_index=alloc_space (allocated bytes, $re)"
+    go tool pprof -top -sample_index=alloc_space -nodecount=15 -ignore='internal/fixture' "$bin" "$tmp/$name.mem" 2>/dev/null | tail -n +4
+  } >"$res/profiles/$name.txt"
+}
+prof update-50k "$tmp/core.test" core 'UpdateOneChange/N=50000/kates$' 2s
+prof throughput-predecoded "$tmp/core.test" core 'Throughput/predecoded/kates$' 2s
+prof bootstrap-10k "$tmp/cluster.test" cluster 'Bootstrap/N=10000/kates$' 3x -fixtures="$fixtures"
+
+echo "== wait latency (kates' BenchmarkWaitLatency)"
+if grep -qs 'func BenchmarkWaitLatency' kates/*_test.go; then
+  if go test -run '^$' -bench '^BenchmarkWaitLatency$' -benchtime="${waitruns}x" ./kates >"$res/wait.txt" 2>&1; then
+    echo "wait: go test -run '^\$' -bench '^BenchmarkWaitLatency\$' -benchtime=${waitruns}x ./kates" >>"$res/machine.txt"
+  else
+    echo "wait: kates' BenchmarkWaitLatency failed; see results/wait.txt" >>"$res/machine.txt"
+  fi
+  grep -E '^(Benchmark|FAIL)' "$res/wait.txt" || true
+else
+  echo "wait: kates has no BenchmarkWaitLatency yet" >>"$res/machine.txt"
+fi
+
+end=$(date +%s)
+echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (report writing not included)" >>"$res/machine.txt"
+echo "== report"
+(cd bench && go run ./cmd/benchreport -results results -out README.md -findings findings.md)
+echo "bench/README.md written in $(( ($(date +%s) - begin) / 60 )) min $(( ($(date +%s) - begin) % 60 )) s"
