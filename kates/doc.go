@@ -36,6 +36,15 @@
 //		}
 //	}
 //
+// # Waiting
+//
+// Wait returns once objects are reconciled (Current) or deleted, driven by the same watches, and
+// explains each object that is not through the objects it controls, down to the Pod that cannot
+// be scheduled; a timeout or a failure is a *WaitError listing every unfinished object and why.
+// Status and WatchStatus judge objects the same way, once or continuously.
+//
+//	err := client.Wait(ctx, objects, kates.WaitOptions{Progress: show})
+//
 // # Coherence
 //
 // Every write a Client makes — create, update, patch, apply, status update, delete — is recorded

@@ -102,6 +102,8 @@ var (
 	relatedGVK       = map[string]schema.GroupVersionKind{"Pod": podGVK, "ReplicaSet": replicaSetGVK, "EndpointSlice": endpointSliceGVK}
 )
 
+var serviceGK = schema.GroupKind{Kind: "Service"}
+
 // relatedKinds lists the kinds that explain gk's status.
 func relatedKinds(gk schema.GroupKind) []string {
 	switch gk {
@@ -110,7 +112,7 @@ func relatedKinds(gk schema.GroupKind) []string {
 	case schema.GroupKind{Group: "apps", Kind: "StatefulSet"}, schema.GroupKind{Group: "apps", Kind: "DaemonSet"},
 		schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}, schema.GroupKind{Group: "batch", Kind: "Job"}:
 		return []string{"Pod"}
-	case schema.GroupKind{Kind: "Service"}:
+	case serviceGK:
 		return []string{"EndpointSlice"}
 	}
 	return nil
@@ -475,8 +477,12 @@ func (t *tracker) evaluate(now time.Time) ([]ObjectStatus, time.Time) {
 		return x
 	}
 	judgeEntry := func(row *trackRow, e Entry[*unstructured.Unstructured]) ObjectStatus {
+		// The index costs a pass over the namespace's related objects: build it only for an
+		// object it can explain (a Current workload has nothing to explain; a Service always
+		// counts its endpoints).
 		var x *relatedIndex
-		if t.opts.related && len(relatedKinds(row.gvk().GroupKind())) > 0 {
+		gk := row.gvk().GroupKind()
+		if t.opts.related && len(relatedKinds(gk)) > 0 && (e.Status.Status != kstatus.CurrentStatus || gk == serviceGK) {
 			x = relFor(row.part)
 		}
 		st, at := judgeObject(e, x, now)
