@@ -187,9 +187,11 @@ func IsWaitFailed(err error) bool { return errors.Is(err, ErrWaitFailed) }
 // Current waits for it to be created, a wait for deletion is done with it.
 //
 // Wait is driven by watches, not polling: it builds one Accumulator with a query per kind and
-// namespace (narrowed to metadata.name when the kind has one object there), and judges the
-// objects again at each change, so it returns within milliseconds of the last object getting
-// there. Each object's status is its kstatus (see package kstatus), with one addition: a
+// namespace (narrowed to metadata.name when the kind has one object there), plus, unless
+// opts.SkipRelated, one per related kind (Pods, ReplicaSets, EndpointSlices) and namespace, and
+// judges the objects again at each change, so it returns within milliseconds of the last object
+// getting there. A selection (an ObjectRef without a Name) stands for the objects it matches at
+// each moment; one that matches none holds up nothing. Each object's status is its kstatus (see package kstatus), with one addition: a
 // Deployment, StatefulSet, DaemonSet, ReplicaSet or Job that is not Current is explained by
 // the Pods (and, for a Deployment, the ReplicaSets) it controls, found through owner references
 // in the same watches: "Replicas: 0/3; pod web-7c9-x2: Unschedulable: 0/2 nodes are
