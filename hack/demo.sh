@@ -20,3 +20,7 @@ kates apply --wait --timeout 2m -f testdata/demo/
 echo
 echo "\$ kates status -f testdata/demo/"
 kates status -f testdata/demo/
+
+echo
+echo "\$ go run ./examples/crud   # the Go client: create, update, patch, apply, list, delete"
+go run ./examples/crud --kubeconfig "$kubeconfig" --namespace "kates-crud-$RANDOM"
