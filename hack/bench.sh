@@ -72,6 +72,7 @@ echo "== memory"
   -fixtures="$fixtures") | tee "$res/memory.txt" | grep -E '^(Benchmark|FAIL|panic|bench)' || true
 
 echo "== profiles"
+focus='kates-dev/kates/(accumulator|kates|kstatus)\.'
 prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags...
   local name=$1 bin=$2 dir=$3 re=$4 bt=$5; shift 5
   (cd "bench/$dir" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime="$bt" \
@@ -79,6 +80,9 @@ prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags.
   {
     echo "# go tool pprof -top -cum (CPU, $re)"
     go tool pprof -top -cum -nodecount=30 -ignore='internal/fixture' "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
+    echo
+    echo "# the same, only samples in kates' own code (go tool pprof -top -cum -focus='$focus')"
+    go tool pprof -top -cum -nodecount=25 -focus="$focus" "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
     echo
     echo "# go tool pprof -top -sample_index=alloc_space (allocated bytes, $re)"
     go tool pprof -top -sample_index=alloc_space -nodecount=15 -ignore='internal/fixture' "$bin" "$tmp/$name.mem" 2>/dev/null | tail -n +4

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -54,6 +55,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}},
 			peer{"informer", func(b *testing.B) { benchThroughput(b, decode, informerConsumer) }},
 		)
+		b.Run(mode+"/paired", func(b *testing.B) { benchThroughputPaired(b, decode) })
 	}
 }
 
@@ -62,41 +64,51 @@ func BenchmarkThroughput(b *testing.B) {
 // has seen that event and reports how many times the peer woke up for the stream.
 type consumer func(b *testing.B, lw *scriptedLW) (expect func(last, rv int) (wait func() int))
 
-func benchThroughput(b *testing.B, decode bool, start consumer) {
+// stream feeds one consumer stream after stream of events.
+type stream struct {
+	lw     *scriptedLW
+	expect func(last, rv int) func() int
+	decode bool
+	rv     int
+}
+
+func newStream(b *testing.B, decode bool, start consumer) *stream {
 	objs := make([]*unstructured.Unstructured, throughputObjects)
 	for i := range objs {
 		objs[i] = fixture.ConfigMap(i, 1+i, true)
 	}
-	lw := newScriptedLW(unstructuredList(objs, strconv.Itoa(throughputObjects)))
-	expect := start(b, lw)
-	rv := throughputObjects
-	wakeups := 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		first := rv + 1
-		var events []*unstructured.Unstructured
-		var raw [][]byte
-		for e := range throughputEvents {
-			rv++
-			u := fixture.ConfigMap((first+e)%throughputObjects, rv, true)
-			if decode {
-				data, err := json.Marshal(u)
-				if err != nil {
-					b.Fatal(err)
-				}
-				raw = append(raw, data)
-			} else {
-				events = append(events, u)
+	s := &stream{lw: newScriptedLW(unstructuredList(objs, strconv.Itoa(throughputObjects))), decode: decode, rv: throughputObjects}
+	s.expect = start(b, s.lw)
+	return s
+}
+
+// prepare builds the next stream's events and returns run, which streams them from a goroutine
+// of its own (the watch's) and returns once the consumer has seen the last, with the number of
+// times the consumer woke up.
+func (s *stream) prepare(b *testing.B) (run func() int) {
+	first := s.rv + 1
+	events := make([]*unstructured.Unstructured, throughputEvents)
+	var raw [][]byte
+	for e := range throughputEvents {
+		s.rv++
+		events[e] = fixture.ConfigMap((first+e)%throughputObjects, s.rv, true)
+		if s.decode {
+			data, err := json.Marshal(events[e])
+			if err != nil {
+				b.Fatal(err)
 			}
+			raw = append(raw, data)
 		}
-		wait := expect((first+throughputEvents-1)%throughputObjects, rv)
-		b.StartTimer()
+	}
+	if s.decode {
+		events = nil
+	}
+	wait := s.expect((first+throughputEvents-1)%throughputObjects, s.rv)
+	return func() int {
 		go func() {
 			for e := range throughputEvents {
 				var u *unstructured.Unstructured
-				if decode {
+				if raw != nil {
 					u = &unstructured.Unstructured{}
 					if err := u.UnmarshalJSON(raw[e]); err != nil {
 						panic(err)
@@ -104,14 +116,62 @@ func benchThroughput(b *testing.B, decode bool, start consumer) {
 				} else {
 					u = events[e]
 				}
-				lw.events <- watch.Event{Type: watch.Modified, Object: u}
+				s.lw.events <- watch.Event{Type: watch.Modified, Object: u}
 			}
 		}()
-		wakeups += wait()
+		return wait()
+	}
+}
+
+func benchThroughput(b *testing.B, decode bool, start consumer) {
+	s := newStream(b, decode, start)
+	wakeups := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		run := s.prepare(b)
+		b.StartTimer()
+		wakeups += run()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(throughputEvents)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(wakeups)/float64(b.N), "wakeups/op")
+}
+
+// benchThroughputPaired runs one stream through each peer per op, in an order that rotates
+// from op to op, and reports each kates peer's throughput as a ratio to the informer's: the
+// median over ops of the informer's time for a stream over the peer's. Streams of one op run
+// within a fraction of a second of each other, so the ratios see the same machine load.
+func benchThroughputPaired(b *testing.B, decode bool) {
+	names := []string{"informer", "kates", "kates-unstructured"}
+	streams := []*stream{
+		newStream(b, decode, informerConsumer),
+		newStream(b, decode, katesConsumer[corev1.ConfigMap]),
+		newStream(b, decode, katesConsumer[unstructured.Unstructured]),
+	}
+	times := make([][]time.Duration, len(streams))
+	b.ResetTimer()
+	for i := range b.N {
+		for k := range streams {
+			j := (i + k) % len(streams)
+			b.StopTimer()
+			run := streams[j].prepare(b)
+			b.StartTimer()
+			start := time.Now()
+			run()
+			times[j] = append(times[j], time.Since(start))
+		}
+	}
+	b.StopTimer()
+	for j := 1; j < len(streams); j++ {
+		ratios := make([]float64, b.N)
+		for i := range ratios {
+			ratios[i] = times[0][i].Seconds() / times[j][i].Seconds()
+		}
+		slices.Sort(ratios)
+		b.ReportMetric(ratios[len(ratios)/2], "x-informer-"+names[j])
+	}
 }
 
 // object is what a snapshot of ConfigMaps can hold.

@@ -52,7 +52,11 @@ func readKV(path string) map[string]string {
 	var last string
 	for _, line := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(line, " ") && last != "" {
-			kv[last] += "\n" + strings.TrimSpace(line)
+			kv[last] = strings.TrimPrefix(kv[last]+"\n"+strings.TrimSpace(line), "\n")
+			continue
+		}
+		if k, ok := strings.CutSuffix(line, ":"); ok && !strings.Contains(k, " ") {
+			kv[k], last = "", k
 			continue
 		}
 		if k, v, ok := strings.Cut(line, ": "); ok {
@@ -93,6 +97,9 @@ func verdict(s stat, bound float64, le bool) string {
 		return "**met**"
 	}
 	if le {
+		if s.median > 2*bound {
+			return fmt.Sprintf("**missed**: %s× the bar", num(s.median/bound))
+		}
 		return fmt.Sprintf("**missed** by %.0f%%", (s.median/bound-1)*100)
 	}
 	return fmt.Sprintf("**missed** by %.0f%%", (1-s.median/bound)*100)
@@ -108,9 +115,11 @@ func ratioStr(s stat) string {
 	return fmt.Sprintf("%s× (%s–%s)", num(s.median), num(s.min), num(s.max))
 }
 
-// num formats a ratio with two significant decimals below 10.
+// num formats a ratio: two decimals from 0.1 to 10, two significant digits below.
 func num(v float64) string {
 	switch {
+	case v != 0 && math.Abs(v) < 0.1:
+		return fmt.Sprintf("%.2g", v)
 	case v >= 100:
 		return fmt.Sprintf("%.0f", v)
 	case v >= 10:
