@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -43,6 +44,9 @@ type session struct {
 	// view returns what holds the peer's view, for measuring it.
 	view func() any
 	stop func()
+	// snapshotTime is how long the last Start spent in kates' first Update, after the
+	// Accumulator was complete; zero for other peers.
+	snapshotTime time.Duration
 }
 
 // run starts s and returns a stop function.
@@ -88,6 +92,8 @@ func katesSession(ns string, opts kates.WatchOptions, snapshot any, kinds ...kin
 		if snapshot == nil {
 			return nil
 		}
+		begin := time.Now()
+		defer func() { s.snapshotTime = time.Since(begin) }()
 		ok, err := acc.Update(ctx, snapshot)
 		if err == nil && !ok {
 			err = fmt.Errorf("first Update of a complete Accumulator changed nothing")

@@ -249,8 +249,8 @@ func (rep *report) bootstrap() {
 		"reaching HasSynced (the baseline); controller-runtime: its cache's three informers synced. Bar: kates ≤ 1.1× " +
 		"the informers.")
 	rep.p("")
-	rep.p("| N | peer | time | allocated | ratio to informer |")
-	rep.p("|---|---|---|---|---|")
+	rep.p("| N | peer | time | of which kates' first Update | allocated | ratio to informer |")
+	rep.p("|---|---|---|---|---|---|")
 	for _, n := range []int{1000, 10000} {
 		base := fmt.Sprintf("BenchmarkBootstrap/N=%d/informer", n)
 		for _, peer := range []string{"informer", "kates", "controller-runtime"} {
@@ -266,7 +266,9 @@ func (rep *report) bootstrap() {
 					})
 				}
 			}
-			rep.p("| %d | %s | %s | %s | %s |", n, peer, rep.statStr(name, "ns/op", dur), rep.statStr(name, "B/op", bytesStr), ratio)
+			rep.p("| %d | %s | %s | %s | %s | %s |", n, peer, rep.statStr(name, "ns/op", dur),
+				rep.statStr(name, "snapshot-ms", func(v float64) string { return dur(v * 1e6) }),
+				rep.statStr(name, "B/op", bytesStr), ratio)
 		}
 	}
 	rep.p("")
@@ -319,14 +321,15 @@ func (rep *report) convert() {
 		"object's JSON into unstructured, which every watcher pays (package core, `BenchmarkConvert`; objects " +
 		"stored as kates stores them, managedFields stripped). `from-unstructured` is what `Update` does per " +
 		"changed object of a typed snapshot field; `deepcopy` what it does for an unstructured one; " +
-		"`typed-decode` what a typed informer does instead of decode.")
+		"`typed-decode` what a typed informer does instead of decode; `typed-deepcopy` what handing out a copy of " +
+		"an object converted beforehand would cost.")
 	rep.p("")
-	rep.p("| object | decode (baseline) | from-unstructured | deepcopy | typed-decode |")
-	rep.p("|---|---|---|---|---|")
+	rep.p("| object | decode (baseline) | from-unstructured | deepcopy | typed-decode | typed-deepcopy |")
+	rep.p("|---|---|---|---|---|---|")
 	for _, obj := range []string{"configmap", "deployment", "pod"} {
 		base := "BenchmarkConvert/" + obj + "/decode"
 		row := fmt.Sprintf("| %s | %s |", obj, rep.statStr(base, "ns/op", dur))
-		for _, step := range []string{"from-unstructured", "deepcopy", "typed-decode"} {
+		for _, step := range []string{"from-unstructured", "deepcopy", "typed-decode", "typed-deepcopy"} {
 			name := "BenchmarkConvert/" + obj + "/" + step
 			row += fmt.Sprintf(" %s, %s |", rep.statStr(name, "ns/op", dur), ratioStr(rep.r.ratio(name, base, "ns/op")))
 		}
