@@ -50,6 +50,7 @@ go -C bench test -c -o "$tmp/cluster.test" ./cluster
   echo "go: $(go version)"
   echo "kates: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- accumulator kates kstatus || echo ' (with uncommitted changes)')"
   echo "rounds: $rounds (core benchtime $coretime)"
+  echo "cluster: $(grep -h -E 'k8s.io/kubernetes v|go.etcd.io/etcd/server/v3 v|sigs.k8s.io/kwok v' testenv/tools/*/go.mod | awk '{print $1 " " $2}' | paste -sd, - | sed 's/,/, /g') (testenv's pins)"
   echo "modules:"
   go -C bench list -m all | grep -E '^(k8s.io/(api|apimachinery|client-go) |sigs.k8s.io/controller-runtime |gonum.org/v1/plot )' | sed 's/^/ /'
   echo "notes: controller-runtime $(go -C bench list -m -f '{{.Version}}' sigs.k8s.io/controller-runtime) is the release built on k8s.io/* v0.37 (no version skew). cli-utils' kstatus is not measured: the Go module proxy refuses sigs.k8s.io/cli-utils (403)."
@@ -105,7 +106,7 @@ else
 fi
 
 end=$(date +%s)
-echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (report writing not included)" >>"$res/machine.txt"
+echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"
 echo "== report"
 (cd bench && go run ./cmd/benchreport -results results -out README.md -findings findings.md)
 echo "bench/README.md written in $(( ($(date +%s) - begin) / 60 )) min $(( ($(date +%s) - begin) % 60 )) s"

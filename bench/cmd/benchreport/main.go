@@ -21,6 +21,8 @@ func main() {
 		resultsDir = flag.String("results", "results", "directory of hack/bench.sh's outputs")
 		out        = flag.String("out", "README.md", "report to write")
 		findings   = flag.String("findings", "findings.md", "hand-written profile findings to include")
+		plotDir    = flag.String("plots", "", "directory for the plots; default: the report's")
+		plotFormat = flag.String("plot-format", "svg", "format of the plots: svg or png")
 	)
 	flag.Parse()
 	r := newResults()
@@ -30,7 +32,10 @@ func main() {
 		}
 	}
 	machine := readKV(filepath.Join(*resultsDir, "machine.txt"))
-	rep := &report{r: r, machine: machine, resultsDir: *resultsDir, outDir: filepath.Dir(*out)}
+	rep := &report{r: r, machine: machine, resultsDir: *resultsDir, plotDir: *plotDir, plotFormat: *plotFormat}
+	if rep.plotDir == "" {
+		rep.plotDir = filepath.Dir(*out)
+	}
 	if data, err := os.ReadFile(*findings); err == nil {
 		rep.findings = string(data)
 	}
@@ -70,7 +75,8 @@ type report struct {
 	r          *results
 	machine    map[string]string
 	resultsDir string
-	outDir     string
+	plotDir    string
+	plotFormat string
 	findings   string
 
 	buf     bytes.Buffer

@@ -15,8 +15,8 @@ func (rep *report) plots() error {
 	for _, pl := range []struct {
 		file, unit, title, ylabel string
 	}{
-		{"update-time.svg", "ns/op", "One change among N objects, then the full view", "time per op (ns)"},
-		{"update-alloc.svg", "B/op", "Bytes allocated per op", "bytes allocated per op"},
+		{"update-time", "ns/op", "One change among N objects, then the full view", "time per op (ns)"},
+		{"update-alloc", "B/op", "Bytes allocated per op", "bytes allocated per op"},
 	} {
 		p := plot.New()
 		p.Title.Text = pl.title
@@ -44,7 +44,8 @@ func (rep *report) plots() error {
 		if err := plotutil.AddLinePoints(p, args...); err != nil {
 			return err
 		}
-		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, filepath.Join(rep.outDir, pl.file)); err != nil {
+		p.Y.Max *= 30 // room for the legend above the top line (the axis is logarithmic)
+		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, filepath.Join(rep.plotDir, pl.file+"."+rep.plotFormat)); err != nil {
 			return err
 		}
 	}

@@ -124,7 +124,8 @@ func (rep *report) update() {
 		"cache-backed `List` deep-copies every object. Bar: kates flat in N (≤ 2× from 1k to 50k) where the " +
 		"baseline grows linearly.")
 	rep.p("")
-	rep.p("![time per Update against N](update-time.svg) ![bytes allocated per Update against N](update-alloc.svg)")
+	rep.p("![time per Update against N](update-time.%s) ![bytes allocated per Update against N](update-alloc.%s)",
+		rep.plotFormat, rep.plotFormat)
 	rep.p("")
 	rep.p("| N | peer | time/op | B/op | allocs/op | ratio to JSON baseline |")
 	rep.p("|---|---|---|---|---|---|")
@@ -381,8 +382,8 @@ func (rep *report) machineSection() {
 	} {
 		rep.p("| %s | %s |", k.label, orDash(rep.machine[k.key]))
 	}
-	rep.p("| kube-apiserver | %s (testenv's local cluster: etcd, kube-apiserver, controller-manager, scheduler, kwok) |",
-		orDash(rep.r.info["apiserver"]))
+	rep.p("| cluster | testenv's local cluster (etcd, kube-apiserver, controller-manager, scheduler, kwok) built from %s; the API server reports %s |",
+		orDash(rep.machine["cluster"]), "`"+orDash(rep.r.info["apiserver"])+"`")
 	rep.p("")
 	if mods := rep.machine["modules"]; mods != "" {
 		rep.p("Modules (`go list -m` in bench/):")
