@@ -567,3 +567,84 @@ func modelDeltas(a, b []string) []string {
 	}
 	return out
 }
+
+// TestBigChangeSetConverts covers the parallel conversion of a bootstrap-sized change set: every
+// object converted into its own place, and a bad object reported, deterministically, by name.
+func TestBigChangeSetConverts(t *testing.T) {
+	const n = 3000
+	acc := mustNew(t, accumulator.Options{}, accumulator.QuerySpec{Name: "Widgets", GVK: widgetGVK})
+	widget := func(i int, size any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Widget",
+			"metadata": map[string]any{"namespace": "a", "name": fmt.Sprintf("w%04d", i), "resourceVersion": fmt.Sprint(10 + i)},
+			"spec":     map[string]any{"size": size},
+		}}
+	}
+	objs := make([]any, n)
+	for i := range n {
+		objs[i] = widget(i, int64(i))
+	}
+	// Two bad objects, far apart: the first in key order is the one reported, every time.
+	objs[2000] = widget(2000, "big")
+	objs[2500] = widget(2500, "bigger")
+	must(t, acc.Store("Widgets").Replace(objs, "99999"))
+	var snap struct{ Widgets []*Widget }
+	for range 3 {
+		if _, err := acc.Update(context.Background(), &snap); err == nil || !strings.Contains(err.Error(), "a/w2000") {
+			t.Fatalf("Update error %v, want the conversion error of a/w2000", err)
+		}
+	}
+	for _, i := range []int{2000, 2500} {
+		fixed := widget(i, int64(i))
+		fixed.SetResourceVersion(fmt.Sprint(50000 + i)) // a new version: the same one is no change
+		must(t, acc.Store("Widgets").Update(fixed))
+	}
+	if ok, _ := update(t, acc, &snap); !ok || len(snap.Widgets) != n {
+		t.Fatalf("Update after the fix: ok=%v, %d widgets, want %d", ok, len(snap.Widgets), n)
+	}
+	for i, w := range snap.Widgets {
+		if w.Name != fmt.Sprintf("w%04d", i) || w.Spec.Size != i {
+			t.Fatalf("element %d is %s with size %d", i, w.Name, w.Spec.Size)
+		}
+	}
+}
+
+func TestReuseSlices(t *testing.T) {
+	acc := mustNew(t, accumulator.Options{ReuseSlices: true}, cmQuery("ConfigMaps", ""))
+	st := acc.Store("ConfigMaps")
+	replace(t, acc, "ConfigMaps", "10", newCM("a", "x", "5"), newCM("a", "y", "6"))
+	var snap struct{ ConfigMaps []*corev1.ConfigMap }
+	update(t, acc, &snap)
+	handed := snap.ConfigMaps
+
+	// A change in place is written into the slice handed out: no new slice.
+	must(t, st.Update(newCM("a", "x", "7")))
+	if ok, _ := update(t, acc, &snap); !ok {
+		t.Fatal("Update reported no change")
+	}
+	if reflect.ValueOf(snap.ConfigMaps).Pointer() != reflect.ValueOf(handed).Pointer() {
+		t.Fatal("ReuseSlices: a change in place made a new slice")
+	}
+	if diff := cmp.Diff([]string{"a/x@7", "a/y@6"}, describe(t, handed)); diff != "" {
+		t.Errorf("the reused slice (-want +got):\n%s", diff)
+	}
+	// Adds and deletes keep the order.
+	must(t, st.Delete(newCM("a", "x", "8")))
+	must(t, st.Add(newCM("a", "w", "9")))
+	must(t, st.Add(newCM("b", "a", "10")))
+	update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"a/w@9", "a/y@6", "b/a@10"}, describe(t, snap.ConfigMaps)); diff != "" {
+		t.Errorf("after adds and deletes (-want +got):\n%s", diff)
+	}
+	// A slice the caller put there itself is never written to.
+	mine := []*corev1.ConfigMap{{}}
+	snap.ConfigMaps = mine
+	must(t, st.Update(newCM("a", "y", "11")))
+	update(t, acc, &snap)
+	if mine[0].Name != "" {
+		t.Error("Update wrote into the caller's own slice")
+	}
+	if diff := cmp.Diff([]string{"a/w@9", "a/y@11", "b/a@10"}, describe(t, snap.ConfigMaps)); diff != "" {
+		t.Errorf("after replacing the field (-want +got):\n%s", diff)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -183,19 +185,8 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	}
 	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })
 
-	for i := range pd.changes {
-		c := &pd.changes[i]
-		if c.next == nil {
-			continue
-		}
-		if err := checkCtx(); err != nil {
-			return pd, err
-		}
-		out, err := fp.convert(c.next)
-		if err != nil {
-			return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
-		}
-		c.out = out
+	if err := convertChanges(ctx, fp, pd.changes); err != nil {
+		return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
 	}
 
 	if lv.elemType != nil && lv.elemType != fp.elemType && len(lv.entries) > 0 {
@@ -230,6 +221,59 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		return pd, err
 	}
 	return pd, nil
+}
+
+// parallelConvertMin is the number of changed objects from which an Update converts them on
+// several goroutines. Below it, goroutines cost more than they save.
+const parallelConvertMin = 512
+
+// convertChanges converts the new version of every changed object into a snapshot element. Big
+// change sets — a bootstrap, a relist — are split over GOMAXPROCS goroutines: conversion is
+// most of such an Update, the consumer is waiting for it, and the reflectors are idle by then
+// (a bootstrap's lists are complete). The first error in key order wins, so the error an Update
+// reports does not depend on scheduling.
+func convertChanges(ctx context.Context, fp *fieldPlan, changes []change) error {
+	convertRange := func(part []change) error {
+		for i := range part {
+			c := &part[i]
+			if c.next == nil {
+				continue
+			}
+			if i%64 == 63 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			out, err := fp.convert(c.next)
+			if err != nil {
+				return err
+			}
+			c.out = out
+		}
+		return nil
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(changes)/(parallelConvertMin/2))
+	if len(changes) < parallelConvertMin || workers < 2 {
+		return convertRange(changes)
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	size := (len(changes) + workers - 1) / workers
+	for w := range workers {
+		part := changes[min(w*size, len(changes)):min((w+1)*size, len(changes))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[w] = convertRange(part)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (pd *pending) setRejected(k objKey, it *item) {
@@ -350,7 +394,11 @@ func (pd *pending) fillSlice(field reflect.Value, retyped bool) bool {
 	if !retyped && len(pd.changes) == 0 && pd.reconverted == nil && lv.handed.IsValid() && holdsSlice(field, lv.handed) {
 		return false
 	}
-	if len(pd.changes) > 0 || retyped || !lv.handed.IsValid() || pd.reconverted != nil {
+	switch {
+	case pd.q.reuseSlices:
+		// The private slice is the one handed out: later changes are written into it.
+		lv.handed = lv.vals
+	case len(pd.changes) > 0 || retyped || !lv.handed.IsValid() || pd.reconverted != nil:
 		n := lv.vals.Len()
 		handed := reflect.MakeSlice(fp.fieldType, n, n)
 		reflect.Copy(handed, lv.vals)
