@@ -50,6 +50,8 @@ type query struct {
 	scheme     *runtime.Scheme
 	// schemeType is the struct type the scheme registers for spec.GVK; nil if it has none.
 	schemeType reflect.Type
+	// reuseSlices is Options.ReuseSlices.
+	reuseSlices bool
 
 	err error // guarded by Accumulator.errMu
 
@@ -87,10 +89,11 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 			return nil, fmt.Errorf("accumulator: query %q: GVK %q needs a version and a kind", spec.Name, spec.GVK)
 		}
 		q := &query{
-			spec:       spec,
-			apiVersion: spec.GVK.GroupVersion().String(),
-			scheme:     scheme,
-			schemeType: known[spec.GVK],
+			spec:        spec,
+			apiVersion:  spec.GVK.GroupVersion().String(),
+			scheme:      scheme,
+			schemeType:  known[spec.GVK],
+			reuseSlices: opts.ReuseSlices,
 		}
 		q.store = newStore(a, spec.Name)
 		a.queries = append(a.queries, q)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"k8s.io/client-go/tools/cache"
 	"runtime"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
 )
@@ -36,11 +36,15 @@ func BenchmarkUpdateOneChange(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("accumulator/N=%d", n), func(b *testing.B) {
 			var snap cmSnapshot
-			benchUpdate(b, n, &snap, func() int { return len(snap.ConfigMaps) })
+			benchUpdate(b, n, accumulator.Options{}, &snap, func() int { return len(snap.ConfigMaps) })
+		})
+		b.Run(fmt.Sprintf("accumulator-reuse/N=%d", n), func(b *testing.B) {
+			var snap cmSnapshot
+			benchUpdate(b, n, accumulator.Options{ReuseSlices: true}, &snap, func() int { return len(snap.ConfigMaps) })
 		})
 		b.Run(fmt.Sprintf("accumulator-map/N=%d", n), func(b *testing.B) {
 			var snap struct{ ConfigMaps map[string]*corev1.ConfigMap }
-			benchUpdate(b, n, &snap, func() int { return len(snap.ConfigMaps) })
+			benchUpdate(b, n, accumulator.Options{}, &snap, func() int { return len(snap.ConfigMaps) })
 		})
 		b.Run(fmt.Sprintf("json-baseline/N=%d", n), func(b *testing.B) {
 			objs := make([]*unstructured.Unstructured, n)
@@ -71,8 +75,8 @@ func BenchmarkUpdateOneChange(b *testing.B) {
 }
 
 // benchUpdate runs the accumulator side of BenchmarkUpdateOneChange into target.
-func benchUpdate(b *testing.B, n int, target any, size func() int) {
-	acc, err := accumulator.New([]accumulator.QuerySpec{cmQuery("ConfigMaps", "")}, accumulator.Options{})
+func benchUpdate(b *testing.B, n int, opts accumulator.Options, target any, size func() int) {
+	acc, err := accumulator.New([]accumulator.QuerySpec{cmQuery("ConfigMaps", "")}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -42,6 +42,15 @@ type Options struct {
 	// its argument, and must not keep it. Default: nil, objects are stored as they arrive.
 	Transform func(*unstructured.Unstructured)
 
+	// ReuseSlices lets Update write a query's changes into the slice it handed out at the
+	// previous Update, when the snapshot field still holds that slice, instead of handing out a
+	// new slice each time. An Update that changes objects in place then costs what changed, not
+	// one pointer copy per object in the view; adds and deletes still shift the elements after
+	// them. The price: a copy of the slice the caller kept from an earlier Update sees the later
+	// changes, as it would for a map field. Default false: slices handed out are never written
+	// again. Map fields are updated in place either way.
+	ReuseSlices bool
+
 	// Scheme knows the typed Go structs of the kinds it has registered. It is used to convert
 	// unstructured objects into typed snapshot fields and to check that a snapshot field can
 	// hold its query's kind. Default: k8s.io/client-go/kubernetes/scheme.Scheme.

@@ -49,6 +49,12 @@ type WatchOptions struct {
 	// Transform changes each object before it is stored (after managedFields are stripped). It
 	// may modify its argument and must not keep it.
 	Transform func(*Unstructured)
+	// ReuseSlices lets Update write changes into the slice fields it handed out at the previous
+	// Update instead of handing out new slices: Update then costs what changed rather than a
+	// pointer copy per object, which matters for views of tens of thousands of objects. A copy
+	// of a slice the caller kept from an earlier Update sees later changes, and the caller must
+	// not write to the slice. Default false. See accumulator.Options.ReuseSlices.
+	ReuseSlices bool
 	// WatchTimeout bounds each watch request: the watch is re-established, from where it left
 	// off, after between WatchTimeout and twice that. Re-establishing is when the API server
 	// re-checks authorization, so it bounds how long a revoked permission goes unnoticed.
@@ -106,9 +112,10 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		})
 	}
 	acc, err := accumulator.New(specs, accumulator.Options{
-		Overlay:   c.writes,
-		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
-		Scheme:    Scheme,
+		Overlay:     c.writes,
+		Transform:   transformFor(opts, metadataOnlyKinds(resolved)),
+		ReuseSlices: opts.ReuseSlices,
+		Scheme:      Scheme,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
