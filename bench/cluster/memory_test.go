@@ -3,9 +3,7 @@ package cluster_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"runtime"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -25,15 +23,10 @@ import (
 //   - kates-keep-managed-fields: WatchOptions{KeepManagedFields: true}.
 //   - kates-with-snapshot: kates, plus the consumer's first Update into a typed snapshot,
 //     which the Accumulator shares with its own record of the consumer's view.
-//   - kates-metadata-only: a metadata-only WatchOptions field, when kates has one.
+//   - kates-metadata-only: kates with Query.MetadataOnly (PartialObjectMetadata).
 //   - controller-runtime: its cache, with its defaults (typed objects, managedFields kept).
 func BenchmarkMemory(b *testing.B) {
-	metaOnly, metaOnlyField := metadataOnlyOption()
-	if metaOnlyField == "" {
-		fmt.Printf("bench-info: metadata-only: kates.WatchOptions has no metadata-only option (fields: %s)\n", watchOptionFields())
-	} else {
-		fmt.Printf("bench-info: metadata-only: kates.WatchOptions.%s\n", metaOnlyField)
-	}
+	fmt.Printf("bench-info: metadata-only: kates.Query.MetadataOnly\n")
 	for _, k := range []kind{configMaps, pods} {
 		ns := fx.Memory
 		n := count(b, k, ns)
@@ -56,11 +49,9 @@ func BenchmarkMemory(b *testing.B) {
 			}
 			benchMemory(b, n, katesSession(ns, kates.WatchOptions{}, snap, k))
 		})
-		if metaOnlyField != "" {
-			b.Run(k.name+"/kates-metadata-only", func(b *testing.B) {
-				benchMemory(b, n, katesSession(ns, metaOnly, nil, k))
-			})
-		}
+		b.Run(k.name+"/kates-metadata-only", func(b *testing.B) {
+			benchMemory(b, n, katesQuerySession(ns, kates.WatchOptions{}, true, nil, k))
+		})
 		b.Run(k.name+"/controller-runtime", func(b *testing.B) {
 			benchMemory(b, n, controllerRuntimeSession(ns, nil, k))
 		})
@@ -114,28 +105,4 @@ func count(b *testing.B, k kind, ns string) int {
 		n = len(l.Items)
 	}
 	return n
-}
-
-// metadataOnlyOption returns WatchOptions asking for metadata only, and the name of the field
-// that does, if kates.WatchOptions has a bool field for it; else "" for the name.
-func metadataOnlyOption() (kates.WatchOptions, string) {
-	var opts kates.WatchOptions
-	v := reflect.ValueOf(&opts).Elem()
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if f.Type.Kind() == reflect.Bool && strings.Contains(strings.ToLower(f.Name), "metadata") {
-			v.Field(i).SetBool(true)
-			return opts, f.Name
-		}
-	}
-	return opts, ""
-}
-
-func watchOptionFields() string {
-	t := reflect.TypeFor[kates.WatchOptions]()
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = t.Field(i).Name
-	}
-	return strings.Join(names, ", ")
 }

@@ -63,6 +63,11 @@ func (s *session) run(b *testing.B) (stop func()) {
 // Update into it once the Accumulator is complete (the consumer's first snapshot); snapshot is
 // a pointer to a struct with one field per kind, named after it ("ConfigMaps").
 func katesSession(ns string, opts kates.WatchOptions, snapshot any, kinds ...kind) *session {
+	return katesQuerySession(ns, opts, false, snapshot, kinds...)
+}
+
+// katesQuerySession is katesSession whose queries ask for metadata only when metadataOnly is set.
+func katesQuerySession(ns string, opts kates.WatchOptions, metadataOnly bool, snapshot any, kinds ...kind) *session {
 	var (
 		c   *kates.Client
 		acc *kates.Accumulator
@@ -82,7 +87,7 @@ func katesSession(ns string, opts kates.WatchOptions, snapshot any, kinds ...kin
 	s.start = func(ctx context.Context) error {
 		queries := make([]kates.Query, len(kinds))
 		for i, k := range kinds {
-			queries[i] = kates.Query{Name: k.name + "s", Kind: k.name, Namespace: ns}
+			queries[i] = kates.Query{Name: k.name + "s", Kind: k.name, Namespace: ns, MetadataOnly: metadataOnly}
 		}
 		var err error
 		if acc, err = c.WatchWithOptions(ctx, opts, queries...); err != nil {

@@ -86,8 +86,13 @@ func stripManagedFields(u *unstructured.Unstructured) { u.SetManagedFields(nil) 
 // newAccumulator returns an accumulator for ConfigMaps in every namespace, configured as
 // kates.Watch configures it by default.
 func newAccumulator(b *testing.B) *accumulator.Accumulator {
-	acc, err := accumulator.New([]accumulator.QuerySpec{{Name: "ConfigMaps", GVK: configMapGVK}},
-		accumulator.Options{Transform: stripManagedFields})
+	return newAccumulatorWith(b, accumulator.Options{})
+}
+
+// newAccumulatorWith is newAccumulator with options (Transform is always kates.Watch's).
+func newAccumulatorWith(b *testing.B, opts accumulator.Options) *accumulator.Accumulator {
+	opts.Transform = stripManagedFields
+	acc, err := accumulator.New([]accumulator.QuerySpec{{Name: "ConfigMaps", GVK: configMapGVK}}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/kates-dev/kates/accumulator"
 	"github.com/kates-dev/kates/bench/internal/fixture"
 )
 
@@ -24,8 +25,9 @@ var updateSizes = []int{1_000, 10_000, 50_000}
 // first. Peers:
 //
 //   - kates: Accumulator.Update into []*corev1.ConfigMap (the store fed directly, with
-//     managedFields stripped as kates.Watch does); kates-map: the same into a
-//     map[string]*corev1.ConfigMap, which Update changes in place.
+//     managedFields stripped as kates.Watch does); kates-reuse: the same with
+//     Options.ReuseSlices, which writes changes into the slice handed out last; kates-map: the
+//     same into a map[string]*corev1.ConfigMap, which Update changes in place.
 //   - json: the way kates used to fill a snapshot, the baseline: JSON-marshal every object of
 //     the kind and unmarshal the lot into the slice.
 //   - lister: a client-go typed informer's indexer and lister.List, which hands out the
@@ -37,11 +39,15 @@ func BenchmarkUpdateOneChange(b *testing.B) {
 		runPeers(b, fmt.Sprintf("N=%d/", n),
 			peer{"kates", func(b *testing.B) {
 				var snap struct{ ConfigMaps []*corev1.ConfigMap }
-				benchKates(b, n, &snap, func() int { return len(snap.ConfigMaps) })
+				benchKates(b, n, accumulator.Options{}, &snap, func() int { return len(snap.ConfigMaps) })
+			}},
+			peer{"kates-reuse", func(b *testing.B) {
+				var snap struct{ ConfigMaps []*corev1.ConfigMap }
+				benchKates(b, n, accumulator.Options{ReuseSlices: true}, &snap, func() int { return len(snap.ConfigMaps) })
 			}},
 			peer{"kates-map", func(b *testing.B) {
 				var snap struct{ ConfigMaps map[string]*corev1.ConfigMap }
-				benchKates(b, n, &snap, func() int { return len(snap.ConfigMaps) })
+				benchKates(b, n, accumulator.Options{}, &snap, func() int { return len(snap.ConfigMaps) })
 			}},
 			peer{"json", func(b *testing.B) { benchJSON(b, n) }},
 			peer{"lister", func(b *testing.B) { benchLister(b, n) }},
@@ -91,8 +97,8 @@ func (c *changeSource[T]) next() T {
 func unstructuredChange(i, rv int) *unstructured.Unstructured { return fixture.ConfigMap(i, rv, true) }
 func typedChange(i, rv int) *corev1.ConfigMap                 { return fixture.TypedConfigMap(i, rv, true) }
 
-func benchKates(b *testing.B, n int, snap any, size func() int) {
-	acc := newAccumulator(b)
+func benchKates(b *testing.B, n int, opts accumulator.Options, snap any, size func() int) {
+	acc := newAccumulatorWith(b, opts)
 	list := make([]any, n)
 	for i := range n {
 		list[i] = fixture.ConfigMap(i, 1+i, true)

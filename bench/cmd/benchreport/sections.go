@@ -105,6 +105,7 @@ func (rep *report) memory() {
 // updatePeers are BenchmarkUpdateOneChange's peers, in plot and table order.
 var updatePeers = []struct{ key, label string }{
 	{"kates", "kates Update, []*T"},
+	{"kates-reuse", "kates Update, []*T with ReuseSlices"},
 	{"kates-map", "kates Update, map[string]*T"},
 	{"json", "JSON marshal + unmarshal (baseline)"},
 	{"lister", "client-go lister.List (no copies)"},
@@ -150,13 +151,13 @@ func (rep *report) update() {
 		g := rep.r.ratio("BenchmarkUpdateOneChange/N=50000/"+p.key, "BenchmarkUpdateOneChange/N=1000/"+p.key, "ns/op")
 		bar := ""
 		switch p.key {
-		case "kates", "kates-map":
+		case "kates", "kates-reuse", "kates-map":
 			bar = "≤ 2× " + verdict(g, 2, true)
 		}
 		rep.p("| %s | %s | %s |", p.label, ratioStr(g), bar)
 	}
 	rep.p("")
-	for _, p := range updatePeers[:2] {
+	for _, p := range updatePeers[:3] {
 		g := rep.r.ratio("BenchmarkUpdateOneChange/N=50000/"+p.key, "BenchmarkUpdateOneChange/N=1000/"+p.key, "ns/op")
 		rep.summary = append(rep.summary, summaryRow{
 			what:     "3. Update cost growth 1k → 50k objects, " + p.label,
