@@ -247,11 +247,14 @@ func (a *Accumulator) queryErrors() error {
 // Objects are shared, never copied twice: an object that changed since the previous Update
 // is handed out as a fresh copy, and an object that did not change is the very pointer the
 // previous Update handed out (so the cost of Update follows the change, not the number of
-// objects). The Accumulator never modifies an object, slice or Entry after handing it out, so
+// objects). The Accumulator never modifies an object, slice or Entry after handing it out (but
+// see ReuseSlices), so
 // a snapshot stays valid as long as the caller keeps it. A caller that modifies a snapshot's
 // objects modifies only its own copies: never the store, nor the fresh copies of objects
 // that change later, nor another Accumulator's; but its edit shows in later snapshots of this
-// Accumulator for as long as that object does not change. Slices are always new. A map is
+// Accumulator for as long as that object does not change. Slices are always new (unless
+// Options.ReuseSlices: then a field that still holds the slice handed out last is written in
+// place, and the caller must not write to it). A map is
 // updated in place, for the keys that changed, when the field still holds the map the previous
 // Update handed out, and replaced by a new map otherwise: copy the map to keep an old view,
 // or set the field to nil to get a clean one.

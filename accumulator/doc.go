@@ -70,8 +70,11 @@ otherwise hands out the very pointer it handed out before. So:
   - But an edited object that does not change keeps showing the edit in this Accumulator's
     later snapshots, since it is carried over. Treat snapshot objects as read-only, or
     DeepCopy before editing.
-  - Slices are always new. A map field that still holds the map the previous Update handed out
-    is updated in place: copy it to keep an old view.
+  - Slices are always new, unless Options.ReuseSlices is set: then a slice field that still
+    holds the slice the previous Update handed out is written in place, which makes an Update
+    of one change among tens of thousands of objects cost what it does among a thousand. A
+    map field that still holds the map the previous Update handed out is always updated in
+    place. Copy either to keep an old view; for large views prefer a map or ReuseSlices.
 
 # Deltas and filters
 
