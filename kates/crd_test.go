@@ -115,7 +115,9 @@ func TestWatchWaitsForAKindInstalledLater(t *testing.T) {
 	if err := c.Create(ctx, w, nil); err != nil {
 		t.Fatal(err)
 	}
-	var snap struct{ Widgets []kates.Entry[*kates.Unstructured] }
+	var snap struct {
+		Widgets []kates.Entry[*kates.Unstructured]
+	}
 	for len(snap.Widgets) == 0 {
 		select {
 		case <-acc.Changed():
