@@ -13,19 +13,27 @@ import (
 	"github.com/kates-dev/kates/kates"
 )
 
-// crdFixture reads testdata/crds/widgets.yaml and gives it a group unique to this run, so tests
-// sharing a cluster never see each other's CRDs. It returns the CRD and its group.
-func crdFixture(t *testing.T) (*kates.CustomResourceDefinition, string) {
+// manifestWithUniqueGroup reads a manifest under testdata and replaces "example.com" in it with
+// a group unique to this run, so tests sharing a cluster never see each other's CRDs. It returns
+// the objects and that group.
+func manifestWithUniqueGroup(t testing.TB, path string) ([]kates.Object, string) {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/crds/widgets.yaml")
+	data, err := os.ReadFile("../testdata/" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	group := "w" + rand.String(6) + ".example.com"
+	group := "g" + rand.String(6) + ".example.com"
 	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return objs, group
+}
+
+// crdFixture is testdata/crds/widgets.yaml's CRD with a unique group and short name.
+func crdFixture(t *testing.T) (*kates.CustomResourceDefinition, string) {
+	t.Helper()
+	objs, group := manifestWithUniqueGroup(t, "crds/widgets.yaml")
 	crd := objs[0].(*kates.CustomResourceDefinition)
 	crd.Spec.Names.ShortNames = []string{"wdg" + group[1:4]}
 	return crd, group

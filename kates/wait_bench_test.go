@@ -4,15 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
@@ -35,15 +32,7 @@ func newLatencyFixture(t testing.TB) *latencyFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../testdata/crds/widgets.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := "l" + rand.String(6) + ".example.com"
-	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
-	if err != nil {
-		t.Fatal(err)
-	}
+	objs, group := manifestWithUniqueGroup(t, "crds/widgets.yaml")
 	crd := objs[0].(*kates.CustomResourceDefinition)
 	crd.Spec.Names.ShortNames = nil
 	ctx := context.Background()

@@ -3,34 +3,16 @@ package kates_test
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
 )
-
-// waitFixture reads a manifest of testdata/wait, giving the CRDs in it a group unique to this run
-// (as crdFixture does), and returns its objects and that group.
-func waitFixture(t *testing.T, name string) ([]kates.Object, string) {
-	t.Helper()
-	data, err := os.ReadFile("../testdata/wait/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := "g" + rand.String(6) + ".example.com"
-	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return objs, group
-}
 
 // progressLog records what Wait's Progress callback was told.
 type progressLog struct {
@@ -80,7 +62,7 @@ func TestWaitBatchOfEveryKindReachesCurrent(t *testing.T) {
 	c, ns := newClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	objs, group := waitFixture(t, "batch.yaml")
+	objs, group := manifestWithUniqueGroup(t, "wait/batch.yaml")
 	crd := objs[0].(*kates.CustomResourceDefinition)
 	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
 
@@ -209,7 +191,7 @@ func TestWaitFailsFastNamingTheUnschedulablePod(t *testing.T) {
 	c, _ := newClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	objs, _ := waitFixture(t, "unschedulable.yaml")
+	objs, _ := manifestWithUniqueGroup(t, "wait/unschedulable.yaml")
 	for _, o := range objs {
 		if err := c.Apply(ctx, o, nil); err != nil {
 			t.Fatal(err)
