@@ -2,7 +2,6 @@ package kates
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -214,11 +213,8 @@ func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq 
 // caller must hear of it at once.
 func permanent(err error) bool {
 	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsNotFound(err) ||
-		apierrors.IsMethodNotSupported(err) || apierrors.IsBadRequest(err) || apierrors.IsInvalid(err) ||
-		errors.Is(err, errNoKind)
+		apierrors.IsMethodNotSupported(err) || apierrors.IsBadRequest(err) || apierrors.IsInvalid(err)
 }
-
-var errNoKind = errors.New("kind not served")
 
 // clearingStore clears the query's recorded error each time a list completes: the query works
 // again.
