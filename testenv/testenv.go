@@ -426,8 +426,22 @@ func (c *Cluster) waitReady(ctx context.Context, cs kubernetes.Interface) error 
 
 // waitForAll is waitFor watching every child for an early exit.
 func (c *Cluster) waitForAll(ctx context.Context, cond func() bool) error {
+	return poll(ctx, 100*time.Millisecond, c.Err, cond)
+}
+
+// waitFor polls cond until it holds, p exits, or ctx ends; a timeout carries p's log tail.
+func waitFor(ctx context.Context, p *process, cond func() bool) error {
+	err := poll(ctx, 50*time.Millisecond, p.exited, cond)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w; last lines of %s:\n%s", err, p.logPath, logTail(p.logPath))
+	}
+	return err
+}
+
+// poll checks cond every interval until it holds, failed reports an error, or ctx ends.
+func poll(ctx context.Context, interval time.Duration, failed func() error, cond func() bool) error {
 	for {
-		if err := c.Err(); err != nil {
+		if err := failed(); err != nil {
 			return err
 		}
 		if cond() {
@@ -436,24 +450,7 @@ func (c *Cluster) waitForAll(ctx context.Context, cond func() bool) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// waitFor polls cond until it holds, p exits, or ctx ends.
-func waitFor(ctx context.Context, p *process, cond func() bool) error {
-	for {
-		if err := p.exited(); err != nil {
-			return err
-		}
-		if cond() {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w; last lines of %s:\n%s", ctx.Err(), p.logPath, logTail(p.logPath))
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(interval):
 		}
 	}
 }
