@@ -74,21 +74,28 @@ func BenchmarkUpdateOneChange(b *testing.B) {
 	}
 }
 
-// benchUpdate runs the accumulator side of BenchmarkUpdateOneChange into target.
-func benchUpdate(b *testing.B, n int, opts accumulator.Options, target any, size func() int) {
+// filledAccumulator returns an Accumulator with one query, "ConfigMaps", whose store holds n
+// ConfigMaps (resource versions 1..n); it stops when the benchmark ends.
+func filledAccumulator(b *testing.B, n int, opts accumulator.Options) *accumulator.Accumulator {
 	acc, err := accumulator.New([]accumulator.QuerySpec{cmQuery("ConfigMaps", "")}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer acc.Stop()
+	b.Cleanup(acc.Stop)
 	list := make([]any, n)
 	for i := range n {
 		list[i] = benchCM(i, 1+i)
 	}
-	st := acc.Store("ConfigMaps")
-	if err := st.Replace(list, fmt.Sprint(n)); err != nil {
+	if err := acc.Store("ConfigMaps").Replace(list, fmt.Sprint(n)); err != nil {
 		b.Fatal(err)
 	}
+	return acc
+}
+
+// benchUpdate runs the accumulator side of BenchmarkUpdateOneChange into target.
+func benchUpdate(b *testing.B, n int, opts accumulator.Options, target any, size func() int) {
+	acc := filledAccumulator(b, n, opts)
+	st := acc.Store("ConfigMaps")
 	ctx := context.Background()
 	if _, err := acc.Update(ctx, target); err != nil {
 		b.Fatal(err)
@@ -114,19 +121,7 @@ func benchUpdate(b *testing.B, n int, opts accumulator.Options, target any, size
 // reflector's side of the cost.
 func BenchmarkStoreUpdate(b *testing.B) {
 	const n = 10_000
-	acc, err := accumulator.New([]accumulator.QuerySpec{cmQuery("ConfigMaps", "")}, accumulator.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer acc.Stop()
-	list := make([]any, n)
-	for i := range n {
-		list[i] = benchCM(i, 1+i)
-	}
-	st := acc.Store("ConfigMaps")
-	if err := st.Replace(list, fmt.Sprint(n)); err != nil {
-		b.Fatal(err)
-	}
+	st := filledAccumulator(b, n, accumulator.Options{}).Store("ConfigMaps")
 	objs := make([]*unstructured.Unstructured, 1024)
 	for i := range objs {
 		objs[i] = benchCM(i, 0)
