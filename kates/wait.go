@@ -198,7 +198,8 @@ func IsWaitFailed(err error) bool { return errors.Is(err, ErrWaitFailed) }
 // available". A Pod of the workload's latest version whose container is crash looping or cannot
 // pull its image, or that has been unschedulable for kstatus.ScheduleWindow, makes the workload
 // Failed; a Pod being deleted (as old ones are in a rollout) never does. A Service with a
-// selector reports its ready endpoints from its EndpointSlices.
+// selector reports its ready endpoints from its EndpointSlices, and is InProgress while a
+// ready Pod it selects is not yet one of them (the EndpointSlice controller lags the Pods).
 //
 // When a Failed object is seen, Wait returns at once with a *WaitError wrapping ErrWaitFailed,
 // unless opts.NoFailFast. When ctx ends first, it returns a *WaitError wrapping ctx's error

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -41,9 +42,11 @@ const (
 )
 
 // relatedIndex holds the related objects of one evaluation: Pods and ReplicaSets by their
-// controller's UID, EndpointSlices by "namespace/service".
+// controller's UID, every Pod by namespace (a Service selects by label, not owner), and
+// EndpointSlices by "namespace/service".
 type relatedIndex struct {
 	pods        map[types.UID][]Entry[*unstructured.Unstructured]
+	podsByNS    map[string][]Entry[*unstructured.Unstructured]
 	replicaSets map[types.UID][]Entry[*unstructured.Unstructured]
 	slices      map[string][]Entry[*unstructured.Unstructured]
 	seen        map[types.UID]bool
@@ -52,6 +55,7 @@ type relatedIndex struct {
 func newRelatedIndex() *relatedIndex {
 	return &relatedIndex{
 		pods:        map[types.UID][]Entry[*unstructured.Unstructured]{},
+		podsByNS:    map[string][]Entry[*unstructured.Unstructured]{},
 		replicaSets: map[types.UID][]Entry[*unstructured.Unstructured]{},
 		slices:      map[string][]Entry[*unstructured.Unstructured]{},
 		seen:        map[types.UID]bool{},
@@ -75,6 +79,9 @@ func (x *relatedIndex) add(kind string, e Entry[*unstructured.Unstructured]) {
 			x.slices[k] = append(x.slices[k], e)
 		}
 	case "Pod", "ReplicaSet":
+		if kind == "Pod" {
+			x.podsByNS[u.GetNamespace()] = append(x.podsByNS[u.GetNamespace()], e)
+		}
 		owner := controllerUID(u)
 		if owner == "" {
 			return
@@ -312,14 +319,19 @@ func plural(n int, one, many string) string {
 // load balancer: whether anything answers behind it is what its user wants to know next.
 // Dual-stack Services have a slice per address family; the family with the most endpoints
 // counts.
+//
+// A Service that kstatus calls Current is InProgress while a Pod it selects is ready but not yet
+// a ready endpoint: the EndpointSlice controller lags the Pods by a moment, and a wait that
+// returned then would send its caller's first request to a Service that cannot reach the Pod.
 func explainService(st *ObjectStatus, u *unstructured.Unstructured, x *relatedIndex) {
 	typ, _, _ := unstructured.NestedString(u.Object, "spec", "type")
-	sel, _, _ := unstructured.NestedMap(u.Object, "spec", "selector")
+	sel, _, _ := unstructured.NestedStringMap(u.Object, "spec", "selector")
 	if typ == "ExternalName" || (len(sel) == 0 && typ != "LoadBalancer") {
 		return
 	}
 	type count struct{ ready, total int }
 	byFamily := map[string]*count{}
+	readyPods := map[string]bool{} // names of Pods that are a ready endpoint in some slice
 	for _, s := range x.slices[objectKey(u.GetNamespace(), u.GetName())] {
 		family, _, _ := unstructured.NestedString(s.Object.Object, "addressType")
 		c := byFamily[family]
@@ -334,6 +346,10 @@ func explainService(st *ObjectStatus, u *unstructured.Unstructured, x *relatedIn
 			// The API: a nil ready condition means ready.
 			if ready, ok, _ := unstructured.NestedBool(em, "conditions", "ready"); !ok || ready {
 				c.ready++
+				if kind, _, _ := unstructured.NestedString(em, "targetRef", "kind"); kind == "Pod" {
+					name, _, _ := unstructured.NestedString(em, "targetRef", "name")
+					readyPods[name] = true
+				}
 			}
 		}
 	}
@@ -344,4 +360,46 @@ func explainService(st *ObjectStatus, u *unstructured.Unstructured, x *relatedIn
 		}
 	}
 	st.Message += fmt.Sprintf("; endpoints: %d/%d ready", best.ready, best.total)
+	if st.Status != kstatus.CurrentStatus || len(sel) == 0 {
+		return
+	}
+	var missing []string
+	selector := labels.SelectorFromSet(sel)
+	for _, p := range x.podsByNS[u.GetNamespace()] {
+		if podServesTraffic(p.Object) && selector.Matches(labels.Set(p.Object.GetLabels())) && !readyPods[p.Object.GetName()] {
+			missing = append(missing, p.Object.GetName())
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	sort.Strings(missing)
+	st.Status = kstatus.InProgressStatus
+	st.Reason = "EndpointsNotReady"
+	st.Message = fmt.Sprintf("Endpoints: %d/%d ready; pod %s is ready but not an endpoint yet", best.ready, best.total, missing[0])
+	if len(missing) > 1 {
+		st.Message += fmt.Sprintf(" (and %d more %s)", len(missing)-1, plural(len(missing)-1, "pod", "pods"))
+	}
+}
+
+// podServesTraffic reports whether the EndpointSlice controller will list Pod u as a ready
+// endpoint of a Service that selects it: it has an IP, is not going away or finished, and is
+// Ready.
+func podServesTraffic(u *unstructured.Unstructured) bool {
+	if u.GetDeletionTimestamp() != nil {
+		return false
+	}
+	if ip, _, _ := unstructured.NestedString(u.Object, "status", "podIP"); ip == "" {
+		return false
+	}
+	if phase, _, _ := unstructured.NestedString(u.Object, "status", "phase"); phase == "Succeeded" || phase == "Failed" {
+		return false
+	}
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		if cm, _ := c.(map[string]any); cm["type"] == "Ready" {
+			return cm["status"] == "True"
+		}
+	}
+	return false
 }

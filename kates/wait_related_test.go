@@ -104,6 +104,11 @@ func TestJudgeObjectExplainsThroughRelatedObjects(t *testing.T) {
 			name: "a Service counts its ready endpoints", fixture: "service-endpoints.yaml", at: 5 * time.Second,
 			want: want{Status: kstatus.CurrentStatus, Message: "Service is ready; endpoints: 2/3 ready"},
 		},
+		{
+			name: "a Service waits for a ready Pod to become its endpoint", fixture: "service-endpoints-lag.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsNotReady",
+				Message: "Endpoints: 1/1 ready; pod web-b is ready but not an endpoint yet"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,7 +113,9 @@ func relatedKinds(gk schema.GroupKind) []string {
 		schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}, schema.GroupKind{Group: "batch", Kind: "Job"}:
 		return []string{"Pod"}
 	case serviceGK:
-		return []string{"EndpointSlice"}
+		// Pods too: a ready Pod the Service selects that is not yet an endpoint keeps it
+		// InProgress.
+		return []string{"EndpointSlice", "Pod"}
 	}
 	return nil
 }
