@@ -319,4 +319,7 @@ func TestWatchPrintsChangesUntilInterrupted(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("watch after ^C: %v (want exit 0); stderr: %s", err, stderr.String())
 	}
+	if strings.Contains(stderr.String(), raceReport) {
+		t.Errorf("the race detector found a data race in kates watch:\n%s", stderr.String())
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +22,12 @@ import (
 var (
 	cluster *testenv.Cluster
 	binary  string
+	// buildFlags are the go build flags of binary: -race under go test -race (race_test.go).
+	buildFlags []string
 )
+
+// raceReport is what a binary built with -race prints when it finds a data race.
+const raceReport = "WARNING: DATA RACE"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "kates-cli-")
@@ -29,7 +35,7 @@ func TestMain(m *testing.M) {
 		log.Fatal(err)
 	}
 	binary = filepath.Join(dir, "kates")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", append(append([]string{"build"}, buildFlags...), "-o", binary, ".")...).CombinedOutput(); err != nil {
 		log.Fatalf("go build: %v\n%s", err, out)
 	}
 	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
@@ -75,6 +81,9 @@ func runKates(t *testing.T, stdin []byte, args ...string) result {
 		t.Fatalf("run kates %v: %v", args, err)
 	}
 	t.Logf("kates %v: exit %d after %s\nstdout:\n%s\nstderr:\n%s", args, r.code, r.took.Round(time.Millisecond), r.stdout, r.stderr)
+	if strings.Contains(r.stderr, raceReport) {
+		t.Errorf("kates %v: the race detector found a data race (see stderr above)", args)
+	}
 	return r
 }
 
