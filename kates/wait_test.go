@@ -12,6 +12,7 @@ import (
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/testenv"
 )
 
 // progressLog records what Wait's Progress callback was told.
@@ -405,5 +406,45 @@ func TestWaitForAServiceMeansItReachesEveryReadyPod(t *testing.T) {
 		if ready < int(replicas) {
 			t.Errorf("%d replicas: %d ready pods after Wait", replicas, ready)
 		}
+	}
+}
+
+// TestWaitFailsFastOnAContainerThatCannotStart: a Deployment whose Pods crash loop, or whose
+// image cannot be pulled, is Failed as soon as its controller's Pod shows it, and Wait returns at
+// once naming the Pod and the reason. kwok plays the kubelet (testenv.SimulateLabel); the
+// Deployment and ReplicaSet controllers are real.
+func TestWaitFailsFastOnAContainerThatCannotStart(t *testing.T) {
+	for _, reason := range []string{"CrashLoopBackOff", "ImagePullBackOff"} {
+		t.Run(reason, func(t *testing.T) {
+			c, ns := newClient(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			dep := deployment(ns, "broken", 2)
+			dep.Spec.Template.Labels[testenv.SimulateLabel] = reason
+			if err := c.Create(ctx, dep, dep); err != nil {
+				t.Fatal(err)
+			}
+			const timeout = 60 * time.Second
+			waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
+			defer cancelWait()
+			begin := time.Now()
+			err := c.Wait(waitCtx, []any{dep}, kates.WaitOptions{})
+			took := time.Since(begin)
+			t.Logf("Wait returned after %s: %v", took.Round(time.Millisecond), err)
+			var werr *kates.WaitError
+			if !kates.IsWaitFailed(err) || !errors.As(err, &werr) {
+				t.Fatalf("got %v, want a *WaitError wrapping ErrWaitFailed", err)
+			}
+			if took > timeout/2 {
+				t.Errorf("Wait took %s, not well before its %s timeout", took, timeout)
+			}
+			failed := werr.Failed()
+			if len(failed) != 1 || failed[0].Name != "broken" {
+				t.Fatalf("Failed() = %v, want the Deployment broken", failed)
+			}
+			if msg := failed[0].Message; !strings.Contains(msg, "pod broken-") || !strings.Contains(msg, reason) {
+				t.Errorf("message %q does not name the pod and %s", msg, reason)
+			}
+		})
 	}
 }

@@ -39,6 +39,14 @@
 // The admin identity is in group system:masters. RESTConfigAs and KubeconfigAs impersonate any
 // other user; RBAC is on, so such a user is Forbidden everything until a Role grants it.
 //
+// # Pods that cannot start
+//
+// kwok plays every container as started and Ready. A Pod labelled SimulateLabel (set it in a
+// workload's Pod template) is played instead as a kubelet shows a container that cannot start:
+// "CrashLoopBackOff" (running, restarted, waiting to restart) or an image pull failure such as
+// "ImagePullBackOff" (Pending). The workload controllers react to it as they would on real
+// nodes, so explanations of stuck rollouts are tested end to end.
+//
 // # Faults
 //
 // StopAPIServer and StartAPIServer restart the API server on the same port and etcd;

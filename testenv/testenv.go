@@ -301,11 +301,15 @@ var containerLog = []string{
 // ContainerLogLines is the text of the log lines every fake container has, in order.
 var ContainerLogLines = []string{"kates testenv: container started", "kates testenv: serving", "kates testenv: a warning"}
 
-// writeKwokConfig writes kwok's configuration: the stages, and a ClusterLogs rule that serves
+// writeKwokConfig writes kwok's configuration: the stages (kwok's, and testenv's for
+// SimulateLabel), and a ClusterLogs rule that serves
 // containerLog as every container's log through kwok's kubelet API.
 func (c *Cluster) writeKwokConfig() (string, error) {
 	stages, err := os.ReadFile(c.bins.KwokStages)
 	if err != nil {
+		return "", err
+	}
+	if stages, err = withSimulatedFailures(stages); err != nil {
 		return "", err
 	}
 	logPath := filepath.Join(c.dir, "container.log")

@@ -354,3 +354,66 @@ func TestPodLogsServedByKwok(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulatedContainerFailures: Pods marked with testenv.SimulateLabel show the container
+// state a kubelet would, and keep it: kwok's pod-ready stage leaves them alone.
+func TestSimulatedContainerFailures(t *testing.T) {
+	cs := clientset(t)
+	ns := namespace(t, cs)
+	ctx := context.Background()
+	tests := []struct {
+		reason   string
+		phase    corev1.PodPhase
+		restarts int32
+	}{
+		{reason: "CrashLoopBackOff", phase: corev1.PodRunning, restarts: 3},
+		{reason: "ImagePullBackOff", phase: corev1.PodPending},
+		{reason: "ErrImagePull", phase: corev1.PodPending},
+	}
+	for _, tt := range tests {
+		name := strings.ToLower(tt.reason)
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{testenv.SimulateLabel: tt.reason}},
+			Spec:       podSpec(),
+		}
+		if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A plain Pod beside them still becomes Ready: the edit to pod-ready narrows it, no more.
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "plain"}, Spec: podSpec()}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitPod := func(name string, done func(*corev1.Pod) bool) *corev1.Pod {
+		t.Helper()
+		var last *corev1.Pod
+		err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+			p, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			last = p
+			return done(p), nil
+		})
+		if err != nil {
+			t.Fatalf("pod %s: %v; last status: %+v", name, err, last.Status)
+		}
+		return last
+	}
+	hasStatuses := func(p *corev1.Pod) bool { return len(p.Status.ContainerStatuses) > 0 }
+	waitPod("plain", func(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodRunning && hasStatuses(p) && p.Status.ContainerStatuses[0].Ready })
+	for _, tt := range tests {
+		waitPod(strings.ToLower(tt.reason), hasStatuses)
+	}
+	// Give pod-ready, were it still to match, time to act; then every simulated Pod must still
+	// show its failure.
+	time.Sleep(time.Second)
+	for _, tt := range tests {
+		p := waitPod(strings.ToLower(tt.reason), hasStatuses)
+		cst := p.Status.ContainerStatuses[0]
+		if p.Status.Phase != tt.phase || cst.Ready || cst.State.Waiting == nil || cst.State.Waiting.Reason != tt.reason || cst.RestartCount != tt.restarts {
+			t.Errorf("pod %s: phase %s, container %+v; want phase %s, waiting %s, %d restarts, not ready",
+				p.Name, p.Status.Phase, cst, tt.phase, tt.reason, tt.restarts)
+		}
+	}
+}
