@@ -401,7 +401,9 @@ func TestSimulatedContainerFailures(t *testing.T) {
 		return last
 	}
 	hasStatuses := func(p *corev1.Pod) bool { return len(p.Status.ContainerStatuses) > 0 }
-	waitPod("plain", func(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodRunning && hasStatuses(p) && p.Status.ContainerStatuses[0].Ready })
+	waitPod("plain", func(p *corev1.Pod) bool {
+		return p.Status.Phase == corev1.PodRunning && hasStatuses(p) && p.Status.ContainerStatuses[0].Ready
+	})
 	for _, tt := range tests {
 		waitPod(strings.ToLower(tt.reason), hasStatuses)
 	}
