@@ -30,7 +30,8 @@ type LogEvent struct {
 // the line's timestamp, so several pods can share one channel (call PodLogs for each, in
 // goroutines). With no container in opts, every container of the pod is streamed. opts.Follow
 // keeps streaming until ctx ends. PodLogs returns when every stream has ended, after a Closed
-// event for each; it never closes events. It blocks while events is full.
+// event for each (once ctx has ended, only if events has room); it never closes events. It
+// blocks while events is full, until ctx ends.
 func (c *Client) PodLogs(ctx context.Context, pod any, opts *PodLogOptions, events chan<- LogEvent) error {
 	t, err := c.resolve(pod, true)
 	if err != nil {
@@ -86,7 +87,19 @@ func (c *Client) streamLogs(ctx context.Context, ns, pod string, opts *corev1.Po
 			return false
 		}
 	}
-	defer func() { send(LogEvent{Closed: true, Err: err}) }()
+	defer func() {
+		closed := LogEvent{Namespace: ns, Pod: pod, Container: opts.Container, Closed: true, Err: err}
+		if ctx.Err() == nil {
+			send(closed)
+			return
+		}
+		// ctx has ended: the Closed event still goes out if events has room, but PodLogs
+		// must not block on a reader that may be gone.
+		select {
+		case events <- closed:
+		default:
+		}
+	}()
 	stream, err := c.typed.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(ctx)
 	if err != nil {
 		return err

@@ -2,8 +2,11 @@ package kates_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -25,20 +28,7 @@ func TestPodLogsMultiplexesPods(t *testing.T) {
 	}
 	// Logs exist once the pods run.
 	for _, name := range names {
-		for {
-			var pod kates.Pod
-			if err := c.Get(ctx, &kates.Pod{ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns}}, &pod); err != nil {
-				t.Fatal(err)
-			}
-			if pod.Status.Phase == "Running" {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatalf("pod %s never Running", name)
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
+		waitRunning(t, ctx, c, ns, name)
 	}
 
 	events := make(chan kates.LogEvent, 100)
@@ -83,5 +73,104 @@ func TestPodLogsMultiplexesPods(t *testing.T) {
 	}
 	if err := c.PodLogs(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "x", Namespace: ns}}, nil, events); err == nil {
 		t.Error("PodLogs of a ConfigMap: no error")
+	}
+}
+
+// waitRunning waits until Pod ns/name is Running.
+func waitRunning(t *testing.T, ctx context.Context, c *kates.Client, ns, name string) {
+	t.Helper()
+	for {
+		var pod kates.Pod
+		if err := c.Get(ctx, &kates.Pod{ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns}}, &pod); err != nil {
+			t.Fatal(err)
+		}
+		if pod.Status.Phase == "Running" {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("pod %s never Running", name)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// TestPodLogsFollowsUntilCancelled: with Follow, a line the container writes after the stream
+// started arrives, with its time, and cancelling the context ends PodLogs, after a Closed event.
+// The cluster is private: the test writes to the log every fake container serves.
+func TestPodLogsFollowsUntilCancelled(t *testing.T) {
+	cl := privateCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ns := "logs-" + rand.String(6)
+	c, err := kates.NewClientFromRESTConfig(cl.RESTConfig(), ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Create(ctx, &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil)
+	pod := &kates.Pod{ObjectMeta: kates.ObjectMeta{Name: "tail"},
+		Spec: kates.PodSpec{Containers: []kates.Container{{Name: "main", Image: "example.com/app:1"}}}}
+	if err := c.Create(ctx, pod, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitRunning(t, ctx, c, ns, "tail")
+
+	streamCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	events := make(chan kates.LogEvent, 100)
+	done := make(chan error, 1)
+	go func() { done <- c.PodLogs(streamCtx, pod, &kates.PodLogOptions{Follow: true}, events) }()
+	next := func() kates.LogEvent {
+		t.Helper()
+		select {
+		case ev := <-events:
+			return ev
+		case err := <-done:
+			t.Fatalf("PodLogs returned while following: %v", err)
+		case <-ctx.Done():
+			t.Fatal("no log event")
+		}
+		return kates.LogEvent{}
+	}
+	for _, want := range testenv.ContainerLogLines {
+		if ev := next(); ev.Line != want || ev.Closed {
+			t.Fatalf("got %+v, want the line %q", ev, want)
+		}
+	}
+	written := time.Now().Truncate(time.Millisecond)
+	line := "kates test: written while followed " + rand.String(4)
+	if err := cl.WriteContainerLog(written, line); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ev := next()
+		if ev.Line == line {
+			if !ev.Time.Equal(written) || ev.Pod != "tail" || ev.Namespace != ns {
+				t.Errorf("followed line: %+v, want pod %s/tail at %s", ev, ns, written)
+			}
+			break
+		}
+		// Another test of this cluster may have written too; any other line is not ours.
+	}
+
+	stop()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("PodLogs after cancel: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("PodLogs did not return within 10s of its context's end")
+	}
+	close(events) // PodLogs has returned: nothing sends any more
+	closed := false
+	for ev := range events {
+		closed = closed || (ev.Closed && ev.Pod == "tail" && ev.Container == "main")
+	}
+	if !closed {
+		t.Error("no Closed event for the followed stream, though events had room")
 	}
 }
