@@ -99,7 +99,32 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		a.queries = append(a.queries, q)
 		a.byName[spec.Name] = q
 	}
+	if opts.Snapshot != nil {
+		if err := a.convertAhead(opts.Snapshot); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
+}
+
+// convertAhead checks snapshot, Options.Snapshot, as Update checks a target, and has each
+// store convert the objects of a typed field as they arrive.
+func (a *Accumulator) convertAhead(snapshot any) error {
+	t := reflect.TypeOf(snapshot)
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("accumulator: Options.Snapshot is a %T; want a pointer to a snapshot struct", snapshot)
+	}
+	p := a.buildPlan(t.Elem())
+	if p.err != nil {
+		return p.err
+	}
+	a.plans[t.Elem()] = p
+	for i, q := range a.queries {
+		if ot := p.fields[i].objType; ot != unstructuredType {
+			q.store.convertTo = ot
+		}
+	}
+	return nil
 }
 
 // Store returns the store the reflector of the named query writes into, or nil if there is no

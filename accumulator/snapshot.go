@@ -165,12 +165,15 @@ func (q *query) wantTypes() string {
 	return fmt.Sprintf("%v or a struct for this custom kind", unstructuredType)
 }
 
-// convert makes a fresh snapshot element for it: a typed copy of its object, or a deep copy
-// of the unstructured object, wrapped in an Entry if the field wants one.
+// convert makes a fresh snapshot element for it: a typed copy of its object (the one made as
+// it arrived, if it is of this type and no one took it yet), or a deep copy of the
+// unstructured object, wrapped in an Entry if the field wants one.
 func (fp *fieldPlan) convert(it *item) (reflect.Value, error) {
 	var obj reflect.Value
 	if fp.objType == unstructuredType {
 		obj = reflect.ValueOf(it.obj.DeepCopy())
+	} else if pre := it.typed.Swap(nil); pre != nil && pre.Type().Elem() == fp.objType {
+		obj = *pre // converted as it arrived, and now this hand-out's alone
 	} else {
 		obj = reflect.New(fp.objType)
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(it.obj.Object, obj.Interface()); err != nil {

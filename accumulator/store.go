@@ -3,9 +3,12 @@ package accumulator
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/tools/cache"
@@ -47,6 +50,10 @@ func keyOf(u *unstructured.Unstructured) objKey {
 type item struct {
 	obj    *unstructured.Unstructured
 	status kstatus.Result
+	// typed is obj converted ahead of time into its query's snapshot type (Options.Snapshot),
+	// until an Update takes it to hand out: the first taker owns it, and it is nil afterwards.
+	// It is the one field that changes after the item is published, hence atomic.
+	typed atomic.Pointer[reflect.Value]
 }
 
 func (it *item) rv() string     { return it.obj.GetResourceVersion() }
@@ -85,12 +92,15 @@ func rvNewer(a, b string) bool {
 // cache.ResourceVersionUpdater. Its methods are safe for concurrent use, with each other and
 // with the Accumulator's Update.
 //
-// Every object must be an *unstructured.Unstructured of the query's kind; Delete also accepts
-// a cache.DeletedFinalStateUnknown. Objects are owned by the Store once passed in: Transform
+// Every object must be an *unstructured.Unstructured of the query's kind, or what Transformer
+// made of one; Delete also accepts a cache.DeletedFinalStateUnknown. Objects are owned by the Store once passed in: Transform
 // runs on them in place, and the caller must not modify them afterwards.
 type Store struct {
 	acc   *Accumulator
 	query string
+	// convertTo is the Go type objects are converted into as they arrive (see
+	// Options.Snapshot); nil for none.
+	convertTo reflect.Type
 
 	// writeMu serializes the writing methods. A writer may read objects without mu, since
 	// only writers change it; it takes mu to change it.
@@ -110,6 +120,7 @@ var (
 	_ cache.ReflectorStore         = (*Store)(nil)
 	_ cache.ReflectorBookmarkStore = (*Store)(nil)
 	_ cache.ResourceVersionUpdater = (*Store)(nil)
+	_ cache.TransformingStore      = (*Store)(nil)
 )
 
 func newStore(acc *Accumulator, query string) *Store {
@@ -122,11 +133,45 @@ func newStore(acc *Accumulator, query string) *Store {
 }
 
 func (s *Store) unstructured(op string, obj any) (*unstructured.Unstructured, error) {
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok || u == nil {
-		return nil, fmt.Errorf("accumulator: query %q: %s: got %T, want *unstructured.Unstructured", s.query, op, obj)
+	u, _, err := s.arrival(op, obj)
+	return u, err
+}
+
+// arrival returns obj's object, and its item if Transformer built it already.
+func (s *Store) arrival(op string, obj any) (*unstructured.Unstructured, *item, error) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		if o != nil {
+			return o, nil, nil
+		}
+	case *arrived:
+		if o != nil && o.Unstructured != nil {
+			return o.Unstructured, o.it, nil
+		}
 	}
-	return u, nil
+	return nil, nil, fmt.Errorf("accumulator: query %q: %s: got %T, want *unstructured.Unstructured", s.query, op, obj)
+}
+
+// arrived is an object as Transformer leaves it in the reflector's temporary store: the
+// object, which the key functions read through the embedded pointer, and the item already
+// built from it.
+type arrived struct {
+	*unstructured.Unstructured
+	it *item
+}
+
+// Transformer returns the function a client-go Reflector applies to each object of an initial
+// list streamed in WatchList mode, as it arrives, before handing them all to Replace: it builds
+// the object's item (Transform, status, the typed copy of Options.Snapshot) there, so that this
+// work overlaps with the stream instead of following it. It implements cache.TransformingStore.
+func (s *Store) Transformer() cache.TransformFunc {
+	return func(obj any) (any, error) {
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok || u == nil {
+			return obj, nil // Replace will say what is wrong with it
+		}
+		return &arrived{Unstructured: u, it: s.newItem(u)}, nil
+	}
 }
 
 // Add stores a new object. See Update.
@@ -137,7 +182,7 @@ func (s *Store) Add(obj any) error { return s.put("add", obj) }
 func (s *Store) Update(obj any) error { return s.put("update", obj) }
 
 func (s *Store) put(op string, obj any) error {
-	u, err := s.unstructured(op, obj)
+	u, it, err := s.arrival(op, obj)
 	if err != nil {
 		return err
 	}
@@ -148,7 +193,9 @@ func (s *Store) put(op string, obj any) error {
 	if old := s.objects[key]; old != nil && sameVersion(old, u.GetResourceVersion(), u.GetUID()) {
 		return nil
 	}
-	it := s.acc.newItem(u)
+	if it == nil {
+		it = s.newItem(u)
+	}
 
 	s.mu.Lock()
 	s.objects[key] = it
@@ -210,7 +257,7 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 
 	objects := make(map[objKey]*item, len(list))
 	for _, obj := range list {
-		u, err := s.unstructured("replace", obj)
+		u, it, err := s.arrival("replace", obj)
 		if err != nil {
 			return err
 		}
@@ -219,7 +266,10 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 			objects[key] = old
 			continue
 		}
-		objects[key] = s.acc.newItem(u)
+		if it == nil {
+			it = s.newItem(u)
+		}
+		objects[key] = it
 	}
 
 	s.mu.Lock()
@@ -250,6 +300,19 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 		s.acc.notify()
 	}
 	return nil
+}
+
+// newItem makes the item for u, converted ahead into s.convertTo if set. A conversion that
+// fails is left to Update, which reports it.
+func (s *Store) newItem(u *unstructured.Unstructured) *item {
+	it := s.acc.newItem(u)
+	if s.convertTo != nil {
+		obj := reflect.New(s.convertTo)
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj.Interface()); err == nil {
+			it.typed.Store(&obj)
+		}
+	}
+	return it
 }
 
 // Resync does nothing; it exists for cache.ReflectorStore.

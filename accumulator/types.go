@@ -51,6 +51,17 @@ type Options struct {
 	// again. Map fields are updated in place either way.
 	ReuseSlices bool
 
+	// Snapshot, if not nil, is a pointer to the snapshot struct type that Updates will fill
+	// (its value is not read: (*MySnapshot)(nil) will do). New checks the type as Update
+	// would, and each object of a typed field is then converted into its Go type as it reaches
+	// the store, in the reflector's goroutine, instead of in Update: a bootstrap's conversion
+	// overlaps with the list still streaming in, and in steady state it runs beside the consumer
+	// rather than in it. Update hands out the converted object itself the first time it hands
+	// out that version; any later hand-out of it (an Update into another struct type, say) is a
+	// fresh conversion, so callers still never share objects. Updates into other struct types
+	// still work, converting as they would without the hint.
+	Snapshot any
+
 	// Scheme knows the typed Go structs of the kinds it has registered. It is used to convert
 	// unstructured objects into typed snapshot fields and to check that a snapshot field can
 	// hold its query's kind. Default: k8s.io/client-go/kubernetes/scheme.Scheme.

@@ -54,6 +54,13 @@ type WatchOptions struct {
 	// of a slice the caller kept from an earlier Update sees later changes, and the caller must
 	// not write to the slice. Default false. See accumulator.Options.ReuseSlices.
 	ReuseSlices bool
+	// Snapshot, if not nil, is a pointer to the snapshot struct type Updates will fill;
+	// (*MySnapshot)(nil) will do. Watch then checks that type at once, and converts each object
+	// into its field's Go type as it arrives rather than in Update: the first complete view comes
+	// sooner (the conversion overlaps with the initial list streaming in) and Update stays cheap
+	// however fast events come. Updates into other types still work. See
+	// accumulator.Options.Snapshot.
+	Snapshot any
 	// WatchTimeout bounds each watch request: the watch is re-established, from where it left
 	// off, after between WatchTimeout and twice that. Re-establishing is when the API server
 	// re-checks authorization, so it bounds how long a revoked permission goes unnoticed.
@@ -114,6 +121,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		Overlay:     c.writes,
 		Transform:   transformFor(opts, metadataOnlyKinds(resolved)),
 		ReuseSlices: opts.ReuseSlices,
+		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
 	})
 	if err != nil {

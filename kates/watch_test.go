@@ -3,6 +3,7 @@ package kates_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -463,5 +464,56 @@ func TestWatchMetadataOnly(t *testing.T) {
 		if _, has := snap.ConfigMaps[0].Object["data"]; has {
 			t.Fatalf("metadata-only view shows data after the client's own write: %v", snap.ConfigMaps[0].Object)
 		}
+	}
+}
+
+// TestWatchConvertsAheadForTheSnapshotType: with WatchOptions.Snapshot, objects are converted
+// (and transformed) as they arrive, once each, whether the initial list is streamed or paged,
+// and the snapshot is complete and current; a snapshot type that cannot hold a query's kind is
+// refused by Watch itself.
+func TestWatchConvertsAheadForTheSnapshotType(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	createConfigMaps(t, c, ns, "ahead", 300)
+	type snapshot struct {
+		ConfigMaps map[string]kates.Entry[*kates.ConfigMap]
+	}
+	var transforms atomic.Int64
+	q := kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=ahead"}
+	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{
+		Snapshot:  (*snapshot)(nil),
+		Transform: func(*kates.Unstructured) { transforms.Add(1) },
+	}, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap snapshot
+	nextSnapshot(t, ctx, acc, &snap)
+	if len(snap.ConfigMaps) != 300 {
+		t.Fatalf("first snapshot has %d ConfigMaps, want 300", len(snap.ConfigMaps))
+	}
+	if n := transforms.Load(); n != 300 {
+		t.Errorf("Transform ran %d times for 300 objects, want once each", n)
+	}
+	key := ns + "/ahead-0042"
+	if e := snap.ConfigMaps[key]; e.Object == nil || e.Object.Labels["set"] != "ahead" || e.Status.Status != kstatus.CurrentStatus {
+		t.Errorf("%s = %+v, want the typed ConfigMap, Current", key, e)
+	}
+	changed := snap.ConfigMaps[key].Object.DeepCopy()
+	changed.Data = map[string]string{"v": "2"}
+	if err := c.Update(ctx, changed, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acc.Update(ctx, &snap); err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.ConfigMaps[key].Object.Data["v"]; got != "2" {
+		t.Errorf("after an update, %s data v = %q, want 2", key, got)
+	}
+
+	_, err = c.WatchWithOptions(ctx, kates.WatchOptions{Snapshot: (*struct{ ConfigMaps []*kates.Pod })(nil)}, q)
+	if err == nil || !strings.Contains(err.Error(), "cannot hold ConfigMap") {
+		t.Errorf("Watch with a snapshot type of Pods for ConfigMaps: %v, want an error saying it cannot hold them", err)
 	}
 }
