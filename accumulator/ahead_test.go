@@ -145,8 +145,11 @@ func TestConvertAheadConversionErrorIsReported(t *testing.T) {
 func TestTransformerBuildsItemsAsTheyArrive(t *testing.T) {
 	calls := 0
 	opts := accumulator.Options{
-		Snapshot:  (*cmSnapshot)(nil),
-		Transform: func(u *unstructured.Unstructured) { calls++; u.SetAnnotations(map[string]string{"seen": fmt.Sprint(calls)}) },
+		Snapshot: (*cmSnapshot)(nil),
+		Transform: func(u *unstructured.Unstructured) {
+			calls++
+			u.SetAnnotations(map[string]string{"seen": fmt.Sprint(calls)})
+		},
 	}
 	acc := mustNew(t, opts, cmQuery("ConfigMaps", ""))
 	store := acc.Store("ConfigMaps")
