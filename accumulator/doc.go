@@ -62,7 +62,9 @@ of that name. The client calls Notify after recording a write, to wake the consu
 The store holds each object once, as the *unstructured.Unstructured the reflector decoded (after
 Options.Transform), with its kstatus.Result computed once, when it arrived. Typed objects exist
 only in snapshots: Update converts an object when it changed since the previous Update, and
-otherwise hands out the very pointer it handed out before. So:
+otherwise hands out the very pointer it handed out before. With Options.Snapshot the conversion
+happens earlier, as the object arrives (during a WatchList stream, through Store.Transformer),
+and the first Update to hand out that version takes the converted object for itself. So:
 
   - The Accumulator never modifies an object, slice or Entry it has handed out.
   - A caller that modifies a snapshot's objects never reaches the store, the fresh copies of
