@@ -59,7 +59,10 @@ type Options struct {
 	// rather than in it. Update hands out the converted object itself the first time it hands
 	// out that version; any later hand-out of it (an Update into another struct type, say) is a
 	// fresh conversion, so callers still never share objects. Updates into other struct types
-	// still work, converting as they would without the hint.
+	// still work, converting as they would without the hint. The price: every version that
+	// arrives is converted, where Update converts only the latest version of what changed
+	// since the previous Update; for a consumer much slower than a busy kind's events, leave
+	// it unset and let load shedding save the work.
 	Snapshot any
 
 	// Scheme knows the typed Go structs of the kinds it has registered. It is used to convert

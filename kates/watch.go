@@ -58,7 +58,8 @@ type WatchOptions struct {
 	// (*MySnapshot)(nil) will do. Watch then checks that type at once, and converts each object
 	// into its field's Go type as it arrives rather than in Update: the first complete view comes
 	// sooner (the conversion overlaps with the initial list streaming in) and Update stays cheap
-	// however fast events come. Updates into other types still work. See
+	// however fast events come. Updates into other types still work. Every arriving version is
+	// converted, even those a slow consumer's Updates would skip: see
 	// accumulator.Options.Snapshot.
 	Snapshot any
 	// WatchTimeout bounds each watch request: the watch is re-established, from where it left
