@@ -261,65 +261,125 @@ func TestApplyCRDThenItsCustomResourceAndWait(t *testing.T) {
 	}
 }
 
+// watchProcess is a running `kates watch`, read line by line.
+type watchProcess struct {
+	t      *testing.T
+	ctx    context.Context
+	cmd    *exec.Cmd
+	lines  chan string
+	stderr strings.Builder
+}
+
+// startWatch runs `kates watch args...` until interrupt or ctx ends.
+func startWatch(t *testing.T, ctx context.Context, args ...string) *watchProcess {
+	t.Helper()
+	w := &watchProcess{t: t, ctx: ctx, lines: make(chan string, 100)}
+	w.cmd = exec.CommandContext(ctx, binary, append([]string{"--kubeconfig", cluster.KubeconfigPath(), "watch"}, args...)...)
+	stdout, err := w.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cmd.Stderr = &w.stderr
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		s := bufio.NewScanner(stdout)
+		for s.Scan() {
+			w.lines <- s.Text()
+		}
+		close(w.lines)
+	}()
+	return w
+}
+
+// expect reads lines until one matches re, and returns it.
+func (w *watchProcess) expect(re string) string {
+	w.t.Helper()
+	for {
+		select {
+		case l, ok := <-w.lines:
+			if !ok {
+				w.t.Fatalf("output ended before a line matching %q", re)
+			}
+			w.t.Logf("watch: %s", l)
+			if regexp.MustCompile(re).MatchString(l) {
+				return l
+			}
+		case <-w.ctx.Done():
+			w.t.Fatalf("no line matching %q", re)
+		}
+	}
+}
+
+// interrupt sends ^C and checks that watch exits 0, without a race report.
+func (w *watchProcess) interrupt() {
+	w.t.Helper()
+	if err := w.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		w.t.Fatal(err)
+	}
+	for range w.lines {
+	}
+	if err := w.cmd.Wait(); err != nil {
+		w.t.Errorf("watch after ^C: %v (want exit 0); stderr: %s", err, w.stderr.String())
+	}
+	if strings.Contains(w.stderr.String(), raceReport) {
+		w.t.Errorf("the race detector found a data race in kates watch:\n%s", w.stderr.String())
+	}
+}
+
+// createThenDelete creates ConfigMap name labelled set=label, calls created, deletes it.
+func createThenDelete(t *testing.T, ctx context.Context, c *kates.Client, name, label string, created func()) {
+	t.Helper()
+	// The watch has bootstrapped once it prints; until then there is no line to wait for, so
+	// give it a moment, then create the object and look for it (it shows either way).
+	time.Sleep(500 * time.Millisecond)
+	if err := c.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name, Labels: map[string]string{"set": label}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	created()
+	if err := c.Delete(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name}}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestWatchPrintsChangesUntilInterrupted(t *testing.T) {
 	c, ns := newClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "--kubeconfig", cluster.KubeconfigPath(), "watch", "-n", ns, "cm", "-l", "set=w")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string, 100)
-	go func() {
-		s := bufio.NewScanner(stdout)
-		for s.Scan() {
-			lines <- s.Text()
-		}
-		close(lines)
-	}()
-	expect := func(re string) {
+	w := startWatch(t, ctx, "-n", ns, "cm", "-l", "set=w")
+	createThenDelete(t, ctx, c, "one", "w", func() { w.expect(`configmap/one Current: `) })
+	w.expect(`configmap/one gone$`)
+	w.interrupt()
+}
+
+// TestWatchJSONLines: -o json writes each change as a JSON object on a line of its own, in the
+// schema of status -o json, and an object that goes as NotFound, reason Gone.
+func TestWatchJSONLines(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	w := startWatch(t, ctx, "-n", ns, "cm", "-l", "set=j", "-o", "json")
+	parse := func(line string) kates.ObjectStatus {
 		t.Helper()
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("output ended before a line matching %q; stderr: %s", re, stderr.String())
-				}
-				t.Logf("watch: %s", l)
-				if regexp.MustCompile(re).MatchString(l) {
-					return
-				}
-			case <-ctx.Done():
-				t.Fatalf("no line matching %q", re)
-			}
+		var s kates.ObjectStatus
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("line %q is not a JSON object: %v", line, err)
 		}
+		return s
 	}
-	// The watch has bootstrapped once it prints; until then there is no line to wait for, so
-	// create the first object and look for it.
-	time.Sleep(500 * time.Millisecond)
-	if err := c.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "one", Labels: map[string]string{"set": "w"}}}, nil); err != nil {
-		t.Fatal(err)
+	createThenDelete(t, ctx, c, "two", "j", func() {
+		s := parse(w.expect(`"name":"two"`))
+		if s.Kind != "ConfigMap" || s.Namespace != ns || s.Status != kstatus.CurrentStatus || s.Created.IsZero() {
+			t.Errorf("first line for two: %+v, want the ConfigMap, Current", s)
+		}
+	})
+	if s := parse(w.expect(`"reason":"Gone"`)); s.Name != "two" || s.Status != kstatus.NotFoundStatus {
+		t.Errorf("line for two after its deletion: %+v, want NotFound", s)
 	}
-	expect(`configmap/one Current: `)
-	if err := c.Delete(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "one"}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	expect(`configmap/one gone$`)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	for range lines {
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("watch after ^C: %v (want exit 0); stderr: %s", err, stderr.String())
-	}
-	if strings.Contains(stderr.String(), raceReport) {
-		t.Errorf("the race detector found a data race in kates watch:\n%s", stderr.String())
+	w.interrupt()
+
+	if r := runKates(t, nil, "watch", "-n", ns, "cm", "-o", "yaml"); r.code != 2 || !strings.Contains(r.stderr, `-o "yaml"`) {
+		t.Errorf("watch -o yaml: exit %d, stderr %q; want 2, naming the format", r.code, r.stderr)
 	}
 }

@@ -281,7 +281,10 @@ every object is Current, 1 otherwise.`,
 }
 
 func newWatchCommand(o *options) *cobra.Command {
-	var in inputFlags
+	var (
+		in     inputFlags
+		output string
+	)
 	cmd := &cobra.Command{
 		Use:   "watch TYPE[/NAME]... | -f FILE|DIR|-",
 		Short: "Show the statuses of objects live, as the cluster changes, until interrupted",
@@ -289,8 +292,12 @@ func newWatchCommand(o *options) *cobra.Command {
 table redrawn in place on a terminal, one line per change otherwise. A TYPE without names follows
 every object of that kind (-l, -A) as they come and go. Runs until interrupted (exit code 0).`,
 		Example: `  kates watch deploy sts
-  kates watch pods -l app=web -A`,
+  kates watch pods -l app=web -A
+  kates watch -f manifests/ -o json | jq -r 'select(.status == "Failed") | .message'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if output != "" && output != "json" {
+				return usageErrorf("-o %q: want json (one object per change and line), or no -o", output)
+			}
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -299,7 +306,10 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if err != nil {
 				return err
 			}
-			p := newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now())
+			var p progressPrinter = newJSONLinesPrinter(o.out)
+			if output == "" {
+				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now())
+			}
 			err = c.WatchStatus(cmd.Context(), objects, p.update)
 			p.finish()
 			return failure(err)
@@ -307,5 +317,6 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 	}
 	in.addFileFlags(cmd, "manifests of the objects to watch")
 	in.addSelectorFlags(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); default a live table on a terminal, else a line per change")
 	return cmd
 }

@@ -8,7 +8,7 @@
 //	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts]
 //	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted] [--timeout 5m] [--no-fail-fast]
 //	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|json|yaml]
-//	kates watch TYPE[/NAME]... | -f FILE|DIR|-
+//	kates watch TYPE[/NAME]... | -f FILE|DIR|- [-o json]
 //
 // apply applies every object with server-side apply: CustomResourceDefinitions first, then
 // Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
@@ -27,7 +27,9 @@
 // On a terminal, waits and watch draw a live table (kind/name, status, age, message) redrawn in
 // place under a progress count ("4/6 Current"). Otherwise — in CI logs, through a pipe — they print
 // one line per change of an object's status or message, each with the time since the start. A
-// summary line ends every wait.
+// summary line ends every wait. watch -o json writes each change as one JSON object on a line
+// of its own, in the schema of status -o json's elements; an object that goes is written once
+// more as NotFound, reason Gone.
 //
 // # Exit codes
 //

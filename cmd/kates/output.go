@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -116,20 +118,57 @@ func newProgressPrinter(out io.Writer, desired kstatus.Status, start time.Time) 
 	if fd, ok := isTerminal(out); ok {
 		return newLivePrinter(out, fd, desired, start)
 	}
-	return &linePrinter{out: out, start: start, last: map[string]kates.ObjectStatus{}}
+	return &linePrinter{out: out, start: start}
+}
+
+// changeTracker finds what changed between successive status lists: an object whose status or
+// message differs from the last one seen, and objects that left (deleted, or relabelled out of a
+// selection).
+type changeTracker struct {
+	last map[string]kates.ObjectStatus
+}
+
+func statusKey(s kates.ObjectStatus) string {
+	return s.Group + "/" + s.Kind + "/" + s.Namespace + "/" + s.Name
+}
+
+// diff returns, in rs's order, the statuses that changed, and the last statuses of the objects
+// that are gone, in key order.
+func (t *changeTracker) diff(rs []kates.ObjectStatus) (changed, gone []kates.ObjectStatus) {
+	if t.last == nil {
+		t.last = map[string]kates.ObjectStatus{}
+	}
+	seen := make(map[string]bool, len(rs))
+	for _, r := range rs {
+		k := statusKey(r)
+		seen[k] = true
+		if old, ok := t.last[k]; ok && old.Status == r.Status && old.Message == r.Message {
+			continue
+		}
+		t.last[k] = r
+		changed = append(changed, r)
+	}
+	var goneKeys []string
+	for k := range t.last {
+		if !seen[k] {
+			goneKeys = append(goneKeys, k)
+		}
+	}
+	sort.Strings(goneKeys)
+	for _, k := range goneKeys {
+		gone = append(gone, t.last[k])
+		delete(t.last, k)
+	}
+	return changed, gone
 }
 
 // linePrinter prints one line per change of an object's status or message, for logs: each
 // line stands alone, with the time since the start.
 type linePrinter struct {
-	mu    sync.Mutex
-	out   io.Writer
-	start time.Time
-	last  map[string]kates.ObjectStatus
-}
-
-func statusKey(s kates.ObjectStatus) string {
-	return s.Group + "/" + s.Kind + "/" + s.Namespace + "/" + s.Name
+	mu      sync.Mutex
+	out     io.Writer
+	start   time.Time
+	tracker changeTracker
 }
 
 func (p *linePrinter) update(rs []kates.ObjectStatus) {
@@ -137,32 +176,50 @@ func (p *linePrinter) update(rs []kates.ObjectStatus) {
 	defer p.mu.Unlock()
 	elapsed := time.Since(p.start).Seconds()
 	multi := multipleNamespaces(rs)
-	seen := make(map[string]bool, len(rs))
+	changed, gone := p.tracker.diff(rs)
 	var b strings.Builder
-	for _, r := range rs {
-		k := statusKey(r)
-		seen[k] = true
-		if old, ok := p.last[k]; ok && old.Status == r.Status && old.Message == r.Message {
-			continue
-		}
-		p.last[k] = r
+	for _, r := range changed {
 		fmt.Fprintf(&b, "%6.1fs %s", elapsed, displayName(r))
 		if multi && r.Namespace != "" {
 			fmt.Fprintf(&b, " -n %s", r.Namespace)
 		}
 		fmt.Fprintf(&b, " %s: %s\n", r.Status, r.Message)
 	}
-	// Objects that left a selection (deleted, relabelled).
-	for k, old := range p.last {
-		if !seen[k] {
-			delete(p.last, k)
-			fmt.Fprintf(&b, "%6.1fs %s gone\n", elapsed, displayName(old))
-		}
+	for _, old := range gone {
+		fmt.Fprintf(&b, "%6.1fs %s gone\n", elapsed, displayName(old))
 	}
 	io.WriteString(p.out, b.String())
 }
 
 func (p *linePrinter) finish() {}
+
+// jsonLinesPrinter writes one JSON object per change, on a line of its own, in the schema of
+// `kates status -o json`'s elements, for programs (jq, a CI step) to read as it happens. An
+// object that is gone is written once more with status NotFound and reason Gone.
+type jsonLinesPrinter struct {
+	mu      sync.Mutex
+	enc     *json.Encoder
+	tracker changeTracker
+}
+
+func newJSONLinesPrinter(out io.Writer) *jsonLinesPrinter {
+	return &jsonLinesPrinter{enc: json.NewEncoder(out)}
+}
+
+func (p *jsonLinesPrinter) update(rs []kates.ObjectStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	changed, gone := p.tracker.diff(rs)
+	for _, old := range gone {
+		old.Status, old.Reason, old.Message, old.Related = kstatus.NotFoundStatus, "Gone", "Gone", nil
+		changed = append(changed, old)
+	}
+	for _, r := range changed {
+		_ = p.enc.Encode(r) // one line each; a broken pipe shows when the command exits
+	}
+}
+
+func (p *jsonLinesPrinter) finish() {}
 
 // livePrinter redraws a table in place on a terminal, under a progress count, at each change
 // and every second (for the ages).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 
 func TestLinePrinterPrintsOnlyChanges(t *testing.T) {
 	var out strings.Builder
-	p := &linePrinter{out: &out, start: time.Now(), last: map[string]kates.ObjectStatus{}}
+	p := &linePrinter{out: &out, start: time.Now()}
 	web := kates.ObjectStatus{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "web", Status: kstatus.InProgressStatus, Message: "Replicas: 0/3"}
 	cm := kates.ObjectStatus{Kind: "ConfigMap", Namespace: "a", Name: "settings", Status: kstatus.CurrentStatus, Message: "ok"}
 	p.update([]kates.ObjectStatus{web, cm})
@@ -34,6 +35,36 @@ func TestLinePrinterPrintsOnlyChanges(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("lines mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestJSONLinesPrinterWritesOneObjectPerChange(t *testing.T) {
+	var out strings.Builder
+	p := newJSONLinesPrinter(&out)
+	web := kates.ObjectStatus{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "web", Status: kstatus.InProgressStatus, Message: "Replicas: 0/3"}
+	cm := kates.ObjectStatus{Kind: "ConfigMap", Namespace: "a", Name: "settings", Status: kstatus.CurrentStatus, Message: "ok"}
+	p.update([]kates.ObjectStatus{web, cm})
+	p.update([]kates.ObjectStatus{web, cm}) // nothing changed: nothing written
+	web.Status, web.Message = kstatus.CurrentStatus, "Deployment is available"
+	p.update([]kates.ObjectStatus{web}) // and settings left the view
+	var got []kates.ObjectStatus
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var s kates.ObjectStatus
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatalf("line %q is not a JSON object: %v", l, err)
+		}
+		got = append(got, s)
+	}
+	gone := cm
+	gone.Status, gone.Reason, gone.Message = kstatus.NotFoundStatus, "Gone", "Gone"
+	want := []kates.ObjectStatus{
+		{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "web", Status: kstatus.InProgressStatus, Message: "Replicas: 0/3"},
+		cm,
+		web,
+		gone,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objects mismatch (-want +got):\n%s", diff)
 	}
 }
 
