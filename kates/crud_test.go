@@ -421,3 +421,31 @@ func TestServerInfo(t *testing.T) {
 		t.Error("InCluster() = true outside a cluster")
 	}
 }
+
+// TestCategoryExpandsAsKubectl: "all" is the resources kubectl's `get all` shows, each once
+// (autoscaling serves HPAs in two versions); an unknown category is not one.
+func TestCategoryExpandsAsKubectl(t *testing.T) {
+	c, _ := newClient(t)
+	all, ok := c.Category("all")
+	if !ok {
+		t.Fatal(`Category("all") not found`)
+	}
+	count := map[string]int{}
+	for _, r := range all {
+		count[r]++
+		if _, err := c.Mapping(r); err != nil {
+			t.Errorf("resource %q of all does not resolve: %v", r, err)
+		}
+	}
+	for _, want := range []string{"pods", "services", "deployments.apps", "statefulsets.apps", "jobs.batch", "horizontalpodautoscalers.autoscaling"} {
+		if count[want] != 1 {
+			t.Errorf("all lists %s %d times, want once: %v", want, count[want], all)
+		}
+	}
+	if count["configmaps"] != 0 || count["secrets"] != 0 {
+		t.Errorf("all lists configmaps or secrets, which kubectl's does not: %v", all)
+	}
+	if got, ok := c.Category("no-such-category"); ok || got != nil {
+		t.Errorf(`Category("no-such-category") = %v, %v; want nothing`, got, ok)
+	}
+}

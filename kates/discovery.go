@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/restmapper"
 	"k8s.io/apimachinery/pkg/version"
 )
 
@@ -65,6 +66,30 @@ func (c *Client) Mapping(kindOrResource string) (*meta.RESTMapping, error) {
 		return nil, &UnknownKindError{Kind: kindOrResource, Suggestions: c.suggest(kindOrResource)}
 	}
 	return nil, err
+}
+
+// Category returns the resources of a category the way kubectl expands "all" in `kubectl get
+// all`: every served resource whose discovery entry lists the category, as "resource.group"
+// ("deployments.apps"; "pods" for the core group), each once, in discovery order. ok is false
+// when no served resource lists it. Kinds come first in kubectl: call Mapping before treating
+// a name as a category.
+func (c *Client) Category(name string) (resources []string, ok bool) {
+	grs, ok := restmapper.NewDiscoveryCategoryExpander(c.discovery).Expand(name)
+	if !ok {
+		c.InvalidateCache() // a CRD of that category may be new
+		if grs, ok = restmapper.NewDiscoveryCategoryExpander(c.discovery).Expand(name); !ok {
+			return nil, false
+		}
+	}
+	seen := map[schema.GroupResource]bool{}
+	for _, gr := range grs { // a resource served in several versions is listed once per version
+		if seen[gr] {
+			continue
+		}
+		seen[gr] = true
+		resources = append(resources, gr.String())
+	}
+	return resources, true
 }
 
 // mappingFor tries the argument as a resource first, then as a kind, as kubectl's resource

@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/rand"
 	"sigs.k8s.io/yaml"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
 )
@@ -381,5 +383,54 @@ func TestWatchJSONLines(t *testing.T) {
 
 	if r := runKates(t, nil, "watch", "-n", ns, "cm", "-o", "yaml"); r.code != 2 || !strings.Contains(r.stderr, `-o "yaml"`) {
 		t.Errorf("watch -o yaml: exit %d, stderr %q; want 2, naming the format", r.code, r.stderr)
+	}
+}
+
+// TestStatusTakesTypesAsKubectlDoes: comma-separated types, categories ("all"), and -A naming
+// every object's namespace even when there is one.
+func TestStatusTakesTypesAsKubectlDoes(t *testing.T) {
+	_, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file, "--wait"); r.code != 0 {
+		t.Fatalf("apply: exit %d", r.code)
+	}
+	names := func(table string) []string {
+		var out []string
+		for _, l := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
+			out = append(out, strings.Fields(l)[0])
+		}
+		return out
+	}
+
+	r := runKates(t, nil, "status", "-n", ns, "deploy,svc,cm", "web")
+	if diff := cmp.Diff([]string{"deployment.apps/web", "service/web", "configmap/web"}, names(r.stdout)); r.code != 1 || diff != "" {
+		t.Errorf("status deploy,svc,cm web: exit %d (want 1: there is no configmap/web), names (-want +got):\n%s", r.code, diff)
+	}
+
+	r = runKates(t, nil, "status", "-n", ns, "all")
+	got := strings.Join(names(r.stdout), " ")
+	for _, want := range []string{"deployment.apps/web", "service/web", "replicaset.apps/web-", "pod/web-"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status all lacks %s: %s", want, got)
+		}
+	}
+	if strings.Contains(got, "configmap/") || r.code != 0 {
+		t.Errorf("status all: exit %d, %s; want 0 and no ConfigMaps (not in the all category)", r.code, got)
+	}
+
+	r = runKates(t, nil, "status", "-A", "deploy")
+	if !regexp.MustCompile(`(?m)^NAMESPACE +NAME +STATUS`).MatchString(r.stdout) ||
+		!regexp.MustCompile(`(?m)^`+ns+` +deployment.apps/web +Current`).MatchString(r.stdout) {
+		t.Errorf("status -A: no NAMESPACE column naming %s:\n%s", ns, r.stdout)
+	}
+	r = runKates(t, nil, "status", "-n", ns, "-l", "app=nothing", "deploy")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "No resources found") {
+		t.Errorf("status of a selection matching nothing: exit %d, stdout %q, stderr %q; want 0 and kubectl's \"No resources found\"", r.code, r.stdout, r.stderr)
+	}
+
+	for _, bad := range []string{"deploy,,svc", "deploy,gizmos"} {
+		if r := runKates(t, nil, "status", "-n", ns, bad); r.code != 2 {
+			t.Errorf("status %s: exit %d, want 2", bad, r.code)
+		}
 	}
 }

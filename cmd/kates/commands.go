@@ -37,9 +37,9 @@ func parseFor(s string) (kstatus.Status, error) {
 
 // runWait waits for objects, showing progress, and ends with a summary line. A wait that does
 // not succeed is exit code 1, its error listing each object that failed or did not finish.
-func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, desired kstatus.Status, noFailFast bool) error {
+func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, desired kstatus.Status, noFailFast, allNamespaces bool) error {
 	start := time.Now()
-	p := newProgressPrinter(o.out, desired, start)
+	p := newProgressPrinter(o.out, desired, start, allNamespaces)
 	var last []kates.ObjectStatus
 	err := c.Wait(ctx, objects, kates.WaitOptions{For: desired, NoFailFast: noFailFast, Progress: func(rs []kates.ObjectStatus) {
 		last = rs
@@ -141,7 +141,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if !wait {
 				return nil
 			}
-			return runWait(ctx, o, c, applied, kstatus.CurrentStatus, false)
+			return runWait(ctx, o, c, applied, kstatus.CurrentStatus, false, false)
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
@@ -205,7 +205,7 @@ once the kind is served.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return runWait(ctx, o, c, objects, desired, noFailFast)
+			return runWait(ctx, o, c, objects, desired, noFailFast, in.allNamespaces)
 		},
 	}
 	in.addFileFlags(cmd, "manifests of the objects to wait for")
@@ -264,7 +264,12 @@ every object is Current, 1 otherwise.`,
 				}
 				o.out.Write(data)
 			default:
-				writeTable(o.out, rs, time.Now())
+				if len(rs) == 0 {
+					// As kubectl says it: an empty table would read as a failure to answer.
+					fmt.Fprintln(o.errOut, "No resources found")
+					break
+				}
+				writeTable(o.out, rs, time.Now(), in.allNamespaces)
 			}
 			for _, r := range rs {
 				if r.Status != kstatus.CurrentStatus {
@@ -308,7 +313,7 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			}
 			var p progressPrinter = newJSONLinesPrinter(o.out)
 			if output == "" {
-				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now())
+				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now(), in.allNamespaces)
 			}
 			err = c.WatchStatus(cmd.Context(), objects, p.update)
 			p.finish()

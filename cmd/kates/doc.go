@@ -15,8 +15,9 @@
 // applying its custom resources. With --wait it then waits as wait does.
 //
 // TYPE is any kind or resource kubectl accepts ("deploy", "deployments.apps", "Deployment", a
-// CRD's short name). A TYPE without names selects every object of that kind in the namespace
-// (-n, or every namespace with -A) that matches -l.
+// CRD's short name), a comma-separated list of them ("deploy,svc"), or a category ("all", as in
+// kubectl get all). A TYPE without names selects every object of that kind in the namespace
+// (-n, or every namespace with -A, which also adds a NAMESPACE column) that matches -l.
 //
 // Every command takes kubectl's connection flags (--kubeconfig, --context, -n/--namespace,
 // --server, --token, ...); objects that name no namespace go to -n, else to the kubeconfig

@@ -220,17 +220,46 @@ func refsFromArgs(c *kates.Client, args []string, in *inputFlags) ([]any, error)
 		}
 		return refs, nil
 	}
-	kind := args[0]
-	if err := check(kind); err != nil {
+	kinds, err := expandTypes(c, args[0])
+	if err != nil {
 		return nil, err
 	}
-	if len(args) == 1 {
-		return []any{kates.ObjectRef{Kind: kind, LabelSelector: in.selector, AllNamespaces: in.allNamespaces}}, nil
-	}
-	for _, name := range args[1:] {
-		refs = append(refs, kates.ObjectRef{Kind: kind, Name: name})
+	for _, kind := range kinds {
+		if len(args) == 1 {
+			refs = append(refs, kates.ObjectRef{Kind: kind, LabelSelector: in.selector, AllNamespaces: in.allNamespaces})
+			continue
+		}
+		for _, name := range args[1:] {
+			refs = append(refs, kates.ObjectRef{Kind: kind, Name: name})
+		}
 	}
 	return refs, nil
+}
+
+// expandTypes resolves a TYPE argument as kubectl does: a comma-separated list ("deploy,svc"),
+// each a kind or resource, or else a category ("all": the resources whose discovery entry
+// lists it). A name that is neither is a usage error naming it.
+func expandTypes(c *kates.Client, arg string) ([]string, error) {
+	var kinds []string
+	for t := range strings.SplitSeq(arg, ",") {
+		if t == "" {
+			return nil, usageErrorf("%q: an empty TYPE in the list", arg)
+		}
+		_, err := c.Mapping(t)
+		switch {
+		case err == nil:
+			kinds = append(kinds, t)
+		case !kates.IsUnknownKind(err):
+			return nil, failure(err)
+		default:
+			resources, ok := c.Category(t)
+			if !ok {
+				return nil, usageErrorf("%v", err)
+			}
+			kinds = append(kinds, resources...)
+		}
+	}
+	return kinds, nil
 }
 
 // objectsFor reads the objects a command works on: -f files, or arguments; not both, and not

@@ -77,11 +77,11 @@ func age(s kates.ObjectStatus, now time.Time) string {
 	return duration.HumanDuration(now.Sub(s.Created))
 }
 
-// writeTable writes rs as a table: NAMESPACE (when they span several), NAME, STATUS, AGE,
-// MESSAGE.
-func writeTable(w io.Writer, rs []kates.ObjectStatus, now time.Time) {
+// writeTable writes rs as a table: NAMESPACE (when they span several, or always with -A, as
+// kubectl does), NAME, STATUS, AGE, MESSAGE.
+func writeTable(w io.Writer, rs []kates.ObjectStatus, now time.Time, allNamespaces bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	multi := multipleNamespaces(rs)
+	multi := allNamespaces || multipleNamespaces(rs)
 	if multi {
 		fmt.Fprint(tw, "NAMESPACE\t")
 	}
@@ -113,12 +113,15 @@ func isTerminal(w io.Writer) (int, bool) {
 	return fd, term.IsTerminal(fd)
 }
 
-// newProgressPrinter returns a live table for a terminal, lines otherwise.
-func newProgressPrinter(out io.Writer, desired kstatus.Status, start time.Time) progressPrinter {
+// newProgressPrinter returns a live table for a terminal, lines otherwise. allNamespaces (-A)
+// names every object's namespace, even when all are in one.
+func newProgressPrinter(out io.Writer, desired kstatus.Status, start time.Time, allNamespaces bool) progressPrinter {
 	if fd, ok := isTerminal(out); ok {
-		return newLivePrinter(out, fd, desired, start)
+		p := newLivePrinter(out, fd, desired, start)
+		p.allNamespaces = allNamespaces
+		return p
 	}
-	return &linePrinter{out: out, start: start}
+	return &linePrinter{out: out, start: start, allNamespaces: allNamespaces}
 }
 
 // changeTracker finds what changed between successive status lists: an object whose status or
@@ -165,17 +168,18 @@ func (t *changeTracker) diff(rs []kates.ObjectStatus) (changed, gone []kates.Obj
 // linePrinter prints one line per change of an object's status or message, for logs: each
 // line stands alone, with the time since the start.
 type linePrinter struct {
-	mu      sync.Mutex
-	out     io.Writer
-	start   time.Time
-	tracker changeTracker
+	mu            sync.Mutex
+	out           io.Writer
+	start         time.Time
+	allNamespaces bool
+	tracker       changeTracker
 }
 
 func (p *linePrinter) update(rs []kates.ObjectStatus) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	elapsed := time.Since(p.start).Seconds()
-	multi := multipleNamespaces(rs)
+	multi := p.allNamespaces || multipleNamespaces(rs)
 	changed, gone := p.tracker.diff(rs)
 	var b strings.Builder
 	for _, r := range changed {
@@ -229,10 +233,12 @@ type livePrinter struct {
 	fd      int
 	desired kstatus.Status
 	start   time.Time
-	last    []kates.ObjectStatus
-	lines   int // lines drawn last time, to move the cursor back over
-	stop    chan struct{}
-	stopped chan struct{}
+	// allNamespaces shows the NAMESPACE column whatever the objects (-A).
+	allNamespaces bool
+	last          []kates.ObjectStatus
+	lines         int // lines drawn last time, to move the cursor back over
+	stop          chan struct{}
+	stopped       chan struct{}
 }
 
 func newLivePrinter(out io.Writer, fd int, desired kstatus.Status, start time.Time) *livePrinter {
@@ -282,7 +288,7 @@ func (p *livePrinter) draw() {
 	}
 	now := time.Now()
 	var table bytes.Buffer
-	writeTable(&table, p.last, now)
+	writeTable(&table, p.last, now, p.allNamespaces)
 	fmt.Fprintf(&table, "%s (%s)\n", progressCount(p.last, p.desired), now.Sub(p.start).Round(100*time.Millisecond))
 
 	var b bytes.Buffer

@@ -68,23 +68,28 @@ func TestJSONLinesPrinterWritesOneObjectPerChange(t *testing.T) {
 	}
 }
 
-func TestWriteTableShowsNamespacesOnlyWhenSeveral(t *testing.T) {
+func TestWriteTableShowsNamespacesWhenSeveralOrAll(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 1, 0, 0, time.UTC)
 	rs := []kates.ObjectStatus{
 		{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "web", Status: kstatus.CurrentStatus, Message: "ok", Created: now.Add(-90 * time.Second)},
 		{Kind: "ConfigMap", Namespace: "a", Name: "gone", Status: kstatus.NotFoundStatus, Message: "Not found"},
 	}
 	var one strings.Builder
-	writeTable(&one, rs, now)
+	writeTable(&one, rs, now, false)
 	want := "NAME                  STATUS     AGE   MESSAGE\n" +
 		"deployment.apps/web   Current    90s   ok\n" +
 		"configmap/gone        NotFound   -     Not found\n"
 	if diff := cmp.Diff(want, one.String()); diff != "" {
 		t.Errorf("one namespace (-want +got):\n%s", diff)
 	}
+	var all strings.Builder
+	writeTable(&all, rs, now, true) // -A: kubectl names the namespace even when there is one
+	if !strings.HasPrefix(all.String(), "NAMESPACE   NAME") || !strings.Contains(all.String(), "\na           deployment.apps/web") {
+		t.Errorf("-A with one namespace: no NAMESPACE column:\n%s", all.String())
+	}
 	rs[1].Namespace = "b"
 	var two strings.Builder
-	writeTable(&two, rs, now)
+	writeTable(&two, rs, now, false)
 	if !strings.HasPrefix(two.String(), "NAMESPACE   NAME") {
 		t.Errorf("two namespaces: no NAMESPACE column:\n%s", two.String())
 	}
