@@ -14,8 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/restmapper"
 	"k8s.io/apimachinery/pkg/version"
+	"k8s.io/client-go/restmapper"
 )
 
 // ErrUnknownKind is what an unknown kind's error wraps: errors.Is(err, kates.ErrUnknownKind).
