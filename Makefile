@@ -18,8 +18,7 @@ tools: ## Build (or find cached) the local cluster's binaries (first run ~5 min 
 	$(GO) run ./cmd/kates-testenv build
 
 .PHONY: test
-test: ## go vet, then go test -race ./... against one local cluster.
-	$(GO) vet ./...
+test: lint ## go vet and gofmt (lint), then go test -race ./... against one local cluster.
 	hack/test.sh
 
 .PHONY: soak
