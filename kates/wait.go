@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -112,6 +113,13 @@ type WaitOptions struct {
 	// complete view arrives and then each time any status or message changes. It is called
 	// from Wait's goroutine, so it must return promptly; the slice is the callee's to keep.
 	Progress func([]ObjectStatus)
+	// Condition, if set, is what every object must have instead of being Current: the status
+	// condition "Type" with status True, or "Type=Status" ("Ready=False"), as kubectl wait
+	// --for=condition=... takes it, type and status matched without regard to case. A condition
+	// that carries an observedGeneration counts only once that is the object's generation, so a
+	// condition left over from before a change does not end the wait. A Failed object still ends
+	// it at once unless NoFailFast. Not with For NotFound.
+	Condition string
 	// SkipRelated judges each object by itself alone, without watching the Pods, ReplicaSets
 	// and EndpointSlices of the objects' namespaces: cheaper on a large namespace, but with less
 	// to say about what blocks a workload, and without failing fast on Pods that cannot start.
@@ -128,6 +136,9 @@ var ErrWaitFailed = errors.New("an object failed")
 type WaitError struct {
 	// For is the status waited for.
 	For kstatus.Status
+	// Condition is WaitOptions.Condition; when set, an object is done when it has the
+	// condition, which its status then says (Current).
+	Condition string
 	// Results holds the last status of every object, in the order given to Wait.
 	Results []ObjectStatus
 	// Err is ErrWaitFailed or the context's error.
@@ -161,6 +172,9 @@ func (e *WaitError) Failed() []ObjectStatus {
 func (e *WaitError) Error() string {
 	list := e.Unfinished()
 	what := fmt.Sprintf("%d of %d objects not %s", len(list), len(e.Results), e.For)
+	if e.Condition != "" {
+		what = fmt.Sprintf("%d of %d objects without condition %s", len(list), len(e.Results), e.Condition)
+	}
 	if errors.Is(e.Err, ErrWaitFailed) {
 		list = e.Failed()
 		what = fmt.Sprintf("%d of %d objects failed", len(list), len(e.Results))
@@ -217,6 +231,16 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		return fmt.Errorf("kates: wait: cannot wait for %s, only for %s or %s", opts.For, kstatus.CurrentStatus, kstatus.NotFoundStatus)
 	}
 	deletion := opts.For == kstatus.NotFoundStatus
+	var cond *conditionGoal
+	if opts.Condition != "" {
+		if deletion {
+			return fmt.Errorf("kates: wait: a Condition cannot be waited for together with %s", kstatus.NotFoundStatus)
+		}
+		var err error
+		if cond, err = parseCondition(opts.Condition); err != nil {
+			return err
+		}
+	}
 	refs, err := refsOf(objects)
 	if err != nil {
 		return err
@@ -226,6 +250,7 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		waitKinds: !deletion,
 		related:   !deletion && !opts.SkipRelated,
 		deletion:  deletion,
+		condition: cond,
 	}, func(results []ObjectStatus, changed bool) (bool, error) {
 		last = results
 		if changed && opts.Progress != nil {
@@ -239,12 +264,12 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		case agg == opts.For:
 			return true, nil
 		case !deletion && !opts.NoFailFast && agg == kstatus.FailedStatus:
-			return true, &WaitError{For: opts.For, Results: cloneStatuses(results), Err: ErrWaitFailed}
+			return true, &WaitError{For: opts.For, Condition: opts.Condition, Results: cloneStatuses(results), Err: ErrWaitFailed}
 		}
 		return false, nil
 	})
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return &WaitError{For: opts.For, Results: cloneStatuses(last), Err: ctxErr}
+		return &WaitError{For: opts.For, Condition: opts.Condition, Results: cloneStatuses(last), Err: ctxErr}
 	}
 	return err
 }
@@ -334,4 +359,67 @@ func refOfUnstructured(u *unstructured.Unstructured) ObjectRef {
 		Name:       u.GetName(),
 		UID:        u.GetUID(),
 	}
+}
+
+// conditionGoal is a parsed WaitOptions.Condition.
+type conditionGoal struct {
+	conditionType, status string
+}
+
+func parseCondition(s string) (*conditionGoal, error) {
+	t, status, hasStatus := strings.Cut(s, "=")
+	t, status = strings.TrimSpace(t), strings.TrimSpace(status)
+	if !hasStatus {
+		status = "True"
+	}
+	if t == "" || status == "" || strings.Contains(status, "=") {
+		return nil, fmt.Errorf("kates: wait: condition %q: want TYPE or TYPE=STATUS (Ready, Available=True, Ready=False)", s)
+	}
+	return &conditionGoal{conditionType: t, status: status}, nil
+}
+
+// judge turns st, the status of u judged as always, into whether u has the condition: Current
+// if it does, InProgress with what it has instead if not. Failed (for fail-fast), Terminating and
+// NotFound stay as they are.
+func (g *conditionGoal) judge(st ObjectStatus, u *unstructured.Unstructured) ObjectStatus {
+	switch st.Status {
+	case kstatus.FailedStatus, kstatus.TerminatingStatus, kstatus.NotFoundStatus:
+		return st
+	}
+	var found *metav1.Condition
+	if obj, err := kstatus.Unstructured(u); err == nil {
+		for _, c := range obj.GetConditions() {
+			if strings.EqualFold(c.Type, g.conditionType) {
+				found = &c
+				break
+			}
+		}
+	}
+	switch {
+	case found == nil:
+		st.Status, st.Reason = kstatus.InProgressStatus, "ConditionMissing"
+		st.Message = fmt.Sprintf("no condition %s yet; %s", g.conditionType, st.Message)
+	case found.ObservedGeneration != 0 && found.ObservedGeneration != u.GetGeneration():
+		st.Status, st.Reason = kstatus.InProgressStatus, "ConditionStale"
+		st.Message = fmt.Sprintf("condition %s is of generation %d, the object's is %d", found.Type, found.ObservedGeneration, u.GetGeneration())
+	case strings.EqualFold(string(found.Status), g.status):
+		st.Status, st.Reason = kstatus.CurrentStatus, "ConditionMet"
+		st.Message = fmt.Sprintf("condition %s is %s", found.Type, found.Status) + conditionDetail(found)
+	default:
+		st.Status, st.Reason = kstatus.InProgressStatus, "ConditionNotMet"
+		st.Message = fmt.Sprintf("condition %s is %s, want %s", found.Type, found.Status, g.status) + conditionDetail(found)
+	}
+	return st
+}
+
+func conditionDetail(c *metav1.Condition) string {
+	switch {
+	case c.Reason != "" && c.Message != "":
+		return ": " + c.Reason + ": " + c.Message
+	case c.Reason != "":
+		return ": " + c.Reason
+	case c.Message != "":
+		return ": " + c.Message
+	}
+	return ""
 }

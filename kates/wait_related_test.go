@@ -154,3 +154,55 @@ func TestPodPhrase(t *testing.T) {
 		})
 	}
 }
+
+// TestConditionGoalJudges: how a condition wait judges one object, including a condition of an
+// older generation and the statuses it leaves alone.
+func TestConditionGoalJudges(t *testing.T) {
+	obj := func(generation int64, conds ...map[string]any) *unstructured.Unstructured {
+		list := make([]any, len(conds))
+		for i, c := range conds {
+			list[i] = c
+		}
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Widget",
+			"metadata": map[string]any{"name": "w", "namespace": "ns", "generation": generation},
+			"status":   map[string]any{"conditions": list},
+		}}
+	}
+	ready := func(status string, observed int64) map[string]any {
+		return map[string]any{"type": "Ready", "status": status, "reason": "Checked", "message": "all good", "observedGeneration": observed}
+	}
+	current := ObjectStatus{Status: kstatus.CurrentStatus, Message: "Resource is current"}
+	tests := []struct {
+		name, goal string
+		st         ObjectStatus
+		u          *unstructured.Unstructured
+		want       ObjectStatus
+	}{
+		{"met", "ready", current, obj(2, ready("True", 2)),
+			ObjectStatus{Status: kstatus.CurrentStatus, Reason: "ConditionMet", Message: "condition Ready is True: Checked: all good"}},
+		{"met with a status asked for", "Ready=false", current, obj(2, ready("False", 0)),
+			ObjectStatus{Status: kstatus.CurrentStatus, Reason: "ConditionMet", Message: "condition Ready is False: Checked: all good"}},
+		{"another status", "Ready", current, obj(2, ready("False", 2)),
+			ObjectStatus{Status: kstatus.InProgressStatus, Reason: "ConditionNotMet", Message: "condition Ready is False, want True: Checked: all good"}},
+		{"of an older generation", "Ready", current, obj(3, ready("True", 2)),
+			ObjectStatus{Status: kstatus.InProgressStatus, Reason: "ConditionStale", Message: "condition Ready is of generation 2, the object's is 3"}},
+		{"missing", "Synced", current, obj(1, ready("True", 1)),
+			ObjectStatus{Status: kstatus.InProgressStatus, Reason: "ConditionMissing", Message: "no condition Synced yet; Resource is current"}},
+		{"Failed stays Failed", "Ready", ObjectStatus{Status: kstatus.FailedStatus, Message: "stalled"}, obj(1, ready("True", 1)),
+			ObjectStatus{Status: kstatus.FailedStatus, Message: "stalled"}},
+		{"NotFound stays NotFound", "Ready", ObjectStatus{Status: kstatus.NotFoundStatus, Message: "Not found"}, obj(1),
+			ObjectStatus{Status: kstatus.NotFoundStatus, Message: "Not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := parseCondition(tt.goal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, g.judge(tt.st, tt.u)); diff != "" {
+				t.Errorf("judge mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -448,3 +448,44 @@ func TestWaitFailsFastOnAContainerThatCannotStart(t *testing.T) {
 		})
 	}
 }
+
+// TestWaitForACondition: WaitOptions.Condition waits, as kubectl wait --for=condition=... does,
+// for a status condition the real Deployment controller sets; an unmet or missing condition
+// times out naming what the object has instead.
+func TestWaitForACondition(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dep := deployment(ns, "web", 2)
+	if err := c.Create(ctx, dep, dep); err != nil {
+		t.Fatal(err)
+	}
+	var progress progressLog
+	if err := c.Wait(ctx, []any{dep}, kates.WaitOptions{Condition: "available", Progress: progress.record}); err != nil {
+		t.Fatalf("Wait for condition available: %v", err)
+	}
+	if last := progress.last(); len(last) != 1 || last[0].Reason != "ConditionMet" ||
+		!strings.HasPrefix(last[0].Message, "condition Available is True: MinimumReplicasAvailable") {
+		t.Errorf("last progress %+v, want condition Available met", last)
+	}
+
+	for _, tt := range []struct{ condition, want string }{
+		{"Available=False", "condition Available is True, want False"},
+		{"Frobnicated", "no condition Frobnicated yet; Deployment is available"},
+	} {
+		short, cancelShort := context.WithTimeout(ctx, time.Second)
+		err := c.Wait(short, []any{dep}, kates.WaitOptions{Condition: tt.condition})
+		cancelShort()
+		var werr *kates.WaitError
+		if !errors.As(err, &werr) || !errors.Is(err, context.DeadlineExceeded) || len(werr.Unfinished()) != 1 ||
+			!strings.HasPrefix(werr.Unfinished()[0].Message, tt.want) || !strings.Contains(err.Error(), "without condition "+tt.condition) {
+			t.Errorf("Wait for condition %s: %v; want a timeout saying %q", tt.condition, err, tt.want)
+		}
+	}
+
+	for _, bad := range []kates.WaitOptions{{Condition: "=True"}, {Condition: "Ready=True=False"}, {Condition: "Ready", For: kstatus.NotFoundStatus}} {
+		if err := c.Wait(ctx, []any{dep}, bad); err == nil || errors.As(err, new(*kates.WaitError)) {
+			t.Errorf("Wait with %+v: %v, want an argument error", bad, err)
+		}
+	}
+}

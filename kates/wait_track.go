@@ -34,6 +34,8 @@ type trackOptions struct {
 	related bool
 	// deletion judges a named object whose UID differs from its reference's as NotFound.
 	deletion bool
+	// condition, if not nil, judges objects by a status condition rather than being Current.
+	condition *conditionGoal
 }
 
 // judgeFunc is told the results of every complete evaluation, and whether they differ from
@@ -489,6 +491,9 @@ func (t *tracker) evaluate(now time.Time) ([]ObjectStatus, time.Time) {
 		}
 		st, at := judgeObject(e, x, now)
 		recheck = earliest(recheck, at)
+		if t.opts.condition != nil {
+			st = t.opts.condition.judge(st, e.Object)
+		}
 		return st
 	}
 	for _, row := range t.rows {

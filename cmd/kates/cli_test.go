@@ -172,7 +172,7 @@ func TestUsageErrorsExitTwoNamingTheProblem(t *testing.T) {
 		{"directory without manifests", "", []string{"apply", "-f", emptyDir}, []string{"no .yaml, .yml or .json files"}},
 		{"unknown flag", "", []string{"status", "--bogus"}, []string{"unknown flag: --bogus", "kates --help"}},
 		{"unknown command", "", []string{"frobnicate"}, []string{`unknown command "frobnicate"`}},
-		{"bad --for", "", []string{"wait", "cm/a", "--for", "ready"}, []string{`--for "ready": want current or deleted`}},
+		{"bad --for", "", []string{"wait", "cm/a", "--for", "ready"}, []string{`--for "ready": want current, deleted or condition=TYPE[=STATUS]`}},
 		{"bad -o", "", []string{"status", "cm", "-o", "xml"}, []string{`-o "xml"`}},
 		{"no objects", "", []string{"wait"}, []string{"no objects"}},
 		{"apply without -f", "", []string{"apply"}, []string{"apply needs -f"}},
@@ -431,6 +431,31 @@ func TestStatusTakesTypesAsKubectlDoes(t *testing.T) {
 	for _, bad := range []string{"deploy,,svc", "deploy,gizmos"} {
 		if r := runKates(t, nil, "status", "-n", ns, bad); r.code != 2 {
 			t.Errorf("status %s: exit %d, want 2", bad, r.code)
+		}
+	}
+}
+
+// TestWaitForConditionAsKubectl: --for condition=TYPE[=STATUS] waits for a status condition the
+// real Deployment controller sets, times out (exit 1) naming what the object has instead, and
+// refuses a malformed condition (exit 2).
+func TestWaitForConditionAsKubectl(t *testing.T) {
+	_, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file); r.code != 0 {
+		t.Fatalf("apply: exit %d", r.code)
+	}
+	r := runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for", "condition=Available", "--timeout", "60s")
+	if r.code != 0 || !strings.Contains(r.stdout, "deployment.apps/web Current: condition Available is True") {
+		t.Errorf("wait --for condition=Available: exit %d, want 0 and the condition met in the output", r.code)
+	}
+	r = runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for=condition=Available=False", "--timeout", "2s")
+	if r.code != 1 || !strings.Contains(r.stderr, "without condition Available=False") ||
+		!strings.Contains(r.stderr, "condition Available is True, want False") {
+		t.Errorf("wait for a condition never met: exit %d, want 1 and the condition's status named", r.code)
+	}
+	for _, bad := range []string{"condition=", "condition=Ready=", "condition==True", "ready"} {
+		if r := runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for", bad); r.code != 2 {
+			t.Errorf("wait --for %q: exit %d, want 2", bad, r.code)
 		}
 	}
 }

@@ -24,27 +24,36 @@ func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, c
 	return context.WithTimeout(ctx, timeout)
 }
 
-// parseFor reads --for.
-func parseFor(s string) (kstatus.Status, error) {
+// parseFor reads --for: current, deleted, or condition=TYPE[=STATUS] as kubectl wait takes it.
+func parseFor(s string) (kates.WaitOptions, error) {
+	if cond, ok := strings.CutPrefix(s, "condition="); ok {
+		t, status, _ := strings.Cut(cond, "=")
+		if t == "" || strings.Contains(status, "=") || (strings.Contains(cond, "=") && status == "") {
+			return kates.WaitOptions{}, usageErrorf("--for %q: want condition=TYPE or condition=TYPE=STATUS", s)
+		}
+		return kates.WaitOptions{For: kstatus.CurrentStatus, Condition: cond}, nil
+	}
 	switch strings.ToLower(s) {
 	case "current", "":
-		return kstatus.CurrentStatus, nil
+		return kates.WaitOptions{For: kstatus.CurrentStatus}, nil
 	case "deleted", "delete", "notfound":
-		return kstatus.NotFoundStatus, nil
+		return kates.WaitOptions{For: kstatus.NotFoundStatus}, nil
 	}
-	return "", usageErrorf("--for %q: want current or deleted", s)
+	return kates.WaitOptions{}, usageErrorf("--for %q: want current, deleted or condition=TYPE[=STATUS]", s)
 }
 
 // runWait waits for objects, showing progress, and ends with a summary line. A wait that does
 // not succeed is exit code 1, its error listing each object that failed or did not finish.
-func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, desired kstatus.Status, noFailFast, allNamespaces bool) error {
+func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, opts kates.WaitOptions, allNamespaces bool) error {
 	start := time.Now()
+	desired := opts.For
 	p := newProgressPrinter(o.out, desired, start, allNamespaces)
 	var last []kates.ObjectStatus
-	err := c.Wait(ctx, objects, kates.WaitOptions{For: desired, NoFailFast: noFailFast, Progress: func(rs []kates.ObjectStatus) {
+	opts.Progress = func(rs []kates.ObjectStatus) {
 		last = rs
 		p.update(rs)
-	}})
+	}
+	err := c.Wait(ctx, objects, opts)
 	p.finish()
 	took := time.Since(start).Round(time.Millisecond)
 	var werr *kates.WaitError
@@ -63,9 +72,12 @@ func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, de
 		fmt.Fprintf(o.out, "%s; %s after %s\n", progressCount(werr.Results, desired), how, took)
 		var b strings.Builder
 		fmt.Fprintf(&b, "wait %s: %d of %d objects", how, len(list), len(werr.Results))
-		if how == "failed" {
+		switch {
+		case how == "failed":
 			b.WriteString(" failed")
-		} else {
+		case opts.Condition != "":
+			fmt.Fprintf(&b, " without condition %s", opts.Condition)
+		default:
 			fmt.Fprintf(&b, " not %s", statusWord(desired))
 		}
 		for _, r := range list {
@@ -141,7 +153,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if !wait {
 				return nil
 			}
-			return runWait(ctx, o, c, applied, kstatus.CurrentStatus, false, false)
+			return runWait(ctx, o, c, applied, kates.WaitOptions{For: kstatus.CurrentStatus}, false)
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
@@ -184,17 +196,20 @@ func newWaitCommand(o *options) *cobra.Command {
 (finalizers included). Waiting is driven by watches; each object's status comes with what blocks
 it, such as the Pod of a Deployment that cannot be scheduled. An object that becomes Failed ends the
 wait at once (exit code 1) unless --no-fail-fast; so does the timeout, listing every object not
-done. Objects of a kind that a CustomResourceDefinition in the same files defines are waited for
+done. --for condition=TYPE[=STATUS] waits, as kubectl wait does, for a status condition instead
+of Current (a condition of an older generation does not count). Objects of a kind that a CustomResourceDefinition in the same files defines are waited for
 once the kind is served.`,
 		Example: `  kates wait -f deploy/
   kates wait deploy/web sts/db --timeout 2m
   kates wait deploy -l app=web
-  kates wait -f deploy/ --for deleted`,
+  kates wait -f deploy/ --for deleted
+  kates wait deploy/web --for condition=Available`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			desired, err := parseFor(forStatus)
+			waitOpts, err := parseFor(forStatus)
 			if err != nil {
 				return err
 			}
+			waitOpts.NoFailFast = noFailFast
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -205,12 +220,12 @@ once the kind is served.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return runWait(ctx, o, c, objects, desired, noFailFast, in.allNamespaces)
+			return runWait(ctx, o, c, objects, waitOpts, in.allNamespaces)
 		},
 	}
 	in.addFileFlags(cmd, "manifests of the objects to wait for")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current or deleted")
+	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, or condition=TYPE[=STATUS] (as kubectl wait)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
 	return cmd

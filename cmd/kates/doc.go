@@ -6,7 +6,7 @@
 // # Commands
 //
 //	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts]
-//	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted] [--timeout 5m] [--no-fail-fast]
+//	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted|condition=TYPE[=STATUS]] [--timeout 5m] [--no-fail-fast]
 //	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|json|yaml]
 //	kates watch TYPE[/NAME]... | -f FILE|DIR|- [-o json]
 //
