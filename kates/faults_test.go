@@ -14,7 +14,6 @@ import (
 	"go.uber.org/goleak"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/rest"
 
 	"github.com/kates-dev/kates/kates"
@@ -196,15 +195,7 @@ func testOutage(t *testing.T, compact bool) {
 	cl := privateCluster(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ns := "fault-" + rand.String(6)
-	a, err := kates.NewClientFromRESTConfig(cl.RESTConfig(), ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Create(ctx, &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	defer a.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil)
+	a, ns := newClientOn(t, cl)
 
 	// 400 to start with: 0–199 will be updated, 200–399 deleted; 400–599 will be created.
 	forEach(t, 400, func(i int) error {

@@ -102,15 +102,7 @@ func TestPodLogsFollowsUntilCancelled(t *testing.T) {
 	cl := privateCluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ns := "logs-" + rand.String(6)
-	c, err := kates.NewClientFromRESTConfig(cl.RESTConfig(), ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Create(ctx, &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil)
+	c, ns := newClientOn(t, cl)
 	pod := &kates.Pod{ObjectMeta: kates.ObjectMeta{Name: "tail"},
 		Spec: kates.PodSpec{Containers: []kates.Container{{Name: "main", Image: "example.com/app:1"}}}}
 	if err := c.Create(ctx, pod, nil); err != nil {

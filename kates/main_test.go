@@ -55,11 +55,18 @@ func privateCluster(t *testing.T) *testenv.Cluster {
 	return private
 }
 
-// newClient returns an admin Client whose default namespace is a fresh one, deleted after the test.
+// newClient returns an admin Client of the shared cluster whose default namespace is a fresh
+// one, deleted after the test.
 func newClient(t testing.TB) (*kates.Client, string) {
 	t.Helper()
-	ns := newNamespace(t)
-	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: cluster.KubeconfigPath(), Namespace: ns})
+	return newClientOn(t, cluster)
+}
+
+// newClientOn is newClient on cluster cl (a private one, say).
+func newClientOn(t testing.TB, cl *testenv.Cluster) (*kates.Client, string) {
+	t.Helper()
+	ns := newNamespaceOn(t, cl)
+	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: cl.KubeconfigPath(), Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +75,13 @@ func newClient(t testing.TB) (*kates.Client, string) {
 
 func newNamespace(t testing.TB) string {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(cluster.RESTConfig())
+	return newNamespaceOn(t, cluster)
+}
+
+// newNamespaceOn creates a namespace on cl, deleted after the test.
+func newNamespaceOn(t testing.TB, cl *testenv.Cluster) string {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(cl.RESTConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
