@@ -188,6 +188,32 @@ func TestWaitForDeletionRespectsFinalizers(t *testing.T) {
 	t.Logf("deletion wait returned %s after the finalizer was removed", time.Since(begin).Round(time.Millisecond))
 }
 
+// waitFailsFast waits for objects with a 60 s timeout and checks that Wait fails well before
+// it, with the one object named failedName Failed; it returns that object's status and Wait's
+// error.
+func waitFailsFast(t *testing.T, ctx context.Context, c *kates.Client, objects []any, opts kates.WaitOptions, failedName string) (kates.ObjectStatus, error) {
+	t.Helper()
+	const timeout = 60 * time.Second
+	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
+	defer cancelWait()
+	begin := time.Now()
+	err := c.Wait(waitCtx, objects, opts)
+	took := time.Since(begin)
+	t.Logf("Wait returned after %s: %v", took.Round(time.Millisecond), err)
+	var werr *kates.WaitError
+	if !kates.IsWaitFailed(err) || !errors.As(err, &werr) {
+		t.Fatalf("got %v, want a *WaitError wrapping ErrWaitFailed", err)
+	}
+	if took > timeout/2 {
+		t.Errorf("Wait took %s, not well before its %s timeout", took, timeout)
+	}
+	failed := werr.Failed()
+	if len(failed) != 1 || failed[0].Name != failedName {
+		t.Fatalf("Failed() = %v, want %s", failed, failedName)
+	}
+	return failed[0], err
+}
+
 func TestWaitFailsFastNamingTheUnschedulablePod(t *testing.T) {
 	c, _ := newClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -198,31 +224,14 @@ func TestWaitFailsFastNamingTheUnschedulablePod(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const timeout = 60 * time.Second
-	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
-	defer cancelWait()
 	var progress progressLog
-	begin := time.Now()
-	err := c.Wait(waitCtx, asAny(objs), kates.WaitOptions{Progress: progress.record})
-	took := time.Since(begin)
-	t.Logf("Wait returned after %s: %v", took.Round(time.Millisecond), err)
-	var werr *kates.WaitError
-	if !kates.IsWaitFailed(err) || !errors.As(err, &werr) {
-		t.Fatalf("Wait on an unschedulable Deployment: got %v, want a *WaitError wrapping ErrWaitFailed", err)
-	}
-	if took > timeout/2 {
-		t.Errorf("Wait took %s, not well before its %s timeout", took, timeout)
-	}
-	failed := werr.Failed()
-	if len(failed) != 1 || failed[0].Name != "stuck" {
-		t.Fatalf("Failed() = %v, want the Deployment stuck", failed)
-	}
-	msg := failed[0].Message
+	failed, err := waitFailsFast(t, ctx, c, asAny(objs), kates.WaitOptions{Progress: progress.record}, "stuck")
+	msg := failed.Message
 	if !strings.Contains(msg, "pod stuck-") || !strings.Contains(msg, "Unschedulable") || !strings.Contains(msg, "node") {
 		t.Errorf("message %q does not name the unschedulable pod and why", msg)
 	}
-	if len(failed[0].Related) == 0 || failed[0].Related[0].Kind != "Pod" {
-		t.Errorf("Related = %v, want the pod", failed[0].Related)
+	if len(failed.Related) == 0 || failed.Related[0].Kind != "Pod" {
+		t.Errorf("Related = %v, want the pod", failed.Related)
 	}
 	if !strings.Contains(err.Error(), "pod stuck-") {
 		t.Errorf("error does not name the pod: %v", err)
@@ -235,6 +244,7 @@ func TestWaitFailsFastNamingTheUnschedulablePod(t *testing.T) {
 	short, cancelShort := context.WithTimeout(ctx, time.Second)
 	defer cancelShort()
 	err = c.Wait(short, asAny(objs), kates.WaitOptions{NoFailFast: true})
+	var werr *kates.WaitError
 	if !errors.Is(err, context.DeadlineExceeded) || kates.IsWaitFailed(err) || !errors.As(err, &werr) ||
 		len(werr.Failed()) != 1 {
 		t.Errorf("Wait with NoFailFast: got %v, want a timeout listing the failed Deployment", err)
@@ -424,25 +434,8 @@ func TestWaitFailsFastOnAContainerThatCannotStart(t *testing.T) {
 			if err := c.Create(ctx, dep, dep); err != nil {
 				t.Fatal(err)
 			}
-			const timeout = 60 * time.Second
-			waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
-			defer cancelWait()
-			begin := time.Now()
-			err := c.Wait(waitCtx, []any{dep}, kates.WaitOptions{})
-			took := time.Since(begin)
-			t.Logf("Wait returned after %s: %v", took.Round(time.Millisecond), err)
-			var werr *kates.WaitError
-			if !kates.IsWaitFailed(err) || !errors.As(err, &werr) {
-				t.Fatalf("got %v, want a *WaitError wrapping ErrWaitFailed", err)
-			}
-			if took > timeout/2 {
-				t.Errorf("Wait took %s, not well before its %s timeout", took, timeout)
-			}
-			failed := werr.Failed()
-			if len(failed) != 1 || failed[0].Name != "broken" {
-				t.Fatalf("Failed() = %v, want the Deployment broken", failed)
-			}
-			if msg := failed[0].Message; !strings.Contains(msg, "pod broken-") || !strings.Contains(msg, reason) {
+			failed, _ := waitFailsFast(t, ctx, c, []any{dep}, kates.WaitOptions{}, "broken")
+			if msg := failed.Message; !strings.Contains(msg, "pod broken-") || !strings.Contains(msg, reason) {
 				t.Errorf("message %q does not name the pod and %s", msg, reason)
 			}
 		})
