@@ -227,20 +227,11 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 	if opts.For == "" {
 		opts.For = kstatus.CurrentStatus
 	}
-	if opts.For != kstatus.CurrentStatus && opts.For != kstatus.NotFoundStatus {
-		return fmt.Errorf("kates: wait: cannot wait for %s, only for %s or %s", opts.For, kstatus.CurrentStatus, kstatus.NotFoundStatus)
+	cond, err := opts.goal()
+	if err != nil {
+		return err
 	}
 	deletion := opts.For == kstatus.NotFoundStatus
-	var cond *conditionGoal
-	if opts.Condition != "" {
-		if deletion {
-			return fmt.Errorf("kates: wait: a Condition cannot be waited for together with %s", kstatus.NotFoundStatus)
-		}
-		var err error
-		if cond, err = parseCondition(opts.Condition); err != nil {
-			return err
-		}
-	}
 	refs, err := refsOf(objects)
 	if err != nil {
 		return err
@@ -359,6 +350,30 @@ func refOfUnstructured(u *unstructured.Unstructured) ObjectRef {
 		Name:       u.GetName(),
 		UID:        u.GetUID(),
 	}
+}
+
+// Validate reports whether Wait can take o: For is Current, NotFound or empty, and Condition, if
+// set, is TYPE or TYPE=STATUS and not combined with NotFound. Wait checks it itself; a command
+// line can call it to reject a bad flag before connecting to anything.
+func (o WaitOptions) Validate() error {
+	_, err := o.goal()
+	return err
+}
+
+// goal checks o and parses its Condition (nil if none).
+func (o WaitOptions) goal() (*conditionGoal, error) {
+	switch o.For {
+	case "", kstatus.CurrentStatus, kstatus.NotFoundStatus:
+	default:
+		return nil, fmt.Errorf("kates: wait: cannot wait for %s, only for %s or %s", o.For, kstatus.CurrentStatus, kstatus.NotFoundStatus)
+	}
+	if o.Condition == "" {
+		return nil, nil
+	}
+	if o.For == kstatus.NotFoundStatus {
+		return nil, fmt.Errorf("kates: wait: a Condition cannot be waited for together with %s", kstatus.NotFoundStatus)
+	}
+	return parseCondition(o.Condition)
 }
 
 // conditionGoal is a parsed WaitOptions.Condition.

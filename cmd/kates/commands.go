@@ -27,11 +27,11 @@ func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, c
 // parseFor reads --for: current, deleted, or condition=TYPE[=STATUS] as kubectl wait takes it.
 func parseFor(s string) (kates.WaitOptions, error) {
 	if cond, ok := strings.CutPrefix(s, "condition="); ok {
-		t, status, _ := strings.Cut(cond, "=")
-		if t == "" || strings.Contains(status, "=") || (strings.Contains(cond, "=") && status == "") {
+		opts := kates.WaitOptions{For: kstatus.CurrentStatus, Condition: cond}
+		if err := opts.Validate(); cond == "" || err != nil { // an empty Condition would mean none
 			return kates.WaitOptions{}, usageErrorf("--for %q: want condition=TYPE or condition=TYPE=STATUS", s)
 		}
-		return kates.WaitOptions{For: kstatus.CurrentStatus, Condition: cond}, nil
+		return opts, nil
 	}
 	switch strings.ToLower(s) {
 	case "current", "":
