@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -135,27 +132,4 @@ func (c *Cluster) LogPath(component string) string {
 		return ""
 	}
 	return filepath.Join(c.dir, component+".log")
-}
-
-// WriteContainerLog appends line to the log every fake container serves, as if a container
-// wrote it at t: a stream that follows any container's log (PodLogOptions.Follow) receives it,
-// and every later read includes it. It changes every container's log, so it needs a cluster of
-// the test's own (Options.Private), and a test that reads logs exactly should not share it.
-func (c *Cluster) WriteContainerLog(t time.Time, line string) error {
-	if c.external {
-		return errors.New("testenv: WriteContainerLog needs a cluster of this process's own")
-	}
-	if strings.ContainsAny(line, "\r\n") {
-		return fmt.Errorf("testenv: WriteContainerLog: %q is more than one line", line)
-	}
-	f, err := os.OpenFile(filepath.Join(c.dir, "container.log"), os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return fmt.Errorf("testenv: %w", err)
-	}
-	// The CRI log format: time, stream, F for a full line, the text.
-	_, werr := fmt.Fprintf(f, "%s stdout F %s\n", t.UTC().Format(time.RFC3339Nano), line)
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	return werr
 }

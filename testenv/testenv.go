@@ -301,6 +301,32 @@ var containerLog = []string{
 // ContainerLogLines is the text of the log lines every fake container has, in order.
 var ContainerLogLines = []string{"kates testenv: container started", "kates testenv: serving", "kates testenv: a warning"}
 
+// containerLogPath is the file kwok serves as every container's log.
+func (c *Cluster) containerLogPath() string { return filepath.Join(c.dir, "container.log") }
+
+// WriteContainerLog appends line to the log every fake container serves, as if a container
+// wrote it at t: a stream that follows any container's log (PodLogOptions.Follow) receives it,
+// and every later read includes it. It changes every container's log, so it needs a cluster of
+// the test's own (Options.Private), and a test that reads logs exactly should not share it.
+func (c *Cluster) WriteContainerLog(t time.Time, line string) error {
+	if c.external {
+		return errors.New("testenv: WriteContainerLog needs a cluster of this process's own")
+	}
+	if strings.ContainsAny(line, "\r\n") {
+		return fmt.Errorf("testenv: WriteContainerLog: %q is more than one line", line)
+	}
+	f, err := os.OpenFile(c.containerLogPath(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("testenv: %w", err)
+	}
+	// The CRI log format: time, stream, F for a full line, the text.
+	_, werr := fmt.Fprintf(f, "%s stdout F %s\n", t.UTC().Format(time.RFC3339Nano), line)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
+}
+
 // writeKwokConfig writes kwok's configuration: the stages (kwok's, and testenv's for
 // SimulateLabel), and a ClusterLogs rule that serves
 // containerLog as every container's log through kwok's kubelet API.
@@ -312,7 +338,7 @@ func (c *Cluster) writeKwokConfig() (string, error) {
 	if stages, err = withSimulatedFailures(stages); err != nil {
 		return "", err
 	}
-	logPath := filepath.Join(c.dir, "container.log")
+	logPath := c.containerLogPath()
 	if err := os.WriteFile(logPath, []byte(strings.Join(containerLog, "\n")+"\n"), 0o644); err != nil {
 		return "", err
 	}
