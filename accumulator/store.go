@@ -132,11 +132,6 @@ func newStore(acc *Accumulator, query string) *Store {
 	}
 }
 
-func (s *Store) unstructured(op string, obj any) (*unstructured.Unstructured, error) {
-	u, _, err := s.arrival(op, obj)
-	return u, err
-}
-
 // arrival returns obj's object, and its item if Transformer built it already.
 func (s *Store) arrival(op string, obj any) (*unstructured.Unstructured, *item, error) {
 	switch o := obj.(type) {
@@ -221,7 +216,7 @@ func (s *Store) Delete(obj any) error {
 		}
 		key = objKey{namespace: ns, name: name}
 	default:
-		u, err := s.unstructured("delete", obj)
+		u, _, err := s.arrival("delete", obj)
 		if err != nil {
 			return err
 		}
