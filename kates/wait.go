@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/kstatus/related"
 )
 
 // ObjectRef names Kubernetes objects without holding them, for Wait, Status and WatchStatus: one
@@ -58,45 +58,9 @@ func (r ObjectRef) String() string {
 	return kind
 }
 
-// ObjectStatus is the computed status of one object, as Wait, Status and WatchStatus report it.
-type ObjectStatus struct {
-	// Group and Kind are the object's API group ("" for the core group) and kind.
-	Group string `json:"group,omitempty"`
-	Kind  string `json:"kind"`
-	// Namespace is "" for a cluster-scoped object.
-	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
-	// Status is the object's kstatus, made Failed when a Pod it controls cannot start (see
-	// Client.Wait), or NotFound when the object does not exist.
-	Status kstatus.Status `json:"status"`
-	// Reason is a CamelCase word for programs ("LessAvailable", "Unschedulable"); it may be
-	// empty. Match on Status and Reason, never on Message.
-	Reason string `json:"reason,omitempty"`
-	// Message says, for a person, why the object has this status, naming what blocks it.
-	// Do not depend on its wording.
-	Message string `json:"message"`
-	// Created is the object's creation time; zero when it was not found.
-	Created time.Time `json:"created,omitzero"`
-	// Related holds the statuses of the objects the Message names: the Pod that blocks a
-	// Deployment, a ReplicaSet that cannot create Pods.
-	Related []ObjectStatus `json:"related,omitempty"`
-}
-
-// String is "Deployment web/api: InProgress: Available: 1/3".
-func (s ObjectStatus) String() string {
-	out := s.Kind + " " + objectKey(s.Namespace, s.Name) + ": " + string(s.Status)
-	if s.Message != "" {
-		out += ": " + s.Message
-	}
-	return out
-}
-
-// same reports whether a and b say the same thing about the same object; Related is left out,
-// since the Message already names what it holds.
-func (s *ObjectStatus) same(o *ObjectStatus) bool {
-	return s.Group == o.Group && s.Kind == o.Kind && s.Namespace == o.Namespace && s.Name == o.Name &&
-		s.Status == o.Status && s.Reason == o.Reason && s.Message == o.Message && s.Created.Equal(o.Created)
-}
+// ObjectStatus is the computed status of one object, as Wait, Status and WatchStatus report
+// it; see package kstatus/related, which computes it.
+type ObjectStatus = related.ObjectStatus
 
 // WaitOptions changes what Wait waits for. The zero value waits for Current, fails fast and
 // explains through related objects.
@@ -120,6 +84,22 @@ type WaitOptions struct {
 	// condition left over from before a change does not end the wait. A Failed object still ends
 	// it at once unless NoFailFast. Not with For NotFound.
 	Condition string
+	// JSONPath, if set, is what every object must have instead of being Current, as kubectl
+	// wait --for=jsonpath=... takes it: "{.status.phase}=Running" waits until the expression
+	// gives exactly that value, "{.status.loadBalancer.ingress}" (no value) until it gives any
+	// value at all. The braces may be left out (".status.phase=Running"). A value is compared
+	// as text with the one scalar the expression selects; a list or an object never matches a
+	// value. A Failed object that does not match ends the wait at once unless NoFailFast. Not
+	// with For NotFound, nor with Condition.
+	JSONPath string
+	// Exists waits only until every object exists, whatever its status, as kubectl wait
+	// --for=create does. Not with For NotFound, Condition or JSONPath.
+	Exists bool
+	// SkipLoadBalancers does not wait for a Service of type LoadBalancer to get an address: it
+	// is Current once everything else about it is. Clusters without a load-balancer controller
+	// (kind, minikube, most CI clusters) never assign one, so without this a wait on such a
+	// Service lasts until its timeout.
+	SkipLoadBalancers bool
 	// SkipRelated judges each object by itself alone, without watching the Pods, ReplicaSets
 	// and EndpointSlices of the objects' namespaces: cheaper on a large namespace, but with less
 	// to say about what blocks a workload, and without failing fast on Pods that cannot start.
@@ -212,8 +192,11 @@ func IsWaitFailed(err error) bool { return errors.Is(err, ErrWaitFailed) }
 // available". A Pod of the workload's latest version whose container is crash looping or cannot
 // pull its image, or that has been unschedulable for kstatus.ScheduleWindow, makes the workload
 // Failed; a Pod being deleted (as old ones are in a rollout) never does. A Service with a
-// selector reports its ready endpoints from its EndpointSlices, and is InProgress while a
-// ready Pod it selects is not yet one of them (the EndpointSlice controller lags the Pods).
+// selector reports its ready endpoints from its EndpointSlices, and is Current only once they
+// are exactly the ready, non-terminating Pods it selects (see package kstatus/related): not
+// while a new Pod is not yet an endpoint, nor while a deleted, terminating or no longer
+// selected Pod still is one. Since the watches of Pods and EndpointSlices lag one another,
+// Wait confirms a Service's verdict on fresh reads of both before it returns on it.
 //
 // When a Failed object is seen, Wait returns at once with a *WaitError wrapping ErrWaitFailed,
 // unless opts.NoFailFast. When ctx ends first, it returns a *WaitError wrapping ctx's error
@@ -227,7 +210,7 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 	if opts.For == "" {
 		opts.For = kstatus.CurrentStatus
 	}
-	cond, err := opts.goal()
+	goal, err := opts.goal()
 	if err != nil {
 		return err
 	}
@@ -238,20 +221,20 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 	}
 	var last []ObjectStatus
 	err = c.track(ctx, refs, trackOptions{
-		waitKinds: !deletion,
-		related:   !deletion && !opts.SkipRelated,
-		deletion:  deletion,
-		condition: cond,
+		waitKinds:         !deletion,
+		related:           !deletion && !opts.SkipRelated,
+		deletion:          deletion,
+		goal:              goal,
+		skipLoadBalancers: opts.SkipLoadBalancers,
+		confirm: func(results []ObjectStatus) bool {
+			return !deletion && aggregate(results, opts.For) == opts.For
+		},
 	}, func(results []ObjectStatus, changed bool) (bool, error) {
 		last = results
 		if changed && opts.Progress != nil {
 			opts.Progress(cloneStatuses(results))
 		}
-		statuses := make([]kstatus.Status, len(results))
-		for i, r := range results {
-			statuses[i] = r.Status
-		}
-		switch agg := kstatus.Aggregate(statuses, opts.For); {
+		switch agg := aggregate(results, opts.For); {
 		case agg == opts.For:
 			return true, nil
 		case !deletion && !opts.NoFailFast && agg == kstatus.FailedStatus:
@@ -265,6 +248,15 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 	return err
 }
 
+// aggregate is kstatus.Aggregate of the results' statuses.
+func aggregate(results []ObjectStatus, desired kstatus.Status) kstatus.Status {
+	statuses := make([]kstatus.Status, len(results))
+	for i, r := range results {
+		statuses[i] = r.Status
+	}
+	return kstatus.Aggregate(statuses, desired)
+}
+
 // Status returns the status of every object once, judged as Wait judges them, related objects
 // included; objects takes the forms Wait takes. An object that does not exist, or whose kind is
 // not served, is NotFound.
@@ -274,7 +266,8 @@ func (c *Client) Status(ctx context.Context, objects []any) ([]ObjectStatus, err
 		return nil, err
 	}
 	var out []ObjectStatus
-	err = c.track(ctx, refs, trackOptions{related: true}, func(results []ObjectStatus, _ bool) (bool, error) {
+	always := func([]ObjectStatus) bool { return true }
+	err = c.track(ctx, refs, trackOptions{related: true, confirm: always}, func(results []ObjectStatus, _ bool) (bool, error) {
 		out = results
 		return true, nil
 	})
@@ -352,28 +345,63 @@ func refOfUnstructured(u *unstructured.Unstructured) ObjectRef {
 	}
 }
 
-// Validate reports whether Wait can take o: For is Current, NotFound or empty, and Condition, if
-// set, is TYPE or TYPE=STATUS and not combined with NotFound. Wait checks it itself; a command
+// Validate reports whether Wait can take o: For is Current, NotFound or empty; Condition, if
+// set, is TYPE or TYPE=STATUS; JSONPath, if set, parses; and at most one of Condition,
+// JSONPath and Exists is set, none of them with NotFound. Wait checks it itself; a command
 // line can call it to reject a bad flag before connecting to anything.
 func (o WaitOptions) Validate() error {
 	_, err := o.goal()
 	return err
 }
 
-// goal checks o and parses its Condition (nil if none).
-func (o WaitOptions) goal() (*conditionGoal, error) {
+// objectGoal judges an object by what the caller waits for instead of its being Current.
+type objectGoal interface {
+	// judge turns st, the status of u judged as always, into whether u has what is waited
+	// for: Current if it does.
+	judge(st ObjectStatus, u *unstructured.Unstructured) ObjectStatus
+}
+
+// goal checks o and returns what it waits for instead of Current (nil if nothing else).
+func (o WaitOptions) goal() (objectGoal, error) {
 	switch o.For {
 	case "", kstatus.CurrentStatus, kstatus.NotFoundStatus:
 	default:
 		return nil, fmt.Errorf("kates: wait: cannot wait for %s, only for %s or %s", o.For, kstatus.CurrentStatus, kstatus.NotFoundStatus)
 	}
-	if o.Condition == "" {
+	var set []string
+	if o.Condition != "" {
+		set = append(set, "a Condition")
+	}
+	if o.JSONPath != "" {
+		set = append(set, "a JSONPath")
+	}
+	if o.Exists {
+		set = append(set, "Exists")
+	}
+	switch {
+	case len(set) == 0:
 		return nil, nil
+	case len(set) > 1:
+		return nil, fmt.Errorf("kates: wait: %s cannot be waited for together", strings.Join(set, " and "))
+	case o.For == kstatus.NotFoundStatus:
+		return nil, fmt.Errorf("kates: wait: %s cannot be waited for together with %s", set[0], kstatus.NotFoundStatus)
+	case o.Condition != "":
+		return parseCondition(o.Condition)
+	case o.JSONPath != "":
+		return parseJSONPathGoal(o.JSONPath)
 	}
-	if o.For == kstatus.NotFoundStatus {
-		return nil, fmt.Errorf("kates: wait: a Condition cannot be waited for together with %s", kstatus.NotFoundStatus)
+	return existsGoal{}, nil
+}
+
+// existsGoal is WaitOptions.Exists: any object that exists has what is waited for.
+type existsGoal struct{}
+
+func (existsGoal) judge(st ObjectStatus, _ *unstructured.Unstructured) ObjectStatus {
+	if st.Status != kstatus.NotFoundStatus {
+		st.Message = fmt.Sprintf("exists (%s: %s)", st.Status, st.Message)
+		st.Status, st.Reason = kstatus.CurrentStatus, "Exists"
 	}
-	return parseCondition(o.Condition)
+	return st
 }
 
 // conditionGoal is a parsed WaitOptions.Condition.
@@ -394,11 +422,11 @@ func parseCondition(s string) (*conditionGoal, error) {
 }
 
 // judge turns st, the status of u judged as always, into whether u has the condition: Current
-// if it does, InProgress with what it has instead if not. Failed (for fail-fast), Terminating and
-// NotFound stay as they are.
+// if it does, whatever u's status (a wait for a Job's Failed condition ends when the Job
+// fails). If it does not, Failed (for fail-fast), Terminating and NotFound stay as they are,
+// and anything else is InProgress with what u has instead.
 func (g *conditionGoal) judge(st ObjectStatus, u *unstructured.Unstructured) ObjectStatus {
-	switch st.Status {
-	case kstatus.FailedStatus, kstatus.TerminatingStatus, kstatus.NotFoundStatus:
+	if st.Status == kstatus.NotFoundStatus {
 		return st
 	}
 	var found *metav1.Condition
@@ -410,6 +438,11 @@ func (g *conditionGoal) judge(st ObjectStatus, u *unstructured.Unstructured) Obj
 			}
 		}
 	}
+	met := found != nil && (found.ObservedGeneration == 0 || found.ObservedGeneration == u.GetGeneration()) &&
+		strings.EqualFold(string(found.Status), g.status)
+	if !met && (st.Status == kstatus.FailedStatus || st.Status == kstatus.TerminatingStatus) {
+		return st
+	}
 	switch {
 	case found == nil:
 		st.Status, st.Reason = kstatus.InProgressStatus, "ConditionMissing"
@@ -417,7 +450,7 @@ func (g *conditionGoal) judge(st ObjectStatus, u *unstructured.Unstructured) Obj
 	case found.ObservedGeneration != 0 && found.ObservedGeneration != u.GetGeneration():
 		st.Status, st.Reason = kstatus.InProgressStatus, "ConditionStale"
 		st.Message = fmt.Sprintf("condition %s is of generation %d, the object's is %d", found.Type, found.ObservedGeneration, u.GetGeneration())
-	case strings.EqualFold(string(found.Status), g.status):
+	case met:
 		st.Status, st.Reason = kstatus.CurrentStatus, "ConditionMet"
 		st.Message = fmt.Sprintf("condition %s is %s", found.Type, found.Status) + conditionDetail(found)
 	default:

@@ -361,64 +361,6 @@ func TestWaitRejectsBadArguments(t *testing.T) {
 	}
 }
 
-// TestWaitForAServiceMeansItReachesEveryReadyPod: the EndpointSlice controller lags the Pods it
-// lists, so a Deployment can be Current while its Service does not route to every ready Pod
-// yet. Wait on both must return only once it does; each round scales the Deployment so the
-// race gets several chances.
-func TestWaitForAServiceMeansItReachesEveryReadyPod(t *testing.T) {
-	c, ns := newClient(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	dep := deployment(ns, "web", 2)
-	svc := &kates.Service{ObjectMeta: kates.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: kates.ServiceSpec{Selector: map[string]string{"app": "web"}, Ports: []kates.ServicePort{{Port: 80}}}}
-	for _, replicas := range []int32{2, 5, 9} {
-		dep.Spec.Replicas = &replicas
-		for _, o := range []any{dep, svc} {
-			if err := c.Apply(ctx, o, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := c.Wait(ctx, []any{dep, svc}, kates.WaitOptions{}); err != nil {
-			t.Fatalf("%d replicas: Wait: %v", replicas, err)
-		}
-
-		var pods []*kates.Pod
-		if err := c.List(ctx, kates.Query{Kind: "Pod", Namespace: ns, LabelSelector: "app=web"}, &pods); err != nil {
-			t.Fatal(err)
-		}
-		var slices []*kates.EndpointSlice
-		if err := c.List(ctx, kates.Query{Kind: "EndpointSlice", Namespace: ns, LabelSelector: "kubernetes.io/service-name=web"}, &slices); err != nil {
-			t.Fatal(err)
-		}
-		endpoint := map[string]bool{}
-		for _, s := range slices {
-			for _, ep := range s.Endpoints {
-				if ep.TargetRef != nil && (ep.Conditions.Ready == nil || *ep.Conditions.Ready) {
-					endpoint[ep.TargetRef.Name] = true
-				}
-			}
-		}
-		ready := 0
-		for _, p := range pods {
-			if p.DeletionTimestamp != nil || p.Status.PodIP == "" {
-				continue
-			}
-			for _, cond := range p.Status.Conditions {
-				if cond.Type == "Ready" && cond.Status == "True" {
-					ready++
-					if !endpoint[p.Name] {
-						t.Errorf("%d replicas: Wait returned while ready pod %s was not an endpoint of the Service", replicas, p.Name)
-					}
-				}
-			}
-		}
-		if ready < int(replicas) {
-			t.Errorf("%d replicas: %d ready pods after Wait", replicas, ready)
-		}
-	}
-}
-
 // TestWaitFailsFastOnAContainerThatCannotStart: a Deployment whose Pods crash loop, or whose
 // image cannot be pulled, is Failed as soon as its controller's Pod shows it, and Wait returns at
 // once naming the Pod and the reason. kwok plays the kubelet (testenv.SimulateLabel); the

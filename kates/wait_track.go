@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/kstatus/related"
 )
 
 // The tracker behind Wait, Status and WatchStatus: it resolves references into rows, watches
@@ -34,8 +35,26 @@ type trackOptions struct {
 	related bool
 	// deletion judges a named object whose UID differs from its reference's as NotFound.
 	deletion bool
-	// condition, if not nil, judges objects by a status condition rather than being Current.
-	condition *conditionGoal
+	// goal, if not nil, judges objects by what WaitOptions asks for (a status condition, a
+	// JSONPath value, existence) rather than by their being Current.
+	goal objectGoal
+	// skipLoadBalancers judges a LoadBalancer Service without an address as if it needed none.
+	skipLoadBalancers bool
+	// confirm, if not nil, says whether results would end the tracking; when they would and
+	// a Service among them was judged Current through its related objects, that verdict is
+	// checked against Pods and EndpointSlices read afresh (see tracker.confirm) before judge
+	// is told.
+	confirm func(results []ObjectStatus) bool
+}
+
+// confirmRetry is how soon a verdict the fresh reads refuted is looked at again if no event
+// comes first.
+const confirmRetry = time.Second
+
+// judgedService is a Service that evaluate judged Current through its related objects.
+type judgedService struct {
+	index int // in the results
+	entry Entry[*unstructured.Unstructured]
 }
 
 // judgeFunc is told the results of every complete evaluation, and whether they differ from
@@ -100,27 +119,11 @@ var (
 	podGVK           = schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 	replicaSetGVK    = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ReplicaSet"}
 	endpointSliceGVK = schema.GroupVersionKind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"}
-	relatedResource  = map[string]string{"Pod": "pods", "ReplicaSet": "replicasets.v1.apps", "EndpointSlice": "endpointslices.v1.discovery.k8s.io"}
-	relatedGVK       = map[string]schema.GroupVersionKind{"Pod": podGVK, "ReplicaSet": replicaSetGVK, "EndpointSlice": endpointSliceGVK}
+	relatedResource  = map[string]string{related.KindPod: "pods", related.KindReplicaSet: "replicasets.v1.apps", related.KindEndpointSlice: "endpointslices.v1.discovery.k8s.io"}
+	relatedGVK       = map[string]schema.GroupVersionKind{related.KindPod: podGVK, related.KindReplicaSet: replicaSetGVK, related.KindEndpointSlice: endpointSliceGVK}
 )
 
 var serviceGK = schema.GroupKind{Kind: "Service"}
-
-// relatedKinds lists the kinds that explain gk's status.
-func relatedKinds(gk schema.GroupKind) []string {
-	switch gk {
-	case schema.GroupKind{Group: "apps", Kind: "Deployment"}:
-		return []string{"ReplicaSet", "Pod"}
-	case schema.GroupKind{Group: "apps", Kind: "StatefulSet"}, schema.GroupKind{Group: "apps", Kind: "DaemonSet"},
-		schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}, schema.GroupKind{Group: "batch", Kind: "Job"}:
-		return []string{"Pod"}
-	case serviceGK:
-		// Pods too: a ready Pod the Service selects that is not yet an endpoint keeps it
-		// InProgress.
-		return []string{"EndpointSlice", "Pod"}
-	}
-	return nil
-}
 
 // tracker holds one track call's state.
 type tracker struct {
@@ -197,8 +200,23 @@ func (c *Client) track(ctx context.Context, refs []ObjectRef, opts trackOptions,
 				return err
 			}
 			if ready {
-				results, recheck := t.evaluate(time.Now())
+				results, recheck, services := t.evaluate(time.Now())
 				changed := !judged || !sameResults(last, results)
+				if t.opts.confirm != nil && len(services) > 0 && t.opts.confirm(results) {
+					// The verdict that would end the wait rests on Services judged through
+					// watches that lag one another: confirm it on consistent reads first.
+					confirmed, ok, err := t.confirm(ctx, results, services)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						results = confirmed
+						changed = !sameResults(last, results)
+						// The watches will deliver what the reads saw; the recheck is a
+						// safety net, not how the wait normally moves on.
+						recheck = related.Earliest(recheck, time.Now().Add(confirmRetry))
+					}
+				}
 				judged, last = true, results
 				if done, err := judge(results, changed); done || err != nil {
 					return err
@@ -351,7 +369,7 @@ func (t *tracker) addPart(ctx context.Context, rows []*trackRow, late bool) erro
 // selection; and for named rows a query per kind and namespace, narrowed to metadata.name when
 // it names a single object and no other query already covers that kind and namespace. So a
 // batch costs one watch per kind per namespace, not one per object.
-func planPart(rows []*trackRow, related bool) (*trackPart, []Query) {
+func planPart(rows []*trackRow, withRelated bool) (*trackPart, []Query) {
 	p := &trackPart{related: map[relKey]int{}}
 	var keys []queryKey
 	index := map[queryKey]int{}
@@ -363,9 +381,9 @@ func planPart(rows []*trackRow, related bool) (*trackPart, []Query) {
 		keys = append(keys, k)
 		return len(keys) - 1
 	}
-	if related {
+	if withRelated {
 		for _, row := range rows {
-			for _, kind := range relatedKinds(row.gvk().GroupKind()) {
+			for _, kind := range related.Kinds(row.gvk().GroupKind()) {
 				rk := relKey{kind, row.namespace}
 				if _, ok := p.related[rk]; !ok {
 					p.related[rk] = add(queryKey{gvk: relatedGVK[kind], namespace: row.namespace, resource: relatedResource[kind]})
@@ -465,14 +483,12 @@ func (t *tracker) update(ctx context.Context) (bool, error) {
 }
 
 // evaluate judges every row at now. recheck is when a judgement made now will change without
-// any event (a Pod's unschedulable window running out); zero if never.
-func (t *tracker) evaluate(now time.Time) ([]ObjectStatus, time.Time) {
-	var (
-		out     []ObjectStatus
-		recheck time.Time
-		rel     = map[*trackPart]*relatedIndex{}
-	)
-	relFor := func(p *trackPart) *relatedIndex {
+// any event (a Pod's unschedulable window running out); zero if never. services lists the
+// results that are Services judged Current through their related objects: a verdict across
+// kinds, which confirm checks before a wait ends on it.
+func (t *tracker) evaluate(now time.Time) (out []ObjectStatus, recheck time.Time, services []judgedService) {
+	rel := map[*trackPart]*related.Index{}
+	relFor := func(p *trackPart) *related.Index {
 		if x, ok := rel[p]; ok {
 			return x
 		}
@@ -484,15 +500,20 @@ func (t *tracker) evaluate(now time.Time) ([]ObjectStatus, time.Time) {
 		// The index costs a pass over the namespace's related objects: build it only for an
 		// object it can explain (a Current workload has nothing to explain; a Service always
 		// counts its endpoints).
-		var x *relatedIndex
+		var x *related.Index
 		gk := row.gvk().GroupKind()
-		if t.opts.related && len(relatedKinds(gk)) > 0 && (e.Status.Status != kstatus.CurrentStatus || gk == serviceGK) {
+		if t.opts.related && len(related.Kinds(gk)) > 0 && (e.Status.Status != kstatus.CurrentStatus || gk == serviceGK) {
 			x = relFor(row.part)
 		}
-		st, at := judgeObject(e, x, now)
-		recheck = earliest(recheck, at)
-		if t.opts.condition != nil {
-			st = t.opts.condition.judge(st, e.Object)
+		if t.opts.skipLoadBalancers && gk == serviceGK && e.Status.Status == kstatus.InProgressStatus && pendingLoadBalancer(e.Object) {
+			e.Status = kstatus.Result{Status: kstatus.CurrentStatus, Message: "Service is ready (its load-balancer address is not waited for)"}
+		}
+		st, at := related.Judge(related.Entry(e), x, now)
+		recheck = related.Earliest(recheck, at)
+		if t.opts.goal != nil {
+			st = t.opts.goal.judge(st, e.Object)
+		} else if x != nil && gk == serviceGK && st.Status == kstatus.CurrentStatus {
+			services = append(services, judgedService{index: len(out), entry: e})
 		}
 		return st
 	}
@@ -534,7 +555,7 @@ func (t *tracker) evaluate(now time.Time) ([]ObjectStatus, time.Time) {
 			out = append(out, judgeEntry(row, objs[k]))
 		}
 	}
-	return out, recheck
+	return out, recheck, services
 }
 
 // unservedStatus is the status of a row whose kind is not served: NotFound, since no object of
@@ -554,24 +575,14 @@ func notFound(gvk schema.GroupVersionKind, namespace, name, msg string) ObjectSt
 }
 
 // relatedIndex indexes the part's related queries.
-func (p *trackPart) relatedIndex() *relatedIndex {
-	x := newRelatedIndex()
+func (p *trackPart) relatedIndex() *related.Index {
+	x := related.NewIndex()
 	for rk, i := range p.related {
 		for _, e := range p.field(i) {
-			x.add(rk.kind, e)
+			x.Add(rk.kind, related.Entry(e))
 		}
 	}
 	return x
-}
-
-func earliest(a, b time.Time) time.Time {
-	switch {
-	case a.IsZero():
-		return b
-	case b.IsZero() || a.Before(b):
-		return a
-	}
-	return b
 }
 
 func sameResults(a, b []ObjectStatus) bool {
@@ -579,9 +590,55 @@ func sameResults(a, b []ObjectStatus) bool {
 		return false
 	}
 	for i := range a {
-		if !a[i].same(&b[i]) {
+		if !a[i].Same(&b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// confirm judges services again, each on its namespace's Pods and then its EndpointSlices read
+// afresh, and returns results with their new verdicts and whether every one is still Current.
+//
+// Why: each kind's watch is complete, but the watches lag one another. The Deployment watch can
+// show 5/5 available while the Pod watch still shows two of those Pods unready and the slices
+// list three; judged on that view, every ready Pod is an endpoint and the Service looks done.
+// Reads taken now, Pods first and then the slices (the effect of the Pods), are each a
+// consistent read at least as new as everything the watches have shown, and the slices at
+// least as new as the Pods: a verdict that holds on them is not early. One that does not is
+// left to the watches, which will deliver what the reads saw.
+func (t *tracker) confirm(ctx context.Context, results []ObjectStatus, services []judgedService) ([]ObjectStatus, bool, error) {
+	byNamespace := map[string][]judgedService{}
+	var namespaces []string
+	for _, s := range services {
+		ns := s.entry.Object.GetNamespace()
+		if _, ok := byNamespace[ns]; !ok {
+			namespaces = append(namespaces, ns)
+		}
+		byNamespace[ns] = append(byNamespace[ns], s)
+	}
+	out := cloneStatuses(results)
+	ok := true
+	for _, ns := range namespaces {
+		x := related.NewIndex()
+		for _, kind := range []string{related.KindPod, related.KindEndpointSlice} {
+			q := Query{Kind: relatedResource[kind], Namespace: ns}
+			if kind == related.KindEndpointSlice {
+				q.LabelSelector = related.ServiceNameLabel
+			}
+			var objs []*unstructured.Unstructured
+			if err := t.c.List(ctx, q, &objs); err != nil {
+				return nil, false, fmt.Errorf("kates: confirm the Services of namespace %s: %w", ns, err)
+			}
+			for _, o := range objs {
+				x.Add(kind, related.Entry{Object: o})
+			}
+		}
+		for _, s := range byNamespace[ns] {
+			st, _ := related.Judge(related.Entry(s.entry), x, time.Now())
+			out[s.index] = st
+			ok = ok && st.Status == kstatus.CurrentStatus
+		}
+	}
+	return out, ok, nil
 }

@@ -1,4 +1,4 @@
-package kates
+package related
 
 import (
 	"fmt"
@@ -7,17 +7,11 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kates-dev/kates/kstatus"
 )
-
-// Status from related objects. kstatus judges each object alone, so a Deployment stuck at
-// "Available: 0/3" says nothing of why. Here a workload that is not Current is explained by the
-// Pods it controls (through a Deployment's ReplicaSets), and a Pod that will not start without
-// someone's help makes it Failed, so a wait stops at once instead of at its timeout.
 
 // blockingReasons are the Pod reasons (see kstatus' Pod rule) that make the workload owning the
 // Pod Failed: the container cannot start without a change to the Pod or what it references, or
@@ -35,36 +29,122 @@ var blockingReasons = map[string]bool{
 const (
 	revisionAnnotation = "deployment.kubernetes.io/revision"
 	revisionHashLabel  = "controller-revision-hash"
-	serviceNameLabel   = "kubernetes.io/service-name"
+	// ServiceNameLabel is the label by which an EndpointSlice names its Service.
+	ServiceNameLabel   = "kubernetes.io/service-name"
 	notObservedReason  = "LatestGenerationNotObserved"
 	podNotScheduled    = "PodNotScheduled"
 	scheduledCondition = "PodScheduled"
 )
 
-// relatedIndex holds the related objects of one evaluation: Pods and ReplicaSets by their
+// The kinds an Index holds.
+const (
+	KindPod           = "Pod"
+	KindReplicaSet    = "ReplicaSet"
+	KindEndpointSlice = "EndpointSlice"
+)
+
+// Entry is one object with the kstatus computed for it, as an Accumulator holds it
+// (accumulator.Entry[*unstructured.Unstructured] converts to it).
+type Entry struct {
+	Object *unstructured.Unstructured
+	// Status is the object's kstatus; Judge reads it rather than computing it again.
+	Status kstatus.Result
+}
+
+// ObjectStatus is the computed status of one object, as Judge, and kates' Wait, Status and
+// WatchStatus report it.
+type ObjectStatus struct {
+	// Group and Kind are the object's API group ("" for the core group) and kind.
+	Group string `json:"group,omitempty"`
+	Kind  string `json:"kind"`
+	// Namespace is "" for a cluster-scoped object.
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Status is the object's kstatus, made Failed when a Pod it controls cannot start, or
+	// InProgress when a Service does not reach exactly its ready Pods yet; NotFound when the
+	// object does not exist.
+	Status kstatus.Status `json:"status"`
+	// Reason is a CamelCase word for programs ("LessAvailable", "Unschedulable"); it may be
+	// empty. Match on Status and Reason, never on Message.
+	Reason string `json:"reason,omitempty"`
+	// Message says, for a person, why the object has this status, naming what blocks it.
+	// Do not depend on its wording.
+	Message string `json:"message"`
+	// Created is the object's creation time; zero when it was not found.
+	Created time.Time `json:"created,omitzero"`
+	// Related holds the statuses of the objects the Message names: the Pod that blocks a
+	// Deployment, a ReplicaSet that cannot create Pods.
+	Related []ObjectStatus `json:"related,omitempty"`
+}
+
+// String is "Deployment web/api: InProgress: Available: 1/3".
+func (s ObjectStatus) String() string {
+	out := s.Kind + " " + objectKey(s.Namespace, s.Name) + ": " + string(s.Status)
+	if s.Message != "" {
+		out += ": " + s.Message
+	}
+	return out
+}
+
+// Same reports whether s and o say the same thing about the same object; Related is left out,
+// since the Message already names what it holds.
+func (s *ObjectStatus) Same(o *ObjectStatus) bool {
+	return s.Group == o.Group && s.Kind == o.Kind && s.Namespace == o.Namespace && s.Name == o.Name &&
+		s.Status == o.Status && s.Reason == o.Reason && s.Message == o.Message && s.Created.Equal(o.Created)
+}
+
+// objectKey is "namespace/name", or "name" when namespace is "".
+func objectKey(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+// Kinds lists the kinds (KindPod, KindReplicaSet, KindEndpointSlice) whose objects in the same
+// namespace Judge reads to explain an object of group kind gk; nil if none.
+func Kinds(gk schema.GroupKind) []string {
+	switch gk {
+	case schema.GroupKind{Group: "apps", Kind: "Deployment"}:
+		return []string{KindReplicaSet, KindPod}
+	case schema.GroupKind{Group: "apps", Kind: "StatefulSet"}, schema.GroupKind{Group: "apps", Kind: "DaemonSet"},
+		schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}, schema.GroupKind{Group: "batch", Kind: "Job"},
+		schema.GroupKind{Kind: "ReplicationController"}:
+		return []string{KindPod}
+	case serviceGK:
+		// Pods too: the ready endpoints must be exactly the ready Pods the Service selects.
+		return []string{KindEndpointSlice, KindPod}
+	}
+	return nil
+}
+
+var serviceGK = schema.GroupKind{Kind: "Service"}
+
+// Index holds the related objects of one evaluation: Pods and ReplicaSets by their
 // controller's UID, every Pod by namespace (a Service selects by label, not owner), and
-// EndpointSlices by "namespace/service".
-type relatedIndex struct {
-	pods        map[types.UID][]Entry[*unstructured.Unstructured]
-	podsByNS    map[string][]Entry[*unstructured.Unstructured]
-	replicaSets map[types.UID][]Entry[*unstructured.Unstructured]
-	slices      map[string][]Entry[*unstructured.Unstructured]
+// EndpointSlices by "namespace/service". An Index is not safe for concurrent Adds.
+type Index struct {
+	pods        map[types.UID][]Entry
+	podsByNS    map[string][]Entry
+	replicaSets map[types.UID][]Entry
+	slices      map[string][]Entry
 	seen        map[types.UID]bool
 }
 
-func newRelatedIndex() *relatedIndex {
-	return &relatedIndex{
-		pods:        map[types.UID][]Entry[*unstructured.Unstructured]{},
-		podsByNS:    map[string][]Entry[*unstructured.Unstructured]{},
-		replicaSets: map[types.UID][]Entry[*unstructured.Unstructured]{},
-		slices:      map[string][]Entry[*unstructured.Unstructured]{},
+// NewIndex returns an empty Index.
+func NewIndex() *Index {
+	return &Index{
+		pods:        map[types.UID][]Entry{},
+		podsByNS:    map[string][]Entry{},
+		replicaSets: map[types.UID][]Entry{},
+		slices:      map[string][]Entry{},
 		seen:        map[types.UID]bool{},
 	}
 }
 
-// add indexes e, a related object of kind ("Pod", "ReplicaSet" or "EndpointSlice"). An object
-// added twice (two queries that overlap) counts once.
-func (x *relatedIndex) add(kind string, e Entry[*unstructured.Unstructured]) {
+// Add indexes e, a related object of kind (KindPod, KindReplicaSet or KindEndpointSlice; other
+// kinds are ignored). An object added twice (two queries that overlap) counts once.
+func (x *Index) Add(kind string, e Entry) {
 	u := e.Object
 	if uid := u.GetUID(); uid != "" {
 		if x.seen[uid] {
@@ -73,20 +153,20 @@ func (x *relatedIndex) add(kind string, e Entry[*unstructured.Unstructured]) {
 		x.seen[uid] = true
 	}
 	switch kind {
-	case "EndpointSlice":
-		if svc := u.GetLabels()[serviceNameLabel]; svc != "" {
+	case KindEndpointSlice:
+		if svc := u.GetLabels()[ServiceNameLabel]; svc != "" {
 			k := objectKey(u.GetNamespace(), svc)
 			x.slices[k] = append(x.slices[k], e)
 		}
-	case "Pod", "ReplicaSet":
-		if kind == "Pod" {
+	case KindPod, KindReplicaSet:
+		if kind == KindPod {
 			x.podsByNS[u.GetNamespace()] = append(x.podsByNS[u.GetNamespace()], e)
 		}
 		owner := controllerUID(u)
 		if owner == "" {
 			return
 		}
-		if kind == "Pod" {
+		if kind == KindPod {
 			x.pods[owner] = append(x.pods[owner], e)
 		} else {
 			x.replicaSets[owner] = append(x.replicaSets[owner], e)
@@ -104,9 +184,10 @@ func controllerUID(u *unstructured.Unstructured) types.UID {
 	return ""
 }
 
-// judgeObject computes e's status at now, explained by x's related objects when x is not nil.
-// recheck is when the judgement will change without an event; zero if never.
-func judgeObject(e Entry[*unstructured.Unstructured], x *relatedIndex, now time.Time) (ObjectStatus, time.Time) {
+// Judge computes e's status at now, explained by x's related objects when x is not nil (see
+// the package documentation). recheck is when the judgement will change without an event (a
+// Pod's unschedulable window running out); zero if never.
+func Judge(e Entry, x *Index, now time.Time) (ObjectStatus, time.Time) {
 	u := e.Object
 	gvk := u.GroupVersionKind()
 	res, recheck := resultAt(e, now)
@@ -139,13 +220,13 @@ func judgeObject(e Entry[*unstructured.Unstructured], x *relatedIndex, now time.
 		st.Related = append(st.Related, *rsNote)
 		st.Message += "; " + strings.ToLower(rsNote.Kind) + " " + rsNote.Name + ": " + rsNote.Message
 	}
-	return st, earliest(recheck, at)
+	return st, Earliest(recheck, at)
 }
 
 // resultAt is e's kstatus at now. The accumulator computed it when the object arrived; a Pod
 // that was within its unschedulable window then is judged again, since the window may have run
 // out without any event. recheck is when the window of such a Pod runs out.
-func resultAt(e Entry[*unstructured.Unstructured], now time.Time) (kstatus.Result, time.Time) {
+func resultAt(e Entry, now time.Time) (kstatus.Result, time.Time) {
 	res := e.Status
 	if reasonOf(&res) != podNotScheduled {
 		return res, time.Time{}
@@ -188,13 +269,13 @@ func reasonOf(r *kstatus.Result) string {
 // of its ReplicaSets of the latest revision (old ones are being scaled away); for a StatefulSet,
 // those of its update revision when there are some; for the others every Pod it controls. For a
 // Deployment it also returns a failing ReplicaSet of that revision, if any.
-func workloadPods(u *unstructured.Unstructured, x *relatedIndex) ([]Entry[*unstructured.Unstructured], *ObjectStatus) {
+func workloadPods(u *unstructured.Unstructured, x *Index) ([]Entry, *ObjectStatus) {
 	uid := u.GetUID()
 	switch u.GroupVersionKind().GroupKind() {
 	case schema.GroupKind{Group: "apps", Kind: "Deployment"}:
 		all := x.replicaSets[uid]
 		rev := u.GetAnnotations()[revisionAnnotation]
-		var latest []Entry[*unstructured.Unstructured]
+		var latest []Entry
 		for _, rs := range all {
 			if rev != "" && rs.Object.GetAnnotations()[revisionAnnotation] == rev {
 				latest = append(latest, rs)
@@ -203,12 +284,12 @@ func workloadPods(u *unstructured.Unstructured, x *relatedIndex) ([]Entry[*unstr
 		if len(latest) == 0 {
 			latest = all
 		}
-		var pods []Entry[*unstructured.Unstructured]
+		var pods []Entry
 		var note *ObjectStatus
 		for _, rs := range latest {
 			pods = append(pods, x.pods[rs.Object.GetUID()]...)
 			if rs.Status.Status == kstatus.FailedStatus && note == nil {
-				s, _ := judgeObject(rs, nil, time.Time{})
+				s, _ := Judge(rs, nil, time.Time{})
 				note = &s
 			}
 		}
@@ -219,7 +300,7 @@ func workloadPods(u *unstructured.Unstructured, x *relatedIndex) ([]Entry[*unstr
 		if rev == "" {
 			return pods, nil
 		}
-		var updated []Entry[*unstructured.Unstructured]
+		var updated []Entry
 		for _, p := range pods {
 			if p.Object.GetLabels()[revisionHashLabel] == rev {
 				updated = append(updated, p)
@@ -236,7 +317,7 @@ func workloadPods(u *unstructured.Unstructured, x *relatedIndex) ([]Entry[*unstr
 // explainPods names in st the Pod that best explains why its workload is not done, and makes
 // the workload Failed if that Pod is blocked. It returns when a Pod's unschedulable window runs
 // out, if one is within it.
-func explainPods(st *ObjectStatus, pods []Entry[*unstructured.Unstructured], now time.Time) time.Time {
+func explainPods(st *ObjectStatus, pods []Entry, now time.Time) time.Time {
 	type judged struct {
 		status ObjectStatus
 		rank   int
@@ -249,8 +330,8 @@ func explainPods(st *ObjectStatus, pods []Entry[*unstructured.Unstructured], now
 		if p.Object.GetDeletionTimestamp() != nil {
 			continue // terminating, as old Pods do in a rollout: not a blocker
 		}
-		s, at := judgeObject(p, nil, now)
-		recheck = earliest(recheck, at)
+		s, at := Judge(p, nil, now)
+		recheck = Earliest(recheck, at)
 		if s.Status == kstatus.CurrentStatus {
 			continue
 		}
@@ -315,91 +396,13 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// explainService adds a Service's ready endpoints to its message when it selects Pods or is a
-// load balancer: whether anything answers behind it is what its user wants to know next.
-// Dual-stack Services have a slice per address family; the family with the most endpoints
-// counts.
-//
-// A Service that kstatus calls Current is InProgress while a Pod it selects is ready but not yet
-// a ready endpoint: the EndpointSlice controller lags the Pods by a moment, and a wait that
-// returned then would send its caller's first request to a Service that cannot reach the Pod.
-func explainService(st *ObjectStatus, u *unstructured.Unstructured, x *relatedIndex) {
-	typ, _, _ := unstructured.NestedString(u.Object, "spec", "type")
-	sel, _, _ := unstructured.NestedStringMap(u.Object, "spec", "selector")
-	if typ == "ExternalName" || (len(sel) == 0 && typ != "LoadBalancer") {
-		return
+// Earliest is the earlier of two recheck times, where zero means never.
+func Earliest(a, b time.Time) time.Time {
+	switch {
+	case a.IsZero():
+		return b
+	case b.IsZero() || a.Before(b):
+		return a
 	}
-	type count struct{ ready, total int }
-	byFamily := map[string]*count{}
-	readyPods := map[string]bool{} // names of Pods that are a ready endpoint in some slice
-	for _, s := range x.slices[objectKey(u.GetNamespace(), u.GetName())] {
-		family, _, _ := unstructured.NestedString(s.Object.Object, "addressType")
-		c := byFamily[family]
-		if c == nil {
-			c = &count{}
-			byFamily[family] = c
-		}
-		eps, _, _ := unstructured.NestedSlice(s.Object.Object, "endpoints")
-		for _, ep := range eps {
-			em, _ := ep.(map[string]any)
-			c.total++
-			// The API: a nil ready condition means ready.
-			if ready, ok, _ := unstructured.NestedBool(em, "conditions", "ready"); !ok || ready {
-				c.ready++
-				if kind, _, _ := unstructured.NestedString(em, "targetRef", "kind"); kind == "Pod" {
-					name, _, _ := unstructured.NestedString(em, "targetRef", "name")
-					readyPods[name] = true
-				}
-			}
-		}
-	}
-	best := count{}
-	for _, c := range byFamily {
-		if c.total > best.total {
-			best = *c
-		}
-	}
-	st.Message += fmt.Sprintf("; endpoints: %d/%d ready", best.ready, best.total)
-	if st.Status != kstatus.CurrentStatus || len(sel) == 0 {
-		return
-	}
-	var missing []string
-	selector := labels.SelectorFromSet(sel)
-	for _, p := range x.podsByNS[u.GetNamespace()] {
-		if podServesTraffic(p.Object) && selector.Matches(labels.Set(p.Object.GetLabels())) && !readyPods[p.Object.GetName()] {
-			missing = append(missing, p.Object.GetName())
-		}
-	}
-	if len(missing) == 0 {
-		return
-	}
-	sort.Strings(missing)
-	st.Status = kstatus.InProgressStatus
-	st.Reason = "EndpointsNotReady"
-	st.Message = fmt.Sprintf("Endpoints: %d/%d ready; pod %s is ready but not an endpoint yet", best.ready, best.total, missing[0])
-	if len(missing) > 1 {
-		st.Message += fmt.Sprintf(" (and %d more %s)", len(missing)-1, plural(len(missing)-1, "pod", "pods"))
-	}
-}
-
-// podServesTraffic reports whether the EndpointSlice controller will list Pod u as a ready
-// endpoint of a Service that selects it: it has an IP, is not going away or finished, and is
-// Ready.
-func podServesTraffic(u *unstructured.Unstructured) bool {
-	if u.GetDeletionTimestamp() != nil {
-		return false
-	}
-	if ip, _, _ := unstructured.NestedString(u.Object, "status", "podIP"); ip == "" {
-		return false
-	}
-	if phase, _, _ := unstructured.NestedString(u.Object, "status", "phase"); phase == "Succeeded" || phase == "Failed" {
-		return false
-	}
-	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-	for _, c := range conds {
-		if cm, _ := c.(map[string]any); cm["type"] == "Ready" {
-			return cm["status"] == "True"
-		}
-	}
-	return false
+	return b
 }

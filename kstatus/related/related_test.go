@@ -1,7 +1,9 @@
-package kates
+package related
 
 import (
-	"encoding/json"
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,37 +11,42 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/kates-dev/kates/kstatus"
 )
 
-// readRelatedFixture reads a file of testdata/wait/related: the object to judge, then its
+// readRelatedFixture reads a file of testdata/related: the object to judge, then its
 // related objects, each as the accumulator would hold it at now (status computed then).
-func readRelatedFixture(t *testing.T, name string, now time.Time) (Entry[*unstructured.Unstructured], *relatedIndex) {
+func readRelatedFixture(t *testing.T, name string, now time.Time) (Entry, *Index) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "wait", "related", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "related", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := splitDocuments(string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []Entry[*unstructured.Unstructured]
-	for _, doc := range docs {
-		if doc == nil {
-			continue
-		}
+	var entries []Entry
+	dec := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for {
 		u := &unstructured.Unstructured{}
-		if err := json.Unmarshal(doc, &u.Object); err != nil {
+		err := dec.Decode(&u.Object)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		res, _ := kstatus.ComputeAt(u, now)
-		entries = append(entries, Entry[*unstructured.Unstructured]{Object: u, Status: *res})
+		if u.Object == nil {
+			continue
+		}
+		res, err := kstatus.ComputeAt(u, now)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", name, u.GetName(), err)
+		}
+		entries = append(entries, Entry{Object: u, Status: *res})
 	}
-	x := newRelatedIndex()
+	x := NewIndex()
 	for _, e := range entries[1:] {
-		x.add(e.Object.GetKind(), e)
+		x.Add(e.Object.GetKind(), e)
 	}
 	return entries[0], x
 }
@@ -109,18 +116,47 @@ func TestJudgeObjectExplainsThroughRelatedObjects(t *testing.T) {
 			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsNotReady",
 				Message: "Endpoints: 1/1 ready; pod web-b is ready but not an endpoint yet"},
 		},
+		{
+			name: "a Service is InProgress while a deleted Pod is still its ready endpoint", fixture: "service-endpoints-after-rollout.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsOutdated",
+				Message: "Endpoints: 3/3 ready; pod web-1-a is still a ready endpoint but no longer exists"},
+		},
+		{
+			name: "a narrowed selector leaves endpoints the Service should no longer reach", fixture: "service-endpoints-narrowed.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsOutdated",
+				Message: "Endpoints: 4/4 ready; pod web-stable-a is still a ready endpoint but no longer matches the selector (and 1 more pod)"},
+		},
+		{
+			name: "a terminating Pod still a ready endpoint holds the Service up", fixture: "service-endpoints-terminating.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsOutdated",
+				Message: "Endpoints: 2/2 ready; pod web-b is still a ready endpoint but is terminating"},
+		},
+		{
+			name: "ready endpoints exactly the ready Pods is Current", fixture: "service-endpoints-exact.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.CurrentStatus, Message: "Service is ready; endpoints: 2/4 ready"},
+		},
+		{
+			name: "publishNotReadyAddresses wants every Pod with an address", fixture: "service-publish-not-ready.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsNotReady",
+				Message: "Endpoints: 2/2 ready; pod db-2 is not a ready endpoint yet"},
+		},
+		{
+			name: "each address family of a dual-stack Service must reach every Pod", fixture: "service-dual-stack.yaml", at: 5 * time.Second,
+			want: want{Status: kstatus.InProgressStatus, Reason: "EndpointsNotReady",
+				Message: "Endpoints: 2/2 ready; pod web-b is ready but not an endpoint yet"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			now := t0.Add(tt.at)
 			e, x := readRelatedFixture(t, tt.fixture, now)
-			st, recheck := judgeObject(e, x, now)
+			st, recheck := Judge(e, x, now)
 			got := want{Status: st.Status, Reason: st.Reason, Message: st.Message, Recheck: recheck}
 			for _, r := range st.Related {
 				got.Related = append(got.Related, r.Name)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("judgeObject mismatch (-want +got):\n%s", diff)
+				t.Errorf("Judge mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -129,9 +165,9 @@ func TestJudgeObjectExplainsThroughRelatedObjects(t *testing.T) {
 func TestJudgeObjectWithoutRelatedIsKstatus(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 5, 0, time.UTC)
 	e, _ := readRelatedFixture(t, "deployment-crashloop.yaml", now)
-	st, _ := judgeObject(e, nil, now)
+	st, _ := Judge(e, nil, now)
 	if st.Status != e.Status.Status || st.Message != e.Status.Message || st.Related != nil {
-		t.Errorf("judgeObject without related = %v, want kstatus' %s: %s", st, e.Status.Status, e.Status.Message)
+		t.Errorf("Judge without related = %v, want kstatus' %s: %s", st, e.Status.Status, e.Status.Message)
 	}
 }
 
@@ -150,58 +186,6 @@ func TestPodPhrase(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := podPhrase(&tt.in); got != tt.want {
 				t.Errorf("podPhrase() = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-// TestConditionGoalJudges: how a condition wait judges one object, including a condition of an
-// older generation and the statuses it leaves alone.
-func TestConditionGoalJudges(t *testing.T) {
-	obj := func(generation int64, conds ...map[string]any) *unstructured.Unstructured {
-		list := make([]any, len(conds))
-		for i, c := range conds {
-			list[i] = c
-		}
-		return &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "example.com/v1", "kind": "Widget",
-			"metadata": map[string]any{"name": "w", "namespace": "ns", "generation": generation},
-			"status":   map[string]any{"conditions": list},
-		}}
-	}
-	ready := func(status string, observed int64) map[string]any {
-		return map[string]any{"type": "Ready", "status": status, "reason": "Checked", "message": "all good", "observedGeneration": observed}
-	}
-	current := ObjectStatus{Status: kstatus.CurrentStatus, Message: "Resource is current"}
-	tests := []struct {
-		name, goal string
-		st         ObjectStatus
-		u          *unstructured.Unstructured
-		want       ObjectStatus
-	}{
-		{"met", "ready", current, obj(2, ready("True", 2)),
-			ObjectStatus{Status: kstatus.CurrentStatus, Reason: "ConditionMet", Message: "condition Ready is True: Checked: all good"}},
-		{"met with a status asked for", "Ready=false", current, obj(2, ready("False", 0)),
-			ObjectStatus{Status: kstatus.CurrentStatus, Reason: "ConditionMet", Message: "condition Ready is False: Checked: all good"}},
-		{"another status", "Ready", current, obj(2, ready("False", 2)),
-			ObjectStatus{Status: kstatus.InProgressStatus, Reason: "ConditionNotMet", Message: "condition Ready is False, want True: Checked: all good"}},
-		{"of an older generation", "Ready", current, obj(3, ready("True", 2)),
-			ObjectStatus{Status: kstatus.InProgressStatus, Reason: "ConditionStale", Message: "condition Ready is of generation 2, the object's is 3"}},
-		{"missing", "Synced", current, obj(1, ready("True", 1)),
-			ObjectStatus{Status: kstatus.InProgressStatus, Reason: "ConditionMissing", Message: "no condition Synced yet; Resource is current"}},
-		{"Failed stays Failed", "Ready", ObjectStatus{Status: kstatus.FailedStatus, Message: "stalled"}, obj(1, ready("True", 1)),
-			ObjectStatus{Status: kstatus.FailedStatus, Message: "stalled"}},
-		{"NotFound stays NotFound", "Ready", ObjectStatus{Status: kstatus.NotFoundStatus, Message: "Not found"}, obj(1),
-			ObjectStatus{Status: kstatus.NotFoundStatus, Message: "Not found"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g, err := parseCondition(tt.goal)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, g.judge(tt.st, tt.u)); diff != "" {
-				t.Errorf("judge mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
