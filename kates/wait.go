@@ -119,6 +119,9 @@ type WaitError struct {
 	// Condition is WaitOptions.Condition; when set, an object is done when it has the
 	// condition, which its status then says (Current).
 	Condition string
+	// JSONPath is WaitOptions.JSONPath; when set, an object is done when the expression gives
+	// the value waited for, which its status then says (Current).
+	JSONPath string
 	// Results holds the last status of every object, in the order given to Wait.
 	Results []ObjectStatus
 	// Err is ErrWaitFailed or the context's error.
@@ -152,8 +155,11 @@ func (e *WaitError) Failed() []ObjectStatus {
 func (e *WaitError) Error() string {
 	list := e.Unfinished()
 	what := fmt.Sprintf("%d of %d objects not %s", len(list), len(e.Results), e.For)
-	if e.Condition != "" {
+	switch {
+	case e.Condition != "":
 		what = fmt.Sprintf("%d of %d objects without condition %s", len(list), len(e.Results), e.Condition)
+	case e.JSONPath != "":
+		what = fmt.Sprintf("%d of %d objects without jsonpath %s", len(list), len(e.Results), e.JSONPath)
 	}
 	if errors.Is(e.Err, ErrWaitFailed) {
 		list = e.Failed()
@@ -238,12 +244,12 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		case agg == opts.For:
 			return true, nil
 		case !deletion && !opts.NoFailFast && agg == kstatus.FailedStatus:
-			return true, &WaitError{For: opts.For, Condition: opts.Condition, Results: cloneStatuses(results), Err: ErrWaitFailed}
+			return true, &WaitError{For: opts.For, Condition: opts.Condition, JSONPath: opts.JSONPath, Results: cloneStatuses(results), Err: ErrWaitFailed}
 		}
 		return false, nil
 	})
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return &WaitError{For: opts.For, Condition: opts.Condition, Results: cloneStatuses(last), Err: ctxErr}
+		return &WaitError{For: opts.For, Condition: opts.Condition, JSONPath: opts.JSONPath, Results: cloneStatuses(last), Err: ctxErr}
 	}
 	return err
 }
@@ -398,7 +404,7 @@ type existsGoal struct{}
 
 func (existsGoal) judge(st ObjectStatus, _ *unstructured.Unstructured) ObjectStatus {
 	if st.Status != kstatus.NotFoundStatus {
-		st.Message = fmt.Sprintf("exists (%s: %s)", st.Status, st.Message)
+		st.Message = fmt.Sprintf("exists; %s: %s", st.Status, st.Message)
 		st.Status, st.Reason = kstatus.CurrentStatus, "Exists"
 	}
 	return st

@@ -155,7 +155,7 @@ func TestWaitOptionsValidate(t *testing.T) {
 func TestExistsGoal(t *testing.T) {
 	u := &unstructured.Unstructured{}
 	got := existsGoal{}.judge(ObjectStatus{Status: kstatus.InProgressStatus, Message: "Available: 0/3"}, u)
-	want := ObjectStatus{Status: kstatus.CurrentStatus, Reason: "Exists", Message: "exists (InProgress: Available: 0/3)"}
+	want := ObjectStatus{Status: kstatus.CurrentStatus, Reason: "Exists", Message: "exists; InProgress: Available: 0/3"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("judge mismatch (-want +got):\n%s", diff)
 	}

@@ -2,8 +2,10 @@ package kates_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -238,5 +240,37 @@ func daemonSet(ns, name string) *kates.DaemonSet {
 				Spec:       kates.PodSpec{Containers: []kates.Container{{Name: "main", Image: "example.com/agent:1"}}},
 			},
 		},
+	}
+}
+
+// TestWaitSkipLoadBalancers: the local cluster, like kind, minikube and most CI clusters, has
+// no load-balancer controller, so a LoadBalancer Service never gets an address. A plain Wait
+// times out naming that; with SkipLoadBalancers it returns once the Service reaches its Pods.
+func TestWaitSkipLoadBalancers(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dep := deployment(ns, "web", 2)
+	lb := service(ns, "web", map[string]string{"app": "web"})
+	lb.Spec.Type = "LoadBalancer"
+	applyAll(t, ctx, c, dep, lb)
+
+	short, cancelShort := context.WithTimeout(ctx, 3*time.Second)
+	defer cancelShort()
+	err := c.Wait(short, []any{dep, lb}, kates.WaitOptions{})
+	var werr *kates.WaitError
+	if !errors.As(err, &werr) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait on a LoadBalancer Service without a controller = %v, want a timeout", err)
+	}
+	unfinished := werr.Unfinished()
+	if len(unfinished) != 1 || unfinished[0].Kind != "Service" || !strings.Contains(unfinished[0].Message, "load balancer") {
+		t.Errorf("unfinished after the timeout = %v, want the Service, waiting for a load balancer", unfinished)
+	}
+
+	if err := c.Wait(ctx, []any{dep, lb}, kates.WaitOptions{SkipLoadBalancers: true}); err != nil {
+		t.Fatalf("Wait with SkipLoadBalancers: %v", err)
+	}
+	if n := serviceReachesExactly(t, ctx, c, ns, "web", "SkipLoadBalancers"); n != 2 {
+		t.Errorf("the Service reaches %d pods after Wait, want 2", n)
 	}
 }

@@ -172,7 +172,7 @@ func TestUsageErrorsExitTwoNamingTheProblem(t *testing.T) {
 		{"directory without manifests", "", []string{"apply", "-f", emptyDir}, []string{"no .yaml, .yml or .json files"}},
 		{"unknown flag", "", []string{"status", "--bogus"}, []string{"unknown flag: --bogus", "kates --help"}},
 		{"unknown command", "", []string{"frobnicate"}, []string{`unknown command "frobnicate"`}},
-		{"bad --for", "", []string{"wait", "cm/a", "--for", "ready"}, []string{`--for "ready": want current, deleted or condition=TYPE[=STATUS]`}},
+		{"bad --for", "", []string{"wait", "cm/a", "--for", "ready"}, []string{`--for "ready": want current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE]`}},
 		{"bad -o", "", []string{"status", "cm", "-o", "xml"}, []string{`-o "xml"`}},
 		{"no objects", "", []string{"wait"}, []string{"no objects"}},
 		{"apply without -f", "", []string{"apply"}, []string{"apply needs -f"}},
@@ -456,6 +456,48 @@ func TestWaitForConditionAsKubectl(t *testing.T) {
 	for _, bad := range []string{"condition=", "condition=Ready=", "condition==True", "ready"} {
 		if r := runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for", bad); r.code != 2 {
 			t.Errorf("wait --for %q: exit %d, want 2", bad, r.code)
+		}
+	}
+}
+
+// TestWaitForJSONPathAndCreateAsKubectl: --for jsonpath={.path}[=VALUE] and --for create, as
+// kubectl wait takes them, driven by the same watches: the first waits for a value the real
+// Deployment controller writes, the second for an object created while it waits.
+func TestWaitForJSONPathAndCreateAsKubectl(t *testing.T) {
+	c, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file); r.code != 0 {
+		t.Fatalf("apply: exit %d", r.code)
+	}
+	r := runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for", "jsonpath={.status.availableReplicas}=2", "--timeout", "60s")
+	if r.code != 0 || !strings.Contains(r.stdout, "deployment.apps/web Current: {.status.availableReplicas} is 2") {
+		t.Errorf("wait --for jsonpath=...=2: exit %d, want 0 and the value in the output", r.code)
+	}
+	r = runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for=jsonpath={.status.readyReplicas}", "--timeout", "60s")
+	if r.code != 0 {
+		t.Errorf("wait --for jsonpath without a value: exit %d, want 0", r.code)
+	}
+	r = runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for=jsonpath=.spec.replicas=3", "--timeout", "2s")
+	if r.code != 1 || !strings.Contains(r.stderr, "{.spec.replicas} is 2, want 3") {
+		t.Errorf("wait for a value never reached: exit %d, want 1 naming the value there is", r.code)
+	}
+
+	created := make(chan error, 1)
+	go func() {
+		time.Sleep(time.Second)
+		cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "later", Namespace: ns}}
+		created <- c.Create(context.Background(), cm, nil)
+	}()
+	r = runKates(t, nil, "wait", "-n", ns, "cm/later", "--for", "create", "--timeout", "60s")
+	if err := <-created; err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "configmap/later Current: exists") {
+		t.Errorf("wait --for create: exit %d, want 0 once the ConfigMap is created", r.code)
+	}
+	for _, bad := range []string{"jsonpath=", "jsonpath={.status.phase", "jsonpath={.status.phase}=", "jsonpath={}"} {
+		if r := runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for", bad); r.code != 2 || !strings.Contains(r.stderr, "jsonpath") {
+			t.Errorf("wait --for %q: exit %d, want 2 naming the jsonpath", bad, r.code)
 		}
 	}
 }

@@ -24,12 +24,24 @@ func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, c
 	return context.WithTimeout(ctx, timeout)
 }
 
-// parseFor reads --for: current, deleted, or condition=TYPE[=STATUS] as kubectl wait takes it.
+// parseFor reads --for as kubectl wait takes it: current, deleted, create,
+// condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE].
 func parseFor(s string) (kates.WaitOptions, error) {
+	const want = "want current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE]"
 	if cond, ok := strings.CutPrefix(s, "condition="); ok {
 		opts := kates.WaitOptions{For: kstatus.CurrentStatus, Condition: cond}
 		if err := opts.Validate(); cond == "" || err != nil { // an empty Condition would mean none
 			return kates.WaitOptions{}, usageErrorf("--for %q: want condition=TYPE or condition=TYPE=STATUS", s)
+		}
+		return opts, nil
+	}
+	if path, ok := strings.CutPrefix(s, "jsonpath="); ok {
+		opts := kates.WaitOptions{For: kstatus.CurrentStatus, JSONPath: path}
+		if path == "" {
+			return kates.WaitOptions{}, usageErrorf("--for %q: want jsonpath={.path} or jsonpath={.path}=VALUE", s)
+		}
+		if err := opts.Validate(); err != nil {
+			return kates.WaitOptions{}, usageErrorf("--for %q: %v", s, strings.TrimPrefix(err.Error(), "kates: wait: "))
 		}
 		return opts, nil
 	}
@@ -38,8 +50,10 @@ func parseFor(s string) (kates.WaitOptions, error) {
 		return kates.WaitOptions{For: kstatus.CurrentStatus}, nil
 	case "deleted", "delete", "notfound":
 		return kates.WaitOptions{For: kstatus.NotFoundStatus}, nil
+	case "create", "created", "exists":
+		return kates.WaitOptions{For: kstatus.CurrentStatus, Exists: true}, nil
 	}
-	return kates.WaitOptions{}, usageErrorf("--for %q: want current, deleted or condition=TYPE[=STATUS]", s)
+	return kates.WaitOptions{}, usageErrorf("--for %q: %s", s, want)
 }
 
 // runWait waits for objects, showing progress, and ends with a summary line. A wait that does
@@ -96,6 +110,7 @@ func newApplyCommand(o *options) *cobra.Command {
 	var (
 		in           inputFlags
 		wait         bool
+		skipLB       bool
 		timeout      time.Duration
 		fieldManager string
 		force        bool
@@ -153,11 +168,12 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if !wait {
 				return nil
 			}
-			return runWait(ctx, o, c, applied, kates.WaitOptions{For: kstatus.CurrentStatus}, false)
+			return runWait(ctx, o, c, applied, kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}, false)
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
 	cmd.Flags().BoolVar(&wait, "wait", false, "wait until every object applied is Current")
+	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "with --wait, do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up applying and waiting after this long (0: never)")
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager that owns the fields applied")
 	cmd.Flags().BoolVar(&force, "force-conflicts", false, "take fields another field manager owns instead of failing")
@@ -188,6 +204,7 @@ func newWaitCommand(o *options) *cobra.Command {
 		forStatus  string
 		timeout    time.Duration
 		noFailFast bool
+		skipLB     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "wait -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...]",
@@ -197,19 +214,25 @@ func newWaitCommand(o *options) *cobra.Command {
 it, such as the Pod of a Deployment that cannot be scheduled. An object that becomes Failed ends the
 wait at once (exit code 1) unless --no-fail-fast; so does the timeout, listing every object not
 done. --for condition=TYPE[=STATUS] waits, as kubectl wait does, for a status condition instead
-of Current (a condition of an older generation does not count). Objects of a kind that a CustomResourceDefinition in the same files defines are waited for
+of Current (a condition of an older generation does not count); --for jsonpath='{.status.phase}'=Running
+waits until the expression gives that value (or, with no value, any value), and --for create until
+the objects exist. Objects of a kind that a CustomResourceDefinition in the same files defines are waited for
 once the kind is served.`,
 		Example: `  kates wait -f deploy/
   kates wait deploy/web sts/db --timeout 2m
   kates wait deploy -l app=web
   kates wait -f deploy/ --for deleted
-  kates wait deploy/web --for condition=Available`,
+  kates wait deploy/web --for condition=Available
+  kates wait pod/web-0 --for jsonpath='{.status.phase}'=Running
+  kates wait svc/edge --for create
+  kates wait -f app/ --skip-load-balancers   # a cluster without a load-balancer controller`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			waitOpts, err := parseFor(forStatus)
 			if err != nil {
 				return err
 			}
 			waitOpts.NoFailFast = noFailFast
+			waitOpts.SkipLoadBalancers = skipLB
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -225,9 +248,10 @@ once the kind is served.`,
 	}
 	in.addFileFlags(cmd, "manifests of the objects to wait for")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, or condition=TYPE[=STATUS] (as kubectl wait)")
+	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE] (as kubectl wait)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
+	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	return cmd
 }
 
