@@ -99,8 +99,16 @@ func statefulSetRule(o object) verdict {
 // field through, but the DaemonSet controller always sets it, so its absence means the
 // controller has not acted yet. The wanted count is status.desiredNumberScheduled: one
 // pod per eligible node, which only the controller knows.
+//
+// With spec.updateStrategy.type OnDelete the controller never replaces a running pod: a
+// pod takes a new template only when someone deletes it. updatedNumberScheduled then stays
+// short for as long as nobody does, so it is not waited for (kubectl rollout status and
+// Argo CD call such a DaemonSet done too); the pods must still be scheduled, available
+// and ready, which the controller does bring about on its own.
 func daemonSetRule(o object) verdict {
 	f := o.fields()
+	strategy := f.obj(o.spec, "updateStrategy", "spec.updateStrategy")
+	onDelete := f.str(strategy, "type", "spec.updateStrategy.type") == "OnDelete"
 	_, observed := f.intOK(o.status, "observedGeneration", "status.observedGeneration")
 	want, hasWant := f.intOK(o.status, "desiredNumberScheduled", "status.desiredNumberScheduled")
 	scheduled := f.int(o.status, "currentNumberScheduled", "status.currentNumberScheduled", 0)
@@ -118,12 +126,14 @@ func daemonSetRule(o object) verdict {
 		return inProgress("NoDesiredNumber", "Waiting for the DaemonSet controller: status.desiredNumberScheduled not set")
 	case want > scheduled:
 		return inProgress("LessScheduled", fmt.Sprintf("Scheduled: %d/%d", scheduled, want))
-	case want > updated:
+	case want > updated && !onDelete:
 		return inProgress("LessUpdated", fmt.Sprintf("Updated: %d/%d", updated, want))
 	case want > available:
 		return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", available, want))
 	case want > ready:
 		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+	case want > updated:
+		return current("DaemonSet is available; with OnDelete, pods take the new template only when deleted")
 	}
 	return current("DaemonSet is available")
 }
