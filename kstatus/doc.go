@@ -63,7 +63,9 @@
 // depends on. "Apply, then wait" must wait for it to finish. cli-utils' kstatus reports a
 // running Job Current, so such waits return early; here it is InProgress until Complete,
 // and Failed once the Job gives up. A suspended Job is Current: nothing will happen
-// until someone resumes it.
+// until someone resumes it. Suspended means the controller has set the Suspended
+// condition True; a Job whose spec.suspend is set but not yet acted on may still be
+// running its pods, and is InProgress (reason JobSuspending).
 //
 // # Limits
 //
