@@ -10,7 +10,7 @@ func init() {
 	register("Deployment", deploymentRule, "apps", "extensions")
 	register("StatefulSet", statefulSetRule, "apps")
 	register("DaemonSet", daemonSetRule, "apps", "extensions")
-	register("ReplicaSet", replicaSetRule, "apps", "extensions")
+	register("ReplicaSet", replicaSetRule("ReplicaSet is available"), "apps", "extensions")
 }
 
 // deploymentRule: a rollout is done when every replica runs the new template and is
@@ -141,29 +141,33 @@ func daemonSetRule(o object) verdict {
 // replicaSetRule: a ReplicaSet is usually owned by a Deployment, whose rule is the one to
 // wait on; standalone ones are done when every replica carries the selector's labels and
 // is available. ReplicaFailure means pods are being rejected (quota, admission): Failed.
-func replicaSetRule(o object) verdict {
-	f := o.fields()
-	replicaFailure := f.cond(o.conds, "ReplicaFailure")
-	want := f.int(o.spec, "replicas", "spec.replicas", 1)
-	replicas := f.int(o.status, "replicas", "status.replicas", 0)
-	labelled := f.int(o.status, "fullyLabeledReplicas", "status.fullyLabeledReplicas", 0)
-	available := f.int(o.status, "availableReplicas", "status.availableReplicas", 0)
-	ready := f.int(o.status, "readyReplicas", "status.readyReplicas", 0)
-	if f.err != nil {
-		return malformed(f.err)
-	}
+// The ReplicationController, the ReplicaSet's predecessor, publishes the same counts and
+// condition and shares the rule; available is the message of each when Current.
+func replicaSetRule(available string) rule {
+	return func(o object) verdict {
+		f := o.fields()
+		replicaFailure := f.cond(o.conds, "ReplicaFailure")
+		want := f.int(o.spec, "replicas", "spec.replicas", 1)
+		replicas := f.int(o.status, "replicas", "status.replicas", 0)
+		labelled := f.int(o.status, "fullyLabeledReplicas", "status.fullyLabeledReplicas", 0)
+		availableReplicas := f.int(o.status, "availableReplicas", "status.availableReplicas", 0)
+		ready := f.int(o.status, "readyReplicas", "status.readyReplicas", 0)
+		if f.err != nil {
+			return malformed(f.err)
+		}
 
-	switch {
-	case replicaFailure.isTrue():
-		return failed(replicaFailure.reasonOr("ReplicaFailure"), "ReplicaFailure: "+replicaFailure.text("cannot create pods"))
-	case want > labelled:
-		return inProgress("LessLabelled", fmt.Sprintf("Labelled: %d/%d", labelled, want))
-	case want > available:
-		return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", available, want))
-	case want > ready:
-		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
-	case replicas > want:
-		return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
+		switch {
+		case replicaFailure.isTrue():
+			return failed(replicaFailure.reasonOr("ReplicaFailure"), "ReplicaFailure: "+replicaFailure.text("cannot create pods"))
+		case want > labelled:
+			return inProgress("LessLabelled", fmt.Sprintf("Labelled: %d/%d", labelled, want))
+		case want > availableReplicas:
+			return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", availableReplicas, want))
+		case want > ready:
+			return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+		case replicas > want:
+			return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
+		}
+		return current(available)
 	}
-	return current("ReplicaSet is available")
 }

@@ -15,6 +15,7 @@ const ScheduleWindow = 15 * time.Second
 
 func init() {
 	register("Pod", podRule, "")
+	register("ReplicationController", replicaSetRule("ReplicationController is available"), "")
 	register("PersistentVolumeClaim", pvcRule, "")
 	register("Service", serviceRule, "")
 	register("Namespace", namespaceRule, "")

@@ -33,7 +33,8 @@
 //  3. The standard conditions: Stalled True is Failed, Reconciling True is InProgress,
 //     with the condition's reason and message. Stalled wins if both are True.
 //  4. The kind's own rule, for built-in kinds whose controllers publish counts or
-//     conditions of their own: Deployment, StatefulSet, DaemonSet, ReplicaSet, Pod, Job,
+//     conditions of their own: Deployment, StatefulSet, DaemonSet, ReplicaSet,
+//     ReplicationController, Pod, Job,
 //     PersistentVolumeClaim, Service, Ingress, CustomResourceDefinition, APIService,
 //     HorizontalPodAutoscaler and Namespace; ConfigMap, Secret, ServiceAccount, CronJob,
 //     PodDisruptionBudget and the RBAC kinds are always Current. Each rule's comment says
