@@ -18,10 +18,22 @@ func init() {
 // for spec.progressDeadlineSeconds with the Progressing reason ProgressDeadlineExceeded;
 // that, and a ReplicaFailure (pods rejected by quota or admission), are Failed: waiting
 // longer will not help.
+//
+// A paused Deployment (spec.paused) whose rollout is unfinished is Failed too, with the
+// controller's own reason for the pause, DeploymentPaused: the controller neither creates
+// the new ReplicaSet nor scales the old one down until someone resumes it, and it stops
+// measuring the progress deadline, so nothing in the object will change by waiting and a
+// wait would only run out its timeout with no hint why (kubectl rollout status does
+// exactly that). Unfinished means old pods are left (status.replicas exceeds
+// status.updatedReplicas) or the Deployment was created paused, before any ReplicaSet
+// (no deployment.kubernetes.io/revision annotation yet). Other shortfalls of a paused
+// Deployment, pods still starting or a scale-up, are made good without a resume and stay
+// InProgress. A paused Deployment with nothing left to roll out is Current.
 func deploymentRule(o object) verdict {
 	f := o.fields()
 	progressing := f.cond(o.conds, "Progressing")
 	replicaFailure := f.cond(o.conds, "ReplicaFailure")
+	paused := f.bool(o.spec, "paused", "spec.paused")
 	want := f.int(o.spec, "replicas", "spec.replicas", 1) // the API server's default
 	replicas := f.int(o.status, "replicas", "status.replicas", 0)
 	updated := f.int(o.status, "updatedReplicas", "status.updatedReplicas", 0)
@@ -36,6 +48,12 @@ func deploymentRule(o object) verdict {
 		return failed("ProgressDeadlineExceeded", "Progress deadline exceeded: "+progressing.text("no progress"))
 	case replicaFailure.isTrue():
 		return failed(replicaFailure.reasonOr("ReplicaFailure"), "ReplicaFailure: "+replicaFailure.text("cannot create pods"))
+	case paused && replicas > updated:
+		return failed("DeploymentPaused", fmt.Sprintf("Deployment is paused mid-rollout (updated %d/%d, old pods %d); "+
+			"it will not continue until resumed (kubectl rollout resume)", updated, want, replicas-updated))
+	case paused && want > 0 && !hasRevision(o.meta):
+		return failed("DeploymentPaused", "Deployment was created paused; "+
+			"it will create no pods until resumed (kubectl rollout resume)")
 	case want > replicas:
 		return inProgress("LessReplicas", fmt.Sprintf("Replicas: %d/%d", replicas, want))
 	case want > updated:
@@ -48,6 +66,14 @@ func deploymentRule(o object) verdict {
 		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
 	}
 	return current("Deployment is available")
+}
+
+// hasRevision reports whether the Deployment controller has given the Deployment a
+// revision, which it does when it first has a ReplicaSet for it.
+func hasRevision(meta map[string]any) bool {
+	annotations, _ := meta["annotations"].(map[string]any)
+	rev, _ := annotations["deployment.kubernetes.io/revision"].(string)
+	return rev != ""
 }
 
 // statefulSetRule: pods are replaced one by one, in order, so the rollout is done when

@@ -68,6 +68,23 @@
 // condition True; a Job whose spec.suspend is set but not yet acted on may still be
 // running its pods, and is InProgress (reason JobSuspending).
 //
+// # Why a paused Deployment is Failed
+//
+// A Deployment paused (spec.paused) before its rollout finished will not finish it until
+// someone runs kubectl rollout resume: the controller creates no new ReplicaSet, scales
+// no old one down, and stops the progress deadline clock, so no timeout inside the object
+// will ever fire either. A caller waiting for it can only run out its own timeout; what it
+// wants is to hear at once that the wait is blocked on a person, and on what. So Compute
+// reports it Failed, reason DeploymentPaused (the controller's own reason for the pause),
+// and Wait stops there naming it, as it does for any Failed object. kubectl rollout
+// status waits on such a Deployment to its timeout without naming the pause; Helm's
+// checker calls it never ready (ready, with its PausedAsReady option); Argo CD gives it a
+// status of its own, Suspended. Only the rollout is blocked: a paused Deployment still
+// scales and its pods still become ready, so a paused Deployment short of pods but with
+// no old pods left is InProgress, and one with nothing left to do is Current. A suspended
+// Job is different: its spec asks for no pods, and once the controller has stopped them
+// the Job is exactly what its spec says, hence Current.
+//
 // # Limits
 //
 // Some states cannot be told apart from the object alone. Do not expect Compute to:
