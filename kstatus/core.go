@@ -224,31 +224,47 @@ func pvcRule(o object) verdict {
 	return inProgress("NotBound", "PersistentVolumeClaim is "+phase)
 }
 
-// serviceRule: only a LoadBalancer Service waits on anything, its cloud load balancer.
-// Whether Endpoints exist is the business of the workload behind it, not the Service.
+// serviceRule: only a LoadBalancer Service waits on anything, its load balancer's
+// address. Whether Endpoints exist is the business of the workload behind it, not the
+// Service.
+//
+// The address is assigned by a load-balancer controller: the cloud provider's, or one
+// installed for it such as MetalLB; with spec.loadBalancerClass, only the controller of
+// that class. Clusters without one (kind, minikube, most CI clusters) never assign it, and
+// the Service cannot tell that apart from an address still coming, so it stays InProgress
+// with reason LoadBalancerPending and a message that says who assigns the address.
+// Callers that know their cluster has no such controller match that reason to stop
+// waiting for it.
 func serviceRule(o object) verdict {
 	f := o.fields()
 	typ := f.str(o.spec, "type", "spec.type")
+	class := f.str(o.spec, "loadBalancerClass", "spec.loadBalancerClass")
 	if f.err != nil {
 		return malformed(f.err)
 	}
 	if typ != "LoadBalancer" {
 		return current("Service is ready")
 	}
-	return loadBalancerIngress(&f, o.status, "Service has a load balancer address")
+	has, err := hasLoadBalancerIngress(&f, o.status)
+	switch {
+	case err != nil:
+		return malformed(err)
+	case has:
+		return current("Service has a load balancer address")
+	case class != "":
+		return inProgress("LoadBalancerPending", "Waiting for a load balancer address: the controller of loadBalancerClass "+
+			class+" assigns it, and a cluster without that controller never does")
+	}
+	return inProgress("LoadBalancerPending", "Waiting for a load balancer address: a load-balancer controller "+
+		"(the cloud provider's, MetalLB, ...) assigns it, and clusters without one (kind, minikube, most CI clusters) never do")
 }
 
-// loadBalancerIngress is the shared check of Service and Ingress.
-func loadBalancerIngress(f *fields, status map[string]any, ok string) verdict {
+// hasLoadBalancerIngress reports whether status.loadBalancer.ingress, shared by Service
+// and Ingress, lists an address.
+func hasLoadBalancerIngress(f *fields, status map[string]any) (bool, *FieldError) {
 	lb := f.obj(status, "loadBalancer", "status.loadBalancer")
 	ingress := f.list(lb, "ingress", "status.loadBalancer.ingress")
-	if f.err != nil {
-		return malformed(f.err)
-	}
-	if len(ingress) == 0 {
-		return inProgress("NoLoadBalancerAddress", "Waiting for a load balancer address in status.loadBalancer.ingress")
-	}
-	return current(ok)
+	return len(ingress) > 0, f.err
 }
 
 // namespaceRule: the namespace lifecycle reports deletion in status.phase as well as in

@@ -94,9 +94,10 @@
 //     Ready False (or Reconciling True) while they work; MarkReconciling does both.
 //   - see through to other objects: a Deployment is judged by its own counts, a Service
 //     by its own load balancer status, not by its Pods or Endpoints.
-//   - finish a wait on an Ingress whose controller never publishes an address, or on a
-//     claim whose storage class binds on first use and that no Pod uses yet: both stay
-//     InProgress.
+//   - finish a wait on an Ingress whose controller never publishes an address, on a
+//     LoadBalancer Service in a cluster with no load-balancer controller (kind, minikube,
+//     most CI clusters; reason LoadBalancerPending says so), or on a claim whose storage
+//     class binds on first use and that no Pod uses yet: all stay InProgress.
 //
 // # Messages
 //
