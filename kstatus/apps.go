@@ -80,7 +80,10 @@ func hasRevision(meta map[string]any) bool {
 // every replica is ready and the controller has moved currentRevision to updateRevision.
 // With spec.updateStrategy.rollingUpdate.partition > 0 only the ordinals at or above the
 // partition are updated, so the rollout is done when that many are. An OnDelete
-// StatefulSet is never rolled by its controller: there is nothing to wait for.
+// StatefulSet is never rolled by its controller: a pod takes a new template only when
+// someone deletes it, so the revisions are not waited for, but its pods must still exist
+// and be ready, as for a DaemonSet (kubectl rollout status, Helm and Argo CD check
+// readiness too; cli-utils called an OnDelete StatefulSet Current even with no pod up).
 func statefulSetRule(o object) verdict {
 	f := o.fields()
 	strategy := f.obj(o.spec, "updateStrategy", "spec.updateStrategy")
@@ -97,9 +100,6 @@ func statefulSetRule(o object) verdict {
 		return malformed(f.err)
 	}
 
-	if strategyType == "OnDelete" {
-		return current("StatefulSet uses the OnDelete update strategy")
-	}
 	switch {
 	case want > replicas:
 		return inProgress("LessReplicas", fmt.Sprintf("Replicas: %d/%d", replicas, want))
@@ -107,6 +107,10 @@ func statefulSetRule(o object) verdict {
 		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
 	case replicas > want:
 		return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
+	case strategyType == "OnDelete" && currentRevision != updateRevision:
+		return current("StatefulSet is ready; with OnDelete, pods take the new template only when deleted")
+	case strategyType == "OnDelete":
+		return current("StatefulSet is ready")
 	}
 	if partition > 0 {
 		target := max(want-partition, 0)
