@@ -17,6 +17,8 @@ func init() {
 	register("Pod", podRule, "")
 	register("ReplicationController", replicaSetRule("ReplicationController is available"), "")
 	register("PersistentVolumeClaim", pvcRule, "")
+	register("PersistentVolume", pvRule, "")
+	register("ResourceQuota", resourceQuotaRule, "")
 	register("Service", serviceRule, "")
 	register("Namespace", namespaceRule, "")
 	register("ConfigMap", alwaysCurrent("ConfigMap has no status to wait for"), "")
@@ -265,6 +267,76 @@ func hasLoadBalancerIngress(f *fields, status map[string]any) (bool, *FieldError
 	lb := f.obj(status, "loadBalancer", "status.loadBalancer")
 	ingress := f.list(lb, "ingress", "status.loadBalancer.ingress")
 	return len(ingress) > 0, f.err
+}
+
+// pvRule: the API server creates every PersistentVolume Pending and the volume
+// controller makes it Available once it has checked it, so Pending is InProgress.
+// Available, Bound and Released are each a state the volume rests in: Released (its claim
+// is gone) waits on its reclaim policy or an administrator, not on anything a wait can
+// expect. Failed means its automatic reclamation failed, which no controller retries.
+func pvRule(o object) verdict {
+	f := o.fields()
+	phase := f.str(o.status, "phase", "status.phase")
+	message := f.str(o.status, "message", "status.message")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	switch phase {
+	case "Available":
+		return current("PersistentVolume is Available")
+	case "Bound":
+		return current("PersistentVolume is Bound")
+	case "Released":
+		return current("PersistentVolume is Released")
+	case "Failed":
+		if message != "" {
+			return failed("VolumeFailed", "PersistentVolume failed: "+message)
+		}
+		return failed("VolumeFailed", "PersistentVolume failed")
+	case "":
+		return inProgress("VolumePending", "PersistentVolume has no phase yet")
+	}
+	return inProgress("VolumePending", "PersistentVolume is "+phase)
+}
+
+// resourceQuotaRule: a quota is in force once the quota controller has copied spec.hard
+// into status.hard and counted usage against it; until then admission refuses objects it
+// covers with "status unknown for quota", and after an edit it enforces the old limits.
+// The controller publishes no observedGeneration, so the rule compares the two maps:
+// every limit in spec.hard must appear in status.hard with the same value (both are
+// canonical quantities, written by the API server and copied by the controller).
+func resourceQuotaRule(o object) verdict {
+	f := o.fields()
+	want := f.obj(o.spec, "hard", "spec.hard")
+	have := f.obj(o.status, "hard", "status.hard")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	for name, limit := range want {
+		got, ok := have[name]
+		if !ok {
+			return inProgress("QuotaNotComputed", "Waiting for the resource quota controller: no usage computed for "+name)
+		}
+		if !sameQuantity(limit, got) {
+			return inProgress("QuotaNotComputed", fmt.Sprintf("Waiting for the resource quota controller: %s is %v in status, %v in spec", name, got, limit))
+		}
+	}
+	return current("ResourceQuota is in force")
+}
+
+// sameQuantity compares two quantities as decoded: strings as written, numbers (from a
+// hand-written manifest) by value.
+func sameQuantity(a, b any) bool {
+	if as, ok := a.(string); ok {
+		bs, ok := b.(string)
+		return ok && as == bs
+	}
+	ai, aok := toInt(a)
+	bi, bok := toInt(b)
+	if aok && bok {
+		return ai == bi
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
 }
 
 // namespaceRule: the namespace lifecycle reports deletion in status.phase as well as in
