@@ -78,6 +78,10 @@ func hasRevision(meta map[string]any) bool {
 
 // statefulSetRule: pods are replaced one by one, in order, so the rollout is done when
 // every replica is ready and the controller has moved currentRevision to updateRevision.
+// Ready is not enough with spec.minReadySeconds: a pod counts as available only once it
+// has been ready that long, as for a Deployment, so status.availableReplicas (which
+// every API server since 1.22 writes) is waited for too; kubectl rollout status and Argo
+// CD stop at ready.
 // With spec.updateStrategy.rollingUpdate.partition > 0 only the ordinals at or above the
 // partition are updated, so the rollout is done when that many are. An OnDelete
 // StatefulSet is never rolled by its controller: a pod takes a new template only when
@@ -93,6 +97,7 @@ func statefulSetRule(o object) verdict {
 	want := f.int(o.spec, "replicas", "spec.replicas", 1)
 	replicas := f.int(o.status, "replicas", "status.replicas", 0)
 	ready := f.int(o.status, "readyReplicas", "status.readyReplicas", 0)
+	available, hasAvailable := f.intOK(o.status, "availableReplicas", "status.availableReplicas")
 	updated := f.int(o.status, "updatedReplicas", "status.updatedReplicas", 0)
 	currentRevision := f.str(o.status, "currentRevision", "status.currentRevision")
 	updateRevision := f.str(o.status, "updateRevision", "status.updateRevision")
@@ -105,6 +110,8 @@ func statefulSetRule(o object) verdict {
 		return inProgress("LessReplicas", fmt.Sprintf("Replicas: %d/%d", replicas, want))
 	case want > ready:
 		return inProgress("LessReady", fmt.Sprintf("Ready: %d/%d", ready, want))
+	case hasAvailable && want > available:
+		return inProgress("LessAvailable", fmt.Sprintf("Available: %d/%d", available, want))
 	case replicas > want:
 		return inProgress("ExtraPods", fmt.Sprintf("Pending termination: %d", replicas-want))
 	case strategyType == "OnDelete" && currentRevision != updateRevision:
