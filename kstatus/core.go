@@ -41,6 +41,7 @@ var crashReasons = map[string]bool{
 	"ImagePullBackOff":           true,
 	"ErrImagePull":               true,
 	"InvalidImageName":           true,
+	"ErrImageNeverPull":          true, // imagePullPolicy Never and the image is not on the node
 	"CreateContainerConfigError": true,
 }
 
