@@ -86,8 +86,9 @@ func hasRevision(meta map[string]any) bool {
 // partition are updated, so the rollout is done when that many are. An OnDelete
 // StatefulSet is never rolled by its controller: a pod takes a new template only when
 // someone deletes it, so the revisions are not waited for, but its pods must still exist
-// and be ready, as for a DaemonSet (kubectl rollout status, Helm and Argo CD check
-// readiness too; cli-utils called an OnDelete StatefulSet Current even with no pod up).
+// and be ready, as for a DaemonSet. Argo CD checks readiness too; cli-utils, Helm and
+// kubectl rollout status call an OnDelete StatefulSet done even with no pod up, which
+// lets a wait on a new one return before anything runs.
 func statefulSetRule(o object) verdict {
 	f := o.fields()
 	strategy := f.obj(o.spec, "updateStrategy", "spec.updateStrategy")
