@@ -1,7 +1,5 @@
 package kstatus
 
-import "encoding/json"
-
 // Rules for the autoscaling group.
 
 func init() {
@@ -25,12 +23,14 @@ const hpaConditionsAnnotation = "autoscaling.alpha.kubernetes.io/conditions"
 // sets conditions): nothing says it can work, so it is InProgress until it has been.
 func hpaRule(o object) verdict {
 	f := o.fields()
-	conds := o.conds
-	if len(conds) == 0 {
-		conds = hpaAnnotationConditions(&f, o.meta)
+	var able, active condition
+	observedConds := len(o.conds)
+	if observedConds > 0 {
+		able = f.cond(o.conds, "AbleToScale")
+		active = f.cond(o.conds, "ScalingActive")
+	} else {
+		able, active, observedConds = hpaAnnotationConditions(&f, o.meta)
 	}
-	able := f.cond(conds, "AbleToScale")
-	active := f.cond(conds, "ScalingActive")
 	currentReplicas := f.int(o.status, "currentReplicas", "status.currentReplicas", 0)
 	_, observed := f.intOK(o.status, "observedGeneration", "status.observedGeneration")
 	scaled := f.str(o.status, "lastScaleTime", "status.lastScaleTime") != ""
@@ -42,25 +42,26 @@ func hpaRule(o object) verdict {
 		return failed(able.reasonOr("UnableToScale"), "Cannot scale: "+able.text("AbleToScale is False"))
 	case active.isFalse() && active.reason != "ScalingDisabled":
 		return failed(active.reasonOr("ScalingInactive"), "Scaling inactive: "+active.text("ScalingActive is False"))
-	case len(conds) == 0 && currentReplicas == 0 && !observed && !scaled:
+	case observedConds == 0 && currentReplicas == 0 && !observed && !scaled:
 		return inProgress("NotObserved", "Waiting for the HorizontalPodAutoscaler controller: status has no conditions yet")
 	}
 	return current("HorizontalPodAutoscaler is active")
 }
 
-// hpaAnnotationConditions decodes the conditions autoscaling/v1 keeps in an annotation,
-// or returns nil if there are none. Only v1 objects pay for the decode.
-func hpaAnnotationConditions(f *fields, meta map[string]any) []any {
+// hpaAnnotationConditions reads the AbleToScale and ScalingActive conditions from the
+// annotation autoscaling/v1 keeps them in, and how many conditions it holds.
+func hpaAnnotationConditions(f *fields, meta map[string]any) (able, active condition, n int) {
 	annotations := f.obj(meta, "annotations", "metadata.annotations")
-	path := "metadata.annotations[" + hpaConditionsAnnotation + "]"
+	const path = "metadata.annotations[" + hpaConditionsAnnotation + "]"
 	raw := f.str(annotations, hpaConditionsAnnotation, path)
 	if raw == "" {
-		return nil
+		return condition{}, condition{}, 0
 	}
-	var conds []any
-	if err := json.Unmarshal([]byte(raw), &conds); err != nil {
+	sc := jsonScanner{s: raw}
+	able, active, n, ok := sc.conditions("AbleToScale", "ScalingActive")
+	if !ok {
 		f.fail(path, "a JSON list of conditions", raw)
-		return nil
+		return condition{}, condition{}, 0
 	}
-	return conds
+	return able, active, n
 }
