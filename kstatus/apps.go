@@ -28,7 +28,11 @@ func init() {
 // status.updatedReplicas) or the Deployment was created paused, before any ReplicaSet
 // (no deployment.kubernetes.io/revision annotation yet). Other shortfalls of a paused
 // Deployment, pods still starting or a scale-up, are made good without a resume and stay
-// InProgress. A paused Deployment with nothing left to roll out is Current.
+// InProgress. A paused Deployment with nothing left to roll out is Current. Two edges
+// follow from reading one object: pausing in the instant after the controller scaled the
+// last old ReplicaSet to zero, before its pods are counted out, reads Failed until they
+// are; and a Deployment created paused from a manifest that already carries a revision
+// annotation (copied from a live object) reads InProgress, not Failed.
 func deploymentRule(o object) verdict {
 	f := o.fields()
 	progressing := f.cond(o.conds, "Progressing")
