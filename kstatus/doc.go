@@ -176,6 +176,8 @@
 //	RC          helm          lists the Pods by selector          The controller's counts: kstatus
 //	                                                              reads one object, never a list.
 //	Pod         cli           phase Failed is Current             Failed: no one waits for a failure.
+//	Pod         helm          ready only with Ready True: a       Succeeded is Current: it did what it
+//	                          completed Pod never is              was for (a one-off Pod, a test).
 //	Pod         argo          any Err*, *Error, *BackOff waiting  A fixed list of reasons that need a
 //	                          reason, or a restart, is Degraded   change to clear; others may clear.
 //	Pod         cli           unschedulable window counted from   From PodScheduled's transition time:
