@@ -14,6 +14,13 @@ func init() {
 // "apply, then wait" on a migration Job must wait for the migration. Reporting a running
 // Job Current, as cli-utils does, lets the wait return before the work is done.
 //
+// Since Kubernetes 1.31 the controller decides a Job's end before its pods are gone: it
+// sets FailureTarget (or SuccessCriteriaMet) at once, and Failed (or Complete) only when
+// the last pod has terminated. FailureTarget True is Failed already: the verdict is
+// final, and a wait should stop without sitting out the pods' grace period.
+// SuccessCriteriaMet is not Current yet: what follows the Job may depend on its pods
+// having stopped.
+//
 // A suspended Job is Current: nothing will happen until someone resumes it. Suspended
 // means the controller has acted on spec.suspend (stopped the Job's pods, set the
 // Suspended condition True), not only that someone asked: Jobs have no
@@ -23,6 +30,7 @@ func jobRule(o object) verdict {
 	f := o.fields()
 	complete := f.cond(o.conds, "Complete")
 	jobFailed := f.cond(o.conds, "Failed")
+	failureTarget := f.cond(o.conds, "FailureTarget")
 	suspended := f.cond(o.conds, "Suspended")
 	suspend := f.bool(o.spec, "suspend", "spec.suspend")
 	completions, hasCompletions := f.intOK(o.spec, "completions", "spec.completions")
@@ -39,6 +47,8 @@ func jobRule(o object) verdict {
 		return current("Job completed")
 	case jobFailed.isTrue():
 		return failed(jobFailed.reasonOr("JobFailed"), "Job failed: "+jobFailed.text("no reason given"))
+	case failureTarget.isTrue():
+		return failed(failureTarget.reasonOr("JobFailed"), "Job failing, its pods terminating: "+failureTarget.text("no reason given"))
 	case suspend && suspended.isTrue():
 		return current("Job is suspended")
 	case suspend && suspended.found:

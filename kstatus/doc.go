@@ -60,7 +60,8 @@
 // The common use of a Job in a manifest is a migration or a setup step that what follows
 // depends on. "Apply, then wait" must wait for it to finish. cli-utils' kstatus reports a
 // running Job Current, so such waits return early; here it is InProgress until Complete,
-// and Failed once the Job gives up. A suspended Job is Current: nothing will happen
+// and Failed once the Job gives up (from FailureTarget, which the controller sets
+// before its pods have terminated). A suspended Job is Current: nothing will happen
 // until someone resumes it. Suspended means the controller has set the Suspended
 // condition True; a Job whose spec.suspend is set but not yet acted on may still be
 // running its pods, and is InProgress (reason JobSuspending).
@@ -190,6 +191,9 @@
 //	                                                              Policy, successPolicy, per index).
 //	Job         cli, argo     a Suspended condition ends the      Current only with spec.suspend and
 //	                          wait (argo: of any status)          Suspended True: asked for and done.
+//	Job         cli, argo     Failed only once the Failed         Failed at FailureTarget (1.31+): the
+//	                          condition is set                    end is decided; the pods' grace
+//	                                                              period need not be sat out.
 //	HPA         argo          Degraded for four reasons only;     Any AbleToScale or ScalingActive
 //	                          Healthy once AbleToScale is True    False is Failed (ScalingDisabled
 //	                                                              aside): it cannot do its job.
