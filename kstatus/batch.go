@@ -31,6 +31,7 @@ func jobRule(o object) verdict {
 	complete := f.cond(o.conds, "Complete")
 	jobFailed := f.cond(o.conds, "Failed")
 	failureTarget := f.cond(o.conds, "FailureTarget")
+	successCriteriaMet := f.cond(o.conds, "SuccessCriteriaMet")
 	suspended := f.cond(o.conds, "Suspended")
 	suspend := f.bool(o.spec, "suspend", "spec.suspend")
 	completions, hasCompletions := f.intOK(o.spec, "completions", "spec.completions")
@@ -49,6 +50,8 @@ func jobRule(o object) verdict {
 		return failed(jobFailed.reasonOr("JobFailed"), "Job failed: "+jobFailed.text("no reason given"))
 	case failureTarget.isTrue():
 		return failed(failureTarget.reasonOr("JobFailed"), "Job failing, its pods terminating: "+failureTarget.text("no reason given"))
+	case successCriteriaMet.isTrue():
+		return inProgress("JobCompleting", "Job succeeded; waiting for its pods to terminate")
 	case suspend && suspended.isTrue():
 		return current("Job is suspended")
 	case suspend && suspended.found:
