@@ -2,6 +2,7 @@ package kstatus
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -313,31 +314,34 @@ func resourceQuotaRule(o object) verdict {
 	if f.err != nil {
 		return malformed(f.err)
 	}
+	// Report the first limit by name, not by map order, so the message is stable.
+	first := ""
 	for name, limit := range want {
-		got, ok := have[name]
-		if !ok {
-			return inProgress("QuotaNotComputed", "Waiting for the resource quota controller: no usage computed for "+name)
-		}
-		if !sameQuantity(limit, got) {
-			return inProgress("QuotaNotComputed", fmt.Sprintf("Waiting for the resource quota controller: %s is %v in status, %v in spec", name, got, limit))
+		if got, ok := have[name]; (!ok || quantity(got) != quantity(limit)) && (first == "" || name < first) {
+			first = name
 		}
 	}
-	return current("ResourceQuota is in force")
+	if first == "" {
+		return current("ResourceQuota is in force")
+	}
+	got, ok := have[first]
+	if !ok {
+		return inProgress("QuotaNotComputed", "Waiting for the resource quota controller: no usage computed for "+first)
+	}
+	return inProgress("QuotaNotComputed", "Waiting for the resource quota controller: "+first+" is "+
+		quantity(got)+" in status, "+quantity(want[first])+" in spec")
 }
 
-// sameQuantity compares two quantities as decoded: strings as written, numbers (from a
-// hand-written manifest) by value.
-func sameQuantity(a, b any) bool {
-	if as, ok := a.(string); ok {
-		bs, ok := b.(string)
-		return ok && as == bs
+// quantity spells a decoded quantity for comparison: the API server writes strings, a
+// hand-written manifest may hold numbers.
+func quantity(v any) string {
+	if s, ok := v.(string); ok {
+		return s
 	}
-	ai, aok := toInt(a)
-	bi, bok := toInt(b)
-	if aok && bok {
-		return ai == bi
+	if i, ok := toInt(v); ok {
+		return strconv.FormatInt(i, 10)
 	}
-	return fmt.Sprint(a) == fmt.Sprint(b)
+	return fmt.Sprint(v)
 }
 
 // namespaceRule: the namespace lifecycle reports deletion in status.phase as well as in
