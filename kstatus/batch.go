@@ -12,12 +12,27 @@ func init() {
 // jobRule: a Job is reconciled when it has finished, and Failed when it has given up
 // (BackoffLimitExceeded, DeadlineExceeded). A Job that is still running is InProgress:
 // "apply, then wait" on a migration Job must wait for the migration. Reporting a running
-// Job Current, as cli-utils does, lets the wait return before the work is done. A
-// suspended Job is Current: nothing will happen until someone resumes it.
+// Job Current, as cli-utils does, lets the wait return before the work is done.
+//
+// Since Kubernetes 1.31 the controller decides a Job's end before its pods are gone: it
+// sets FailureTarget (or SuccessCriteriaMet) at once, and Failed (or Complete) only when
+// the last pod has terminated. FailureTarget True is Failed already: the verdict is
+// final, and a wait should stop without sitting out the pods' grace period.
+// SuccessCriteriaMet is not Current yet: what follows the Job may depend on its pods
+// having stopped.
+//
+// A suspended Job is Current: nothing will happen until someone resumes it. Suspended
+// means the controller has acted on spec.suspend (stopped the Job's pods, set the
+// Suspended condition True), not only that someone asked: Jobs have no
+// observedGeneration, so until the condition is there the Job may still be running, and
+// it is InProgress.
 func jobRule(o object) verdict {
 	f := o.fields()
 	complete := f.cond(o.conds, "Complete")
 	jobFailed := f.cond(o.conds, "Failed")
+	failureTarget := f.cond(o.conds, "FailureTarget")
+	successCriteriaMet := f.cond(o.conds, "SuccessCriteriaMet")
+	suspended := f.cond(o.conds, "Suspended")
 	suspend := f.bool(o.spec, "suspend", "spec.suspend")
 	completions, hasCompletions := f.intOK(o.spec, "completions", "spec.completions")
 	active := f.int(o.status, "active", "status.active", 0)
@@ -33,8 +48,16 @@ func jobRule(o object) verdict {
 		return current("Job completed")
 	case jobFailed.isTrue():
 		return failed(jobFailed.reasonOr("JobFailed"), "Job failed: "+jobFailed.text("no reason given"))
-	case suspend:
+	case failureTarget.isTrue():
+		return failed(failureTarget.reasonOr("JobFailed"), "Job failing, its pods terminating: "+failureTarget.text("no reason given"))
+	case successCriteriaMet.isTrue():
+		return inProgress("JobCompleting", "Job succeeded; waiting for its pods to terminate")
+	case suspend && suspended.isTrue():
 		return current("Job is suspended")
+	case suspend && suspended.found:
+		return inProgress("JobSuspending", "Waiting for the Job controller to suspend the Job: spec.suspend is true, but the Suspended condition is not True")
+	case suspend:
+		return inProgress("JobSuspending", "Waiting for the Job controller to suspend the Job: spec.suspend is true, but there is no Suspended condition yet")
 	case !started && active == 0 && succeeded == 0 && failedPods == 0:
 		return inProgress("JobNotStarted", "Job has not started yet")
 	}

@@ -19,6 +19,9 @@ var benchObjects = []struct {
 	{"CurrentDeployment", "deployment.json", kstatus.CurrentStatus},
 	{"ReadyCustomResource", "custom.json", kstatus.CurrentStatus},
 	{"RunningPod", "pod.json", kstatus.CurrentStatus},
+	// autoscaling/v1 keeps conditions as JSON text in an annotation, which Compute must
+	// read: the one rule that parses.
+	{"HPAv1", "hpa-v1.json", kstatus.CurrentStatus},
 }
 
 func readBench(b *testing.B, file string) []byte {

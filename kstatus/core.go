@@ -2,6 +2,7 @@ package kstatus
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -15,7 +16,10 @@ const ScheduleWindow = 15 * time.Second
 
 func init() {
 	register("Pod", podRule, "")
+	register("ReplicationController", replicaSetRule("ReplicationController is available"), "")
 	register("PersistentVolumeClaim", pvcRule, "")
+	register("PersistentVolume", pvRule, "")
+	register("ResourceQuota", resourceQuotaRule, "")
 	register("Service", serviceRule, "")
 	register("Namespace", namespaceRule, "")
 	register("ConfigMap", alwaysCurrent("ConfigMap has no status to wait for"), "")
@@ -38,6 +42,7 @@ var crashReasons = map[string]bool{
 	"ImagePullBackOff":           true,
 	"ErrImagePull":               true,
 	"InvalidImageName":           true,
+	"ErrImageNeverPull":          true, // imagePullPolicy Never and the image is not on the node
 	"CreateContainerConfigError": true,
 }
 
@@ -223,31 +228,120 @@ func pvcRule(o object) verdict {
 	return inProgress("NotBound", "PersistentVolumeClaim is "+phase)
 }
 
-// serviceRule: only a LoadBalancer Service waits on anything, its cloud load balancer.
-// Whether Endpoints exist is the business of the workload behind it, not the Service.
+// serviceRule: only a LoadBalancer Service waits on anything, its load balancer's
+// address. Whether Endpoints exist is the business of the workload behind it, not the
+// Service.
+//
+// The address is assigned by a load-balancer controller: the cloud provider's, or one
+// installed for it such as MetalLB; with spec.loadBalancerClass, only the controller of
+// that class. Clusters without one (kind, minikube, most CI clusters) never assign it, and
+// the Service cannot tell that apart from an address still coming, so it stays InProgress
+// with reason LoadBalancerPending and a message that says who assigns the address.
+// Callers that know their cluster has no such controller match that reason to stop
+// waiting for it.
 func serviceRule(o object) verdict {
 	f := o.fields()
 	typ := f.str(o.spec, "type", "spec.type")
+	class := f.str(o.spec, "loadBalancerClass", "spec.loadBalancerClass")
 	if f.err != nil {
 		return malformed(f.err)
 	}
 	if typ != "LoadBalancer" {
 		return current("Service is ready")
 	}
-	return loadBalancerIngress(&f, o.status, "Service has a load balancer address")
+	has, err := hasLoadBalancerIngress(&f, o.status)
+	switch {
+	case err != nil:
+		return malformed(err)
+	case has:
+		return current("Service has a load balancer address")
+	case class != "":
+		return inProgress("LoadBalancerPending", "Waiting for a load balancer address: the controller of loadBalancerClass "+
+			class+" assigns it, and a cluster without that controller never does")
+	}
+	return inProgress("LoadBalancerPending", "Waiting for a load balancer address: a load-balancer controller "+
+		"(the cloud provider's, MetalLB, ...) assigns it, and clusters without one (kind, minikube, most CI clusters) never do")
 }
 
-// loadBalancerIngress is the shared check of Service and Ingress.
-func loadBalancerIngress(f *fields, status map[string]any, ok string) verdict {
+// hasLoadBalancerIngress reports whether status.loadBalancer.ingress, shared by Service
+// and Ingress, lists an address.
+func hasLoadBalancerIngress(f *fields, status map[string]any) (bool, *FieldError) {
 	lb := f.obj(status, "loadBalancer", "status.loadBalancer")
 	ingress := f.list(lb, "ingress", "status.loadBalancer.ingress")
+	return len(ingress) > 0, f.err
+}
+
+// pvRule: the API server creates every PersistentVolume Pending and the volume
+// controller makes it Available once it has checked it, so Pending is InProgress.
+// Available, Bound and Released are each a state the volume rests in: Released (its claim
+// is gone) waits on its reclaim policy or an administrator, not on anything a wait can
+// expect. Failed means its automatic reclamation failed, which no controller retries.
+func pvRule(o object) verdict {
+	f := o.fields()
+	phase := f.str(o.status, "phase", "status.phase")
+	message := f.str(o.status, "message", "status.message")
 	if f.err != nil {
 		return malformed(f.err)
 	}
-	if len(ingress) == 0 {
-		return inProgress("NoLoadBalancerAddress", "Waiting for a load balancer address in status.loadBalancer.ingress")
+	switch phase {
+	case "Available":
+		return current("PersistentVolume is Available")
+	case "Bound":
+		return current("PersistentVolume is Bound")
+	case "Released":
+		return current("PersistentVolume is Released")
+	case "Failed":
+		if message != "" {
+			return failed("VolumeFailed", "PersistentVolume failed: "+message)
+		}
+		return failed("VolumeFailed", "PersistentVolume failed")
+	case "":
+		return inProgress("VolumePending", "PersistentVolume has no phase yet")
 	}
-	return current(ok)
+	return inProgress("VolumePending", "PersistentVolume is "+phase)
+}
+
+// resourceQuotaRule: a quota is in force once the quota controller has copied spec.hard
+// into status.hard and counted usage against it; until then admission refuses objects it
+// covers with "status unknown for quota", and after an edit it enforces the old limits.
+// The controller publishes no observedGeneration, so the rule compares the two maps:
+// every limit in spec.hard must appear in status.hard with the same value (both are
+// canonical quantities, written by the API server and copied by the controller).
+func resourceQuotaRule(o object) verdict {
+	f := o.fields()
+	want := f.obj(o.spec, "hard", "spec.hard")
+	have := f.obj(o.status, "hard", "status.hard")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	// Report the first limit by name, not by map order, so the message is stable.
+	first := ""
+	for name, limit := range want {
+		if got, ok := have[name]; (!ok || quantity(got) != quantity(limit)) && (first == "" || name < first) {
+			first = name
+		}
+	}
+	if first == "" {
+		return current("ResourceQuota is in force")
+	}
+	got, ok := have[first]
+	if !ok {
+		return inProgress("QuotaNotComputed", "Waiting for the resource quota controller: no usage computed for "+first)
+	}
+	return inProgress("QuotaNotComputed", "Waiting for the resource quota controller: "+first+" is "+
+		quantity(got)+" in status, "+quantity(want[first])+" in spec")
+}
+
+// quantity spells a decoded quantity for comparison: the API server writes strings, a
+// hand-written manifest may hold numbers.
+func quantity(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if i, ok := toInt(v); ok {
+		return strconv.FormatInt(i, 10)
+	}
+	return fmt.Sprint(v)
 }
 
 // namespaceRule: the namespace lifecycle reports deletion in status.phase as well as in

@@ -33,11 +33,9 @@
 //  3. The standard conditions: Stalled True is Failed, Reconciling True is InProgress,
 //     with the condition's reason and message. Stalled wins if both are True.
 //  4. The kind's own rule, for built-in kinds whose controllers publish counts or
-//     conditions of their own: Deployment, StatefulSet, DaemonSet, ReplicaSet, Pod, Job,
-//     PersistentVolumeClaim, Service, Ingress, CustomResourceDefinition, APIService,
-//     HorizontalPodAutoscaler and Namespace; ConfigMap, Secret, ServiceAccount, CronJob,
-//     PodDisruptionBudget and the RBAC kinds are always Current. Each rule's comment says
-//     what it checks and why. A kind with a rule never reaches rule 5.
+//     conditions of their own, and for kinds with nothing to wait for that are always
+//     Current; Kinds below lists them. Each rule's comment says what it checks and why.
+//     A kind with a rule never reaches rule 5.
 //  5. The Ready condition: True is Current; False or Unknown is InProgress, with its
 //     reason and message.
 //  6. Otherwise Current.
@@ -62,8 +60,159 @@
 // The common use of a Job in a manifest is a migration or a setup step that what follows
 // depends on. "Apply, then wait" must wait for it to finish. cli-utils' kstatus reports a
 // running Job Current, so such waits return early; here it is InProgress until Complete,
-// and Failed once the Job gives up. A suspended Job is Current: nothing will happen
-// until someone resumes it.
+// and Failed once the Job gives up (from FailureTarget, which the controller sets
+// before its pods have terminated). A suspended Job is Current: nothing will happen
+// until someone resumes it. Suspended means the controller has set the Suspended
+// condition True; a Job whose spec.suspend is set but not yet acted on may still be
+// running its pods, and is InProgress (reason JobSuspending).
+//
+// # Why a paused Deployment is Failed
+//
+// A Deployment paused (spec.paused) before its rollout finished will not finish it until
+// someone runs kubectl rollout resume: the controller creates no new ReplicaSet, scales
+// no old one down, and stops the progress deadline clock, so no timeout inside the object
+// will ever fire either. A caller waiting for it can only run out its own timeout; what it
+// wants is to hear at once that the wait is blocked on a person, and on what. So Compute
+// reports it Failed, reason DeploymentPaused (the controller's own reason for the pause),
+// and Wait stops there naming it, as it does for any Failed object. kubectl rollout
+// status waits on such a Deployment to its timeout without naming the pause; helm --wait
+// calls any paused Deployment ready (its checker's PausedAsReady option), so it returns
+// with the old pods still serving; Argo CD gives it a status of its own, Suspended. A
+// caller that paused a Deployment on purpose and wants to wait for the rest can tell the
+// pause by its Reason. Only the rollout is blocked: a paused Deployment still
+// scales and its pods still become ready, so a paused Deployment short of pods but with
+// no old pods left is InProgress, and one with nothing left to do is Current. A suspended
+// Job is different: its spec asks for no pods, and once the controller has stopped them
+// the Job is exactly what its spec says, hence Current.
+//
+// # Kinds
+//
+// Every kind a kube-apiserver 1.37 serves by default has a rule of its own below, or is
+// named with the reason the generic rules (2, 3, 5 and 6) are right for it.
+//
+//   - Core: Pod, ReplicationController, PersistentVolumeClaim, PersistentVolume,
+//     ResourceQuota, Service and Namespace have rules; ConfigMap, Secret and ServiceAccount
+//     are always Current. Node is generic: its kubelet publishes Ready, which is rule 5's.
+//     Endpoints, Event, LimitRange and PodTemplate have no status and nothing acting on
+//     them to wait for; whether a Service reaches its Pods is judged across objects,
+//     not here (see Limits). ComponentStatus (deprecated) reports control-plane health,
+//     not a reconcile. Binding is create-only and never stored.
+//   - apps: Deployment, StatefulSet, DaemonSet and ReplicaSet have rules (also in the old
+//     extensions group). ControllerRevision is a stored snapshot with no status.
+//   - batch: Job has a rule; CronJob is always Current: each run is a Job to wait on.
+//   - autoscaling: HorizontalPodAutoscaler, through v1 and v2 alike.
+//   - policy: PodDisruptionBudget is always Current: its counts describe the pods of a
+//     workload, whose own rule is the one to wait on. Eviction is create-only.
+//   - networking.k8s.io: Ingress has a rule. IngressClass, NetworkPolicy and IPAddress
+//     have no status. ServiceCIDR is generic: the API server publishes Ready.
+//   - rbac.authorization.k8s.io: Role, ClusterRole, RoleBinding and ClusterRoleBinding are
+//     always Current: the authorizer reads them directly, with no controller between.
+//   - storage.k8s.io: VolumeAttachment has a rule. StorageClass, CSIDriver, CSINode,
+//     CSIStorageCapacity and VolumeAttributesClass have no status.
+//   - admissionregistration.k8s.io: ValidatingAdmissionPolicy is generic: the API
+//     server's type checker sets observedGeneration once it has checked the policy (rule
+//     2), and its typeChecking warnings do not stop the policy.
+//     ValidatingWebhookConfiguration, MutatingWebhookConfiguration,
+//     MutatingAdmissionPolicy, ValidatingAdmissionPolicyBinding and
+//     MutatingAdmissionPolicyBinding have no status: they are in force once stored.
+//   - apiextensions.k8s.io: CustomResourceDefinition; apiregistration.k8s.io: APIService.
+//   - certificates.k8s.io: CertificateSigningRequest and PodCertificateRequest have rules.
+//     ClusterTrustBundle has no status.
+//   - flowcontrol.apiserver.k8s.io: FlowSchema has a rule. PriorityLevelConfiguration
+//     publishes no condition a wait could use; it is in force once stored.
+//   - resource.k8s.io: DeviceTaintRule has a rule. ResourceClaim is generic: it is
+//     allocated when the scheduler places a Pod that uses it, like a claim that binds on
+//     first use, so a claim alone has nothing to wait for. DeviceClass,
+//     ResourceClaimTemplate and ResourceSlice have no status.
+//   - storagemigration.k8s.io: StorageVersionMigration.
+//   - coordination.k8s.io Lease, discovery.k8s.io EndpointSlice, events.k8s.io Event,
+//     node.k8s.io RuntimeClass and scheduling.k8s.io PriorityClass have no status.
+//   - authentication.k8s.io and authorization.k8s.io (TokenReview, SelfSubjectReview,
+//     SubjectAccessReview and the other reviews) are create-only: the answer comes back
+//     in the response and nothing is stored to wait on.
+//
+// # Reasons callers match
+//
+// These Reasons, on the Result's Reconciling or Stalled condition, are kept stable for
+// programs that decide what to do about a wait; other reasons may change with messages.
+//
+//	DeploymentPaused     Failed      Deployment paused with its rollout unfinished
+//	LoadBalancerPending  InProgress  LoadBalancer Service without an address yet
+//	NotObserved          InProgress  HorizontalPodAutoscaler its controller has not seen
+//	JobSuspending        InProgress  Job with spec.suspend, not yet suspended
+//	ProgressDeadlineExceeded, Unschedulable, LatestGenerationNotObserved, and the counts
+//	LessReplicas, LessUpdated, LessAvailable, LessReady, ExtraPods
+//
+// # Where kstatus differs from other tools, and why
+//
+// The rules were compared kind by kind with cli-utils' kstatus (cli: status/core.go),
+// Helm's ready checker as helm --wait runs it (helm: pkg/kube/ready.go, v3), Argo CD's
+// health checks (argo: gitops-engine pkg/health) and kubectl rollout status (kubectl:
+// pkg/polymorphichelpers/rollout_status.go). Where they agree with kstatus, or have no
+// rule and no one would expect one, they are not listed.
+//
+//	Kind        Peer          They say                            kstatus says, and why
+//	Deployment  cli           Current needs conditions            Counts alone: both conditions follow
+//	                          Available, NewReplicaSetAvailable   from the counts it already checks.
+//	Deployment  helm          ready once replicas-maxUnavailable  Every replica updated and available,
+//	                          new pods are ready                  no old pod left: a wait is for the
+//	                                                              rollout, not for the service to be up.
+//	Deployment  helm,kubectl, paused: ready (helm), waits to its  Failed, DeploymentPaused, if the
+//	            argo          timeout (kubectl), Suspended (argo) rollout is unfinished: only a person
+//	                                                              can resume it (see above).
+//	Deployment  kubectl,argo  ReplicaFailure not read             Failed: quota or admission rejects
+//	                                                              the pods; waiting will not help.
+//	StatefulSet cli,helm,     OnDelete: done at once              OnDelete excuses the revision only;
+//	            kubectl                                           the pods must exist and be ready
+//	                                                              (as argo).
+//	StatefulSet all four      ready pods are enough               Available too: with minReadySeconds
+//	                                                              a ready pod has yet to prove itself.
+//	DaemonSet   cli           OnDelete: waits for every pod       Not waited for: OnDelete pods change
+//	                          to be updated                       only when deleted (as kubectl, argo).
+//	DaemonSet   helm,kubectl, OnDelete: done, pods not looked at  Pods still scheduled, available and
+//	            argo                                              ready: the controller does that much.
+//	DaemonSet   helm          rolling: desired-maxUnavailable     Every pod updated, available and
+//	                          pods ready                          ready.
+//	ReplicaSet, cli           ReplicaFailure is InProgress        Failed, as for Deployment.
+//	RC          helm          lists the Pods by selector          The controller's counts: kstatus
+//	                                                              reads one object, never a list.
+//	Pod         cli           phase Failed is Current             Failed: no one waits for a failure.
+//	Pod         helm          ready only with Ready True: a       Succeeded is Current: it did what it
+//	                          completed Pod never is              was for (a one-off Pod, a test).
+//	Pod         argo          any Err*, *Error, *BackOff waiting  A fixed list of reasons that need a
+//	                          reason, or a restart, is Degraded   change to clear; others may clear.
+//	Pod         cli           unschedulable window counted from   From PodScheduled's transition time:
+//	                          creationTimestamp                   an old pod that just became
+//	                                                              unschedulable gets the window too.
+//	Job         cli           running: Current                    InProgress until Complete: the wait
+//	                                                              is for the migration to be done.
+//	Job         helm          no completions: ready at once;      The Complete and Failed conditions,
+//	                          failed if failed > backoffLimit     which every policy sets (podFailure-
+//	                                                              Policy, successPolicy, per index).
+//	Job         cli, argo     a Suspended condition ends the      Current only with spec.suspend and
+//	                          wait (argo: of any status)          Suspended True: asked for and done.
+//	Job         cli, argo     Failed only once the Failed         Failed at FailureTarget (1.31+): the
+//	                          condition is set                    end is decided; the pods' grace
+//	                                                              period need not be sat out.
+//	HPA         argo          Degraded for four reasons only;     Any AbleToScale or ScalingActive
+//	                          Healthy once AbleToScale is True    False is Failed (ScalingDisabled
+//	                                                              aside): it cannot do its job.
+//	HPA         cli, helm     no rule: Current at once            Reads v2 conditions or v1's
+//	                                                              annotation, and an empty status is
+//	                                                              InProgress, NotObserved (as argo).
+//	PVC         cli           Lost is InProgress                  Failed: nothing rebinds a lost claim.
+//	Service     cli           LoadBalancer waits for a cluster    Waits for the load balancer's
+//	                          IP only (always set)                address, as helm and argo do.
+//	Service     helm          LoadBalancer with externalIPs is    Waits for the address: externalIPs
+//	                          ready                               are not the load balancer asked for;
+//	                                                              match LoadBalancerPending to skip it.
+//	CRD         cli           Established False (reason not       InProgress until Established; Failed
+//	                          Installing) is Failed               only for NamesAccepted False.
+//	CRD         helm          NamesAccepted False is ready        Failed: the resource is not served.
+//	Ingress     cli, helm     no rule: Current                    Waits for an address, as argo.
+//	Namespace   cli,helm,argo no rule                             Terminating by status.phase too.
+//	PV, quota,  all four      no rule: Current at once            Rules: each has a controller that
+//	CSR, ...                                                      must act first (see Kinds).
 //
 // # Limits
 //
@@ -74,9 +223,14 @@
 //     Ready False (or Reconciling True) while they work; MarkReconciling does both.
 //   - see through to other objects: a Deployment is judged by its own counts, a Service
 //     by its own load balancer status, not by its Pods or Endpoints.
-//   - finish a wait on an Ingress whose controller never publishes an address, or on a
-//     claim whose storage class binds on first use and that no Pod uses yet: both stay
-//     InProgress.
+//   - finish a wait on an Ingress whose controller never publishes an address, on a
+//     LoadBalancer Service in a cluster with no load-balancer controller (kind, minikube,
+//     most CI clusters; reason LoadBalancerPending says so), or on a claim whose storage
+//     class binds on first use and that no Pod uses yet: all stay InProgress.
+//   - tell a Job suspended by a person from one suspended until a queue admits it
+//     (Kueue creates Jobs suspended and resumes them): once the controller has
+//     suspended it, either is Current. A caller that needs a queued Job's work done
+//     must wait for its Complete condition itself.
 //
 // # Messages
 //
@@ -104,6 +258,7 @@
 // Compute runs once per watched object per change, beside the decode of that object, so
 // it is built to cost a small fraction of the decode: it walks the decoded maps in place,
 // copies nothing, and formats a message only when the status is not Current. A Current
-// Deployment costs one allocation, the Result. BenchmarkCompute and
-// BenchmarkDecodeBaseline measure both.
+// Deployment costs one allocation, the Result. The one rule that reads JSON text, the
+// conditions autoscaling/v1 keeps in an annotation, scans it in place rather than
+// decoding it. BenchmarkCompute and BenchmarkDecodeBaseline measure both.
 package kstatus

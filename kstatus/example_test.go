@@ -64,6 +64,31 @@ status: {startTime: "2026-03-01T10:00:00Z", active: 1}
 	// InProgress - Job running: succeeded 0/1, active 1
 }
 
+// A wait that cannot end without a person says so in its Reason, which programs match
+// to decide what to do: here a Deployment paused mid-rollout, and a LoadBalancer Service
+// on a cluster that may have no load-balancer controller.
+func ExampleCompute_reasons() {
+	for _, manifest := range []string{`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, generation: 3, annotations: {deployment.kubernetes.io/revision: "2"}}
+spec: {replicas: 3, paused: true}
+status: {observedGeneration: 3, replicas: 3, updatedReplicas: 1, readyReplicas: 3, availableReplicas: 3}
+`, `
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {type: LoadBalancer}
+status: {loadBalancer: {}}
+`} {
+		res, _ := kstatus.Compute(decode(manifest))
+		fmt.Println(res.Status, res.Conditions[0].Reason)
+	}
+	// Output:
+	// Failed DeploymentPaused
+	// InProgress LoadBalancerPending
+}
+
 // Augment writes the computed status as the standard conditions, next to the
 // controller's own, which it leaves alone.
 func ExampleAugment() {

@@ -11,5 +11,12 @@ func init() {
 // InProgress, and a caller that knows this should not wait on them.
 func ingressRule(o object) verdict {
 	f := o.fields()
-	return loadBalancerIngress(&f, o.status, "Ingress has a load balancer address")
+	has, err := hasLoadBalancerIngress(&f, o.status)
+	switch {
+	case err != nil:
+		return malformed(err)
+	case has:
+		return current("Ingress has a load balancer address")
+	}
+	return inProgress("NoLoadBalancerAddress", "Waiting for a load balancer address in status.loadBalancer.ingress")
 }
