@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"sigs.k8s.io/yaml"
 
@@ -499,5 +500,64 @@ func TestWaitForJSONPathAndCreateAsKubectl(t *testing.T) {
 		if r := runKates(t, nil, "wait", "-n", ns, "deploy/web", "--for", bad); r.code != 2 || !strings.Contains(r.stderr, "jsonpath") {
 			t.Errorf("wait --for %q: exit %d, want 2 naming the jsonpath", bad, r.code)
 		}
+	}
+}
+
+// TestClusterTextIsEscaped: whoever can write a status condition chooses what kates prints, so
+// a message holding escape sequences (clear the screen, move the cursor, overwrite the line) and
+// newlines is printed escaped, its table row whole, by status, wait and the error summary.
+func TestClusterTextIsEscaped(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	group := "e" + rand.String(6) + ".example.com"
+	data, err := os.ReadFile("../../testdata/crds/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := objs[0]
+	if err := c.Create(ctx, crd, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+	if err := c.WaitFor(ctx, "widgets."+group); err != nil {
+		t.Fatal(err)
+	}
+	w := kates.NewUnstructured(group+"/v1", "Widget", ns, "w")
+	if err := c.Create(ctx, w, w); err != nil {
+		t.Fatal(err)
+	}
+	const hostile = "\x1b[2J\x1b[HAll systems nominal\rsecond\nthird\x1b]0;title\x07"
+	cond := map[string]any{"type": "Ready", "status": "False", "reason": "Evil\x1b[31m", "message": hostile,
+		"lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}
+	if err := unstructured.SetNestedSlice(w.Object, []any{cond}, "status", "conditions"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.UpdateStatus(ctx, w, w); err != nil {
+		t.Fatal(err)
+	}
+	clean := func(what, out string) {
+		t.Helper()
+		if strings.ContainsAny(out, "\x1b\r\a") {
+			t.Errorf("%s holds raw control characters: %q", what, out)
+		}
+		if !strings.Contains(out, `^[[2J^[[HAll systems nominal\rsecond`) {
+			t.Errorf("%s lacks the escaped message: %q", what, out)
+		}
+	}
+	r := runKates(t, nil, "status", "-n", ns, "widgets."+group+"/w")
+	clean("status", r.stdout)
+	if lines := strings.Split(strings.TrimSpace(r.stdout), "\n"); len(lines) != 2 {
+		t.Errorf("status table has %d lines, want a header and one row: %q", len(lines), r.stdout)
+	}
+	r = runKates(t, nil, "wait", "-n", ns, "widgets."+group+"/w", "--timeout", "1s")
+	clean("wait's progress", r.stdout)
+	clean("wait's error", r.stderr)
+	if r.code != 1 {
+		t.Errorf("wait: exit %d, want 1", r.code)
 	}
 }

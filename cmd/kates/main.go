@@ -86,7 +86,9 @@ func run(ctx context.Context, args []string, s streams) int {
 		ee = &exitError{code: exitUsage, err: err, hint: true}
 	}
 	if ee.err != errSilent {
-		fmt.Fprintf(s.errOut, "error: %v\n", ee.err)
+		// Errors quote the cluster (a Failed object's message): escaped as every other
+		// cluster-supplied text is.
+		fmt.Fprintf(s.errOut, "error: %s\n", linesForTerminal(ee.err.Error()))
 	}
 	if ee.hint {
 		fmt.Fprintf(s.errOut, "See '%s --help' for usage.\n", root.CommandPath())

@@ -80,6 +80,7 @@ func age(s kates.ObjectStatus, now time.Time) string {
 // writeTable writes rs as a table: NAMESPACE (when they span several, or always with -A, as
 // kubectl does), NAME, STATUS, AGE, MESSAGE.
 func writeTable(w io.Writer, rs []kates.ObjectStatus, now time.Time, allNamespaces bool) {
+	rs = statusesForTerminal(rs)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	multi := allNamespaces || multipleNamespaces(rs)
 	if multi {
@@ -176,6 +177,7 @@ type linePrinter struct {
 }
 
 func (p *linePrinter) update(rs []kates.ObjectStatus) {
+	rs = statusesForTerminal(rs)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	elapsed := time.Since(p.start).Seconds()
