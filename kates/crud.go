@@ -380,6 +380,10 @@ func HasOwnerReference(owner, obj Object) bool {
 // SetOwnerReferences makes owner the controller owner of each of objects (replacing an existing
 // reference to owner), so the garbage collector deletes them with it. owner must have a UID (it
 // must have been created) and a kind.
+//
+// An object has at most one controller (the API server rejects a second): if one of objects is
+// already controlled by another owner, SetOwnerReferences returns an *AlreadyOwnedError naming
+// it and changes none of objects, as controller-runtime's SetControllerReference refuses.
 func SetOwnerReferences(owner Object, objects ...Object) error {
 	gvk := owner.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" {
@@ -394,6 +398,13 @@ func SetOwnerReferences(owner Object, objects ...Object) error {
 	}
 	ref := *metav1.NewControllerRef(owner, gvk)
 	for _, obj := range objects {
+		for _, r := range obj.GetOwnerReferences() {
+			if r.Controller != nil && *r.Controller && r.UID != ref.UID {
+				return &AlreadyOwnedError{Object: obj, Owner: r}
+			}
+		}
+	}
+	for _, obj := range objects {
 		refs := obj.GetOwnerReferences()
 		kept := refs[:0]
 		for _, r := range refs {
@@ -404,6 +415,17 @@ func SetOwnerReferences(owner Object, objects ...Object) error {
 		obj.SetOwnerReferences(append(kept, ref))
 	}
 	return nil
+}
+
+// AlreadyOwnedError is what SetOwnerReferences returns for an object another owner controls.
+type AlreadyOwnedError struct {
+	Object Object
+	Owner  metav1.OwnerReference // the controller the object has
+}
+
+func (e *AlreadyOwnedError) Error() string {
+	return fmt.Sprintf("kates: %s is already controlled by %s %s (uid %s): an object has one controller",
+		objectKey(e.Object.GetNamespace(), e.Object.GetName()), e.Owner.Kind, e.Owner.Name, e.Owner.UID)
 }
 
 // ByName indexes objects by "namespace/name" (by name alone for cluster-scoped objects).
