@@ -3,7 +3,10 @@ package kates
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -219,9 +222,33 @@ func urlSegments(m *meta.RESTMapping, namespace, name string) []string {
 type ApplyOption func(*applyOptions)
 
 type applyOptions struct {
-	fieldManager string
-	force        bool
-	dryRun       bool
+	fieldManager    string
+	force           bool
+	dryRun          bool
+	fieldValidation string
+}
+
+// Field validation modes for FieldValidation, as the API server names them.
+const (
+	// FieldValidationStrict fails a write whose object has a field the kind's schema does not
+	// know or a field given twice: Apply's default, as kubectl's.
+	FieldValidationStrict = "Strict"
+	// FieldValidationWarn writes, dropping such fields, and the server warns of each.
+	FieldValidationWarn = "Warn"
+	// FieldValidationIgnore writes, dropping such fields without a word.
+	FieldValidationIgnore = "Ignore"
+)
+
+// FieldValidation sets the field validation directive of the apply request:
+// FieldValidationStrict (the default, as kubectl's), FieldValidationWarn or
+// FieldValidationIgnore. Know what it does and does not govern: server-side apply refuses a
+// field the kind's schema lacks (a misspelled "replikas") whatever the directive, and Apply
+// reports that as apierrors.IsBadRequest with the field's path; the directive governs the rest
+// of strict decoding. Strict is sent so that nothing is ever dropped without a word. A typed
+// object (a *kates.Deployment) has no unknown fields left to report: they were dropped when it
+// was decoded. Pass *Unstructured (see ParseManifestsAsWritten) to have them checked.
+func FieldValidation(mode string) ApplyOption {
+	return func(o *applyOptions) { o.fieldValidation = mode }
 }
 
 // FieldManager names the manager whose fields Apply sets. Default: DefaultFieldManager.
@@ -240,27 +267,60 @@ func DryRun() ApplyOption { return func(o *applyOptions) { o.dryRun = true } }
 // changes, unless ForceOwnership is given. Fields resource leaves out that this manager set
 // before are removed.
 func (c *Client) Apply(ctx context.Context, resource, target any, opts ...ApplyOption) error {
-	o := applyOptions{fieldManager: DefaultFieldManager}
+	o := applyOptions{fieldManager: DefaultFieldManager, fieldValidation: FieldValidationStrict}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	switch o.fieldValidation {
+	case FieldValidationStrict, FieldValidationWarn, FieldValidationIgnore:
+	default:
+		return fmt.Errorf("kates: apply: field validation %q: want %s, %s or %s", o.fieldValidation,
+			FieldValidationStrict, FieldValidationWarn, FieldValidationIgnore)
 	}
 	t, err := c.resolve(resource, true)
 	if err != nil {
 		return err
 	}
 	prepareForApply(t.obj)
-	ao := metav1.ApplyOptions{FieldManager: o.fieldManager, Force: o.force}
-	if o.dryRun {
-		ao.DryRun = []string{metav1.DryRunAll}
-	}
-	out, err := t.ri.Apply(ctx, t.obj.GetName(), t.obj, ao)
+	// A patch rather than the dynamic client's Apply, whose options cannot carry the field
+	// validation mode.
+	body, err := t.obj.MarshalJSON()
 	if err != nil {
 		return t.wrap("apply", err)
+	}
+	po := metav1.PatchOptions{FieldManager: o.fieldManager, Force: &o.force, FieldValidation: o.fieldValidation}
+	if o.dryRun {
+		po.DryRun = []string{metav1.DryRunAll}
+	}
+	out, err := t.ri.Patch(ctx, t.obj.GetName(), types.ApplyPatchType, body, po)
+	if err != nil {
+		return t.wrap("apply", undeclaredFieldIsBadRequest(err))
 	}
 	if !o.dryRun {
 		c.writes.recordWrite(t.mapping.GroupVersionKind, out)
 	}
 	return fromUnstructured(out, target)
+}
+
+// undeclaredFieldIsBadRequest reports, as the bad request it is, the API server's refusal of an
+// applied field the kind's schema lacks. Server-side apply checks the object against the
+// schema before it looks at the field validation directive, and answers with a bare status of
+// code 500 and no reason ("failed to create typed patch object (...): .spec.replikas: field
+// not declared in schema"), which reads as a server failure. The cause is the request, so
+// apierrors.IsBadRequest, and a command line's exit code for bad input, should say so. The
+// server's message is kept whole. This is the one place kates reads a server message: the
+// status carries nothing else to tell this case apart.
+func undeclaredFieldIsBadRequest(err error) error {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return err
+	}
+	st := status.Status()
+	if st.Code == http.StatusInternalServerError && st.Reason == metav1.StatusReasonUnknown &&
+		strings.Contains(st.Message, "field not declared in schema") {
+		return apierrors.NewBadRequest(st.Message)
+	}
+	return err
 }
 
 // prepareForApply removes what a typed object converts to but an apply configuration must not

@@ -11,6 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
@@ -34,13 +35,36 @@ func (e *ManifestError) Unwrap() error { return e.Err }
 // Every document must have apiVersion and kind. The first bad document stops parsing with a
 // *ManifestError naming it; nothing is returned then, so a caller never applies half a file.
 func ParseManifests(text string) ([]Object, error) {
+	return parseManifests(text, true)
+}
+
+// ParseManifestsAsWritten reads Kubernetes objects from text as ParseManifests does, but returns
+// every one as *Unstructured, exactly as written. A typed object keeps only the fields its Go
+// type has, so a misspelled field ("replikas") would vanish before anything could report it;
+// apply these instead, and the API server's strict field validation (Apply's default) refuses
+// the mistake, naming the field.
+func ParseManifestsAsWritten(text string) ([]*Unstructured, error) {
+	objs, err := parseManifests(text, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Unstructured, len(objs))
+	for i, o := range objs {
+		out[i] = o.(*Unstructured)
+	}
+	return out, nil
+}
+
+// parseManifests reads every document of text, converting objects of kinds the Scheme knows
+// into their Go types when typed.
+func parseManifests(text string, typed bool) ([]Object, error) {
 	docs, err := splitDocuments(text)
 	if err != nil {
 		return nil, err
 	}
 	var out []Object
 	for i, doc := range docs {
-		objs, err := parseDocument(doc)
+		objs, err := parseDocument(doc, typed)
 		if err != nil {
 			return nil, &ManifestError{Document: i + 1, Err: err}
 		}
@@ -112,12 +136,14 @@ func isBlankYAML(doc []byte) bool {
 	return true
 }
 
-func parseDocument(doc []byte) ([]Object, error) {
+func parseDocument(doc []byte, typed bool) ([]Object, error) {
 	if len(doc) == 0 || bytes.Equal(bytes.TrimSpace(doc), []byte("null")) {
 		return nil, nil
 	}
 	var obj map[string]any
-	if err := json.Unmarshal(doc, &obj); err != nil {
+	// apimachinery's json keeps integers int64, as the API server does: encoding/json would
+	// make every number a float64, and large integers would lose digits on the way to apply.
+	if err := utiljson.Unmarshal(doc, &obj); err != nil {
 		return nil, fmt.Errorf("not an object: %w", err)
 	}
 	u := &unstructured.Unstructured{Object: obj}
@@ -142,7 +168,7 @@ func parseDocument(doc []byte) ([]Object, error) {
 			if err != nil {
 				return nil, err
 			}
-			objs, err := parseDocument(itemJSON)
+			objs, err := parseDocument(itemJSON, typed)
 			if err != nil {
 				return nil, fmt.Errorf("%s item %d: %w", u.GetKind(), i, err)
 			}
@@ -153,11 +179,14 @@ func parseDocument(doc []byte) ([]Object, error) {
 	if _, err := metaAccessible(u); err != nil {
 		return nil, fmt.Errorf("%s: %w", describe(u), err)
 	}
-	typed, err := NewObjectFromUnstructured(u)
+	if !typed {
+		return []Object{u}, nil
+	}
+	t, err := NewObjectFromUnstructured(u)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", describe(u), err)
 	}
-	return []Object{typed}, nil
+	return []Object{t}, nil
 }
 
 // metaAccessible checks that metadata has the shape ObjectMeta needs, so a later accessor call

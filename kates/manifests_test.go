@@ -3,6 +3,7 @@ package kates_test
 import (
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"os"
 	"strings"
 	"testing"
@@ -116,5 +117,45 @@ func FuzzParseManifests(f *testing.F) {
 				t.Fatalf("object without kind: %#v", o)
 			}
 		}
+		written, werr := kates.ParseManifestsAsWritten(text)
+		if werr != nil && written != nil {
+			t.Fatalf("ParseManifestsAsWritten: objects returned beside error %v", werr)
+		}
+		// As written reads everything the typed parse reads (and more: a field of the wrong
+		// type is the server's to refuse).
+		if err == nil && (werr != nil || len(written) != len(objs)) {
+			t.Fatalf("ParseManifests read %d objects, ParseManifestsAsWritten %d (error %v)", len(objs), len(written), werr)
+		}
 	})
+}
+
+// TestParseManifestsAsWrittenKeepsEveryField: a misspelled field survives as written, where
+// the typed parse drops it without a word, so the server's strict validation can refuse it.
+func TestParseManifestsAsWrittenKeepsEveryField(t *testing.T) {
+	const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replikas: 3
+  template:
+    spec:
+      containers: [{name: web, image: nginx, imagePullPolicee: Always}]
+`
+	written, err := kates.ParseManifestsAsWritten(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) != 1 {
+		t.Fatalf("%d objects, want 1", len(written))
+	}
+	if v, found, _ := unstructured.NestedInt64(written[0].Object, "spec", "replikas"); !found || v != 3 {
+		t.Errorf("spec.replikas = %v (found %v), want 3 as written", v, found)
+	}
+	typed, err := kates.ParseManifests(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := typed[0].(*kates.Deployment); !ok {
+		t.Errorf("ParseManifests gave %T, want *kates.Deployment", typed[0])
+	}
 }

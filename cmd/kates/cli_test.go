@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"sigs.k8s.io/yaml"
@@ -559,5 +560,52 @@ func TestClusterTextIsEscaped(t *testing.T) {
 	clean("wait's error", r.stderr)
 	if r.code != 1 {
 		t.Errorf("wait: exit %d, want 1", r.code)
+	}
+}
+
+// TestApplyRefusesWhatItWouldLoseOrMisplace: nothing a user wrote may vanish or land elsewhere
+// without a word. A misspelled field is refused with its path (strict field validation on
+// the manifest as written) and nothing is applied; a manifest whose namespace differs from -n
+// is refused, as kubectl refuses it.
+func TestApplyRefusesWhatItWouldLoseOrMisplace(t *testing.T) {
+	c, ns := newClient(t)
+	ctx := context.Background()
+	typo := writeFile(t, "typo.yaml", `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: typo}
+spec:
+  replikas: 2
+  selector: {matchLabels: {app: typo}}
+  template:
+    metadata: {labels: {app: typo}}
+    spec: {containers: [{name: web, image: example.com/web:1, imagePullPolicee: Always}]}
+`)
+	// The API server's apply stops at the first field its schema lacks, naming its path.
+	r := runKates(t, nil, "apply", "-n", ns, "-f", typo)
+	if r.code != 2 {
+		t.Errorf("apply of a misspelled field: exit %d, want 2 (bad input)", r.code)
+	}
+	for _, want := range []string{typo + ": object 1", "spec.replikas"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	err := c.Get(ctx, &kates.Deployment{ObjectMeta: kates.ObjectMeta{Name: "typo", Namespace: ns}}, nil)
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("Get of the refused Deployment: %v, want NotFound: nothing applied", err)
+	}
+
+	elsewhere := writeFile(t, "elsewhere.yaml", `apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: team-b}
+data: {a: "1"}
+`)
+	r = runKates(t, nil, "apply", "-n", ns, "-f", elsewhere)
+	if r.code != 2 || !strings.Contains(r.stderr, `its namespace "team-b" does not match the namespace "`+ns+`" given with -n`) {
+		t.Errorf("apply -n %s of a team-b manifest: exit %d, want 2 naming both namespaces", ns, r.code)
+	}
+	err = c.Get(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "settings", Namespace: ns}}, nil)
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("Get of the refused ConfigMap in %s: %v, want NotFound", ns, err)
 	}
 }

@@ -141,6 +141,9 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if err := checkKinds(c, ms); err != nil {
 				return err
 			}
+			if err := checkNamespaces(o, c, ms); err != nil {
+				return err
+			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
 			opts := []kates.ApplyOption{kates.FieldManager(fieldManager)}
@@ -159,7 +162,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 				}
 				out := &kates.Unstructured{}
 				if err := c.Apply(ctx, m.obj, out, opts...); err != nil {
-					return failure(fmt.Errorf("%s: %w", m.source, err))
+					return failure(fmt.Errorf("%s: object %d: %w", m.source, m.index, err))
 				}
 				gvk := out.GroupVersionKind()
 				fmt.Fprintf(o.out, "%s applied\n", displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()}))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"os"
 	"path/filepath"
 	"sort"
@@ -63,7 +64,9 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest,
 			if err != nil {
 				return nil, usageErrorf("read %s: %v", file, err)
 			}
-			objs, err := kates.ParseManifests(string(data))
+			// As written: a typed parse would drop a misspelled field before the server's
+			// strict validation could refuse it.
+			objs, err := kates.ParseManifestsAsWritten(string(data))
 			if err != nil {
 				var me *kates.ManifestError
 				if errors.As(err, &me) {
@@ -185,6 +188,33 @@ func checkKinds(c *kates.Client, ms []manifest) error {
 	return nil
 }
 
+// checkNamespaces refuses, as kubectl does, a namespaced object whose manifest names another
+// namespace than the one -n gives: applying it to either would surprise someone. Without -n,
+// the manifest's namespace is used, and the kubeconfig's for objects that name none.
+func checkNamespaces(o *options, c *kates.Client, ms []manifest) error {
+	if o.config.Namespace == nil || *o.config.Namespace == "" {
+		return nil
+	}
+	flag := *o.config.Namespace
+	defined := crdKinds(ms)
+	for _, m := range ms {
+		ns := m.obj.GetNamespace()
+		if ns == "" || ns == flag {
+			continue
+		}
+		gvk := m.obj.GetObjectKind().GroupVersionKind()
+		if _, ok := defined[gvk.GroupKind()]; !ok {
+			mapping, err := c.Mapping(gvk.Kind + "." + gvk.Version + "." + gvk.Group)
+			if err != nil || mapping.Scope.Name() != meta.RESTScopeNameNamespace {
+				continue // cluster-scoped: the server ignores a namespace (unknown kinds are checkKinds')
+			}
+		}
+		return usageErrorf("%s: object %d (%s): its namespace %q does not match the namespace %q given with -n; pass -n %s, or leave the namespace out of the manifest",
+			m.source, m.index, describeManifest(m), ns, flag, ns)
+	}
+	return nil
+}
+
 // refsFromArgs turns TYPE/NAME arguments, or TYPE [NAME...], into references, checking every
 // kind: an unknown one is a usage error. Without names, TYPE selects by -l and -A.
 func refsFromArgs(c *kates.Client, args []string, in *inputFlags) ([]any, error) {
@@ -278,6 +308,9 @@ func objectsFor(o *options, c *kates.Client, in *inputFlags, args []string) ([]a
 		return nil, err
 	}
 	if err := checkKinds(c, ms); err != nil {
+		return nil, err
+	}
+	if err := checkNamespaces(o, c, ms); err != nil {
 		return nil, err
 	}
 	out := make([]any, len(ms))
