@@ -609,3 +609,48 @@ data: {a: "1"}
 		t.Errorf("Get of the refused ConfigMap in %s: %v, want NotFound", ns, err)
 	}
 }
+
+// TestServerWarningsAreShown: the API server warns of a deprecated API version on each request
+// that uses it; kates prints the warning on stderr once (not once per request; escaped, as all
+// cluster text is, though the server itself refuses control characters here), and
+// --warnings-as-errors makes a command that otherwise succeeded exit 1. The flag --cache-dir,
+// which kates has no use for, is not offered.
+func TestServerWarningsAreShown(t *testing.T) {
+	c, ns := newClient(t)
+	group := "w" + rand.String(6) + ".example.com"
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gizmos.GROUP}
+spec:
+  group: GROUP
+  names: {kind: Gizmo, plural: gizmos, singular: gizmo, listKind: GizmoList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    deprecated: true
+    deprecationWarning: "GROUP/v1 Gizmo is deprecated; use v2"
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`
+	t.Cleanup(func() {
+		_ = c.Delete(context.Background(), kates.NewUnstructured("apiextensions.k8s.io/v1", "CustomResourceDefinition", "", "gizmos."+group), nil)
+	})
+	gizmos := "---\napiVersion: GROUP/v1\nkind: Gizmo\nmetadata: {name: a}\n---\napiVersion: GROUP/v1\nkind: Gizmo\nmetadata: {name: b}\n"
+	file := writeFile(t, "gizmos.yaml", strings.ReplaceAll(crd+gizmos, "GROUP", group))
+	r := runKates(t, nil, "apply", "-n", ns, "-f", file)
+	if r.code != 0 {
+		t.Fatalf("apply: exit %d, want 0", r.code)
+	}
+	warning := "Warning: " + group + "/v1 Gizmo is deprecated; use v2"
+	if n := strings.Count(r.stderr, warning); n != 1 {
+		t.Errorf("stderr holds the warning %d times, want once: %q", n, r.stderr)
+	}
+	r = runKates(t, nil, "apply", "-n", ns, "-f", file, "--warnings-as-errors")
+	if r.code != 1 || !strings.Contains(r.stderr, "warning(s) from the server (--warnings-as-errors)") {
+		t.Errorf("apply --warnings-as-errors: exit %d, want 1 naming the warnings", r.code)
+	}
+	if r := runKates(t, nil, "status", "cm", "--cache-dir", "/tmp"); r.code != 2 || !strings.Contains(r.stderr, "unknown flag: --cache-dir") {
+		t.Errorf("--cache-dir: exit %d, want 2, an unknown flag", r.code)
+	}
+}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"strings"
 	"testing"
+
+	"k8s.io/client-go/rest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -44,5 +47,15 @@ func TestStatusesForTerminal(t *testing.T) {
 	}
 	if in[0].Message != "a\x1b[1Ab" {
 		t.Errorf("statusesForTerminal changed its argument: %q", in[0].Message)
+	}
+}
+
+func TestTerminalWriterEscapesWarnings(t *testing.T) {
+	var b strings.Builder
+	w := rest.NewWarningWriter(terminalWriter{&b}, rest.WarningWriterOptions{Deduplicate: true})
+	w.HandleWarningHeader(299, "", "bad\x1b[2Jthing")
+	w.HandleWarningHeader(299, "", "bad\x1b[2Jthing")
+	if got, want := b.String(), "Warning: bad^[[2Jthing\n"; got != want {
+		t.Errorf("written %q, want %q (once, escaped)", got, want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
 	"github.com/kates-dev/kates/kates"
@@ -72,10 +73,14 @@ func failure(err error) error {
 
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, s streams) int {
-	root := newRootCommand(s)
+	root, o := newRootCommand(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	klog.Flush()
+	if err == nil && o.warningsAsErrors && o.warnings.WarningCount() > 0 {
+		n := o.warnings.WarningCount()
+		err = &exitError{code: exitFailed, err: fmt.Errorf("%d warning(s) from the server (--warnings-as-errors)", n)}
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -118,6 +123,25 @@ func setupLogs(v int, errOut io.Writer) {
 type options struct {
 	streams
 	config *genericclioptions.ConfigFlags
+	// warnings prints the API server's warnings (a deprecated API, a field it dropped) on
+	// errOut, each once, as kubectl does; client-go would otherwise log them only at a
+	// verbosity kates leaves off.
+	warnings interface {
+		rest.WarningHandler
+		WarningCount() int
+	}
+	warningsAsErrors bool
+}
+
+// terminalWriter escapes what it writes as cluster-supplied text (see forTerminal): the
+// server's warnings are such text.
+type terminalWriter struct{ w io.Writer }
+
+func (t terminalWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(t.w, linesForTerminal(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // client builds the client the connection flags describe.
@@ -129,8 +153,16 @@ func (o *options) client() (*kates.Client, error) {
 	return c, nil
 }
 
-func newRootCommand(s streams) *cobra.Command {
+func newRootCommand(s streams) (*cobra.Command, *options) {
 	o := &options{streams: s, config: genericclioptions.NewConfigFlags(true)}
+	o.warnings = rest.NewWarningWriter(terminalWriter{s.errOut}, rest.WarningWriterOptions{Deduplicate: true})
+	o.config.WrapConfigFn = func(c *rest.Config) *rest.Config {
+		c.WarningHandler = o.warnings
+		return c
+	}
+	// kates keeps discovery in memory for one run and has no disk cache to point --cache-dir
+	// at: better no flag than one that is silently ignored.
+	o.config.CacheDir = nil
 	root := &cobra.Command{
 		Use:   programName,
 		Short: "Apply Kubernetes manifests and wait until they are reconciled, saying what blocks them",
@@ -152,6 +184,7 @@ or the cluster refused a request; 2 bad usage or input.`,
 	o.config.AddFlags(root.PersistentFlags())
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "client-go's log level; 0 shows none of its logs")
 	root.PersistentPreRun = func(*cobra.Command, []string) { setupLogs(*verbosity, s.errOut) }
+	root.PersistentFlags().BoolVar(&o.warningsAsErrors, "warnings-as-errors", false, "treat warnings from the server as errors: exit 1 after the command if there were any")
 	root.AddCommand(newApplyCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o))
-	return root
+	return root, o
 }
