@@ -294,7 +294,7 @@ func (c *Client) Apply(ctx context.Context, resource, target any, opts ...ApplyO
 	}
 	out, err := t.ri.Patch(ctx, t.obj.GetName(), types.ApplyPatchType, body, po)
 	if err != nil {
-		return t.wrap("apply", undeclaredFieldIsBadRequest(err))
+		return t.wrap("apply", patchSchemaErrorIsBadRequest(err))
 	}
 	if !o.dryRun {
 		c.writes.recordWrite(t.mapping.GroupVersionKind, out)
@@ -302,22 +302,23 @@ func (c *Client) Apply(ctx context.Context, resource, target any, opts ...ApplyO
 	return fromUnstructured(out, target)
 }
 
-// undeclaredFieldIsBadRequest reports, as the bad request it is, the API server's refusal of an
-// applied field the kind's schema lacks. Server-side apply checks the object against the
-// schema before it looks at the field validation directive, and answers with a bare status of
-// code 500 and no reason ("failed to create typed patch object (...): .spec.replikas: field
-// not declared in schema"), which reads as a server failure. The cause is the request, so
-// apierrors.IsBadRequest, and a command line's exit code for bad input, should say so. The
+// patchSchemaErrorIsBadRequest reports, as the bad request it is, the API server's refusal of
+// an applied object that does not fit the kind's schema: a field the schema lacks (a
+// misspelled "replikas"), a value of the wrong type. Server-side apply checks the object
+// against the schema before it looks at the field validation directive, and answers with a bare
+// status of code 500 and no reason ("failed to create typed patch object (...): .spec.replikas:
+// field not declared in schema"), which reads as a server failure. The cause is the request,
+// so apierrors.IsBadRequest, and a command line's exit code for bad input, should say so. The
 // server's message is kept whole. This is the one place kates reads a server message: the
 // status carries nothing else to tell this case apart.
-func undeclaredFieldIsBadRequest(err error) error {
+func patchSchemaErrorIsBadRequest(err error) error {
 	var status apierrors.APIStatus
 	if !errors.As(err, &status) {
 		return err
 	}
 	st := status.Status()
 	if st.Code == http.StatusInternalServerError && st.Reason == metav1.StatusReasonUnknown &&
-		strings.Contains(st.Message, "field not declared in schema") {
+		strings.Contains(st.Message, "failed to create typed patch object") {
 		return apierrors.NewBadRequest(st.Message)
 	}
 	return err

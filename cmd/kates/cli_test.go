@@ -654,3 +654,36 @@ spec:
 		t.Errorf("--cache-dir: exit %d, want 2, an unknown flag", r.code)
 	}
 }
+
+// TestApplyDryRunAndNameOutput: kubectl's scripting forms. --dry-run=server sends every object
+// for the server to validate and admit without persisting it (and still refuses a bad one);
+// -o name prints TYPE/NAME alone; --server-side is accepted, --server-side=false and
+// --dry-run=client are refused.
+func TestApplyDryRunAndNameOutput(t *testing.T) {
+	c, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	r := runKates(t, nil, "apply", "-n", ns, "-f", file, "--dry-run=server", "--server-side", "-o", "name")
+	if r.code != 0 {
+		t.Fatalf("apply --dry-run=server: exit %d, want 0", r.code)
+	}
+	if diff := cmp.Diff([]string{"deployment.apps/web", "service/web", "configmap/settings"}, strings.Fields(r.stdout)); diff != "" {
+		t.Errorf("-o name output mismatch (-want +got):\n%s", diff)
+	}
+	err := c.Get(context.Background(), &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "settings", Namespace: ns}}, nil)
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("Get after a dry run: %v, want NotFound: nothing persisted", err)
+	}
+	bad := writeFile(t, "bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bad}\ndata: {a: [1]}\n")
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", bad, "--dry-run=server"); r.code != 2 {
+		t.Errorf("dry run of an invalid ConfigMap: exit %d, want 2", r.code)
+	}
+	for _, args := range [][]string{{"--server-side=false"}, {"--dry-run=client"}, {"--dry-run=server", "--wait"}, {"-o", "yaml"}} {
+		if r := runKates(t, nil, append([]string{"apply", "-n", ns, "-f", file}, args...)...); r.code != 2 {
+			t.Errorf("apply %v: exit %d, want 2", args, r.code)
+		}
+	}
+	r = runKates(t, nil, "apply", "-n", ns, "-f", file, "-o", "name")
+	if r.code != 0 || !strings.Contains(r.stdout, "configmap/settings\n") || strings.Contains(r.stdout, "applied") {
+		t.Errorf("apply -o name: exit %d, want 0 and names alone", r.code)
+	}
+}

@@ -114,6 +114,9 @@ func newApplyCommand(o *options) *cobra.Command {
 		timeout      time.Duration
 		fieldManager string
 		force        bool
+		dryRun       string
+		output       string
+		serverSide   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- [--wait]",
@@ -124,11 +127,28 @@ applying its custom resources. Every kind is checked before anything is applied.
 
 With --wait, then wait until every object is Current, as 'kates wait' does.`,
 		Example: `  kates apply -f deploy/ --wait --timeout 2m
-  kustomize build overlays/prod | kates apply -f - --wait`,
+  kustomize build overlays/prod | kates apply -f - --wait
+  kates apply -f deploy/ --dry-run=server -o name`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(in.files) == 0 {
 				return usageErrorf("apply needs -f FILE|DIR|-")
+			}
+			switch dryRun {
+			case "none", "server":
+			case "client":
+				return usageErrorf("--dry-run=client: kates applies server-side, where only --dry-run=server can be asked for")
+			default:
+				return usageErrorf("--dry-run %q: want none or server", dryRun)
+			}
+			if dryRun == "server" && wait {
+				return usageErrorf("--dry-run=server with --wait: nothing is applied, so there is nothing to wait for")
+			}
+			if output != "" && output != "name" {
+				return usageErrorf("-o %q: want name (or no -o)", output)
+			}
+			if !serverSide {
+				return usageErrorf("--server-side=false: kates always applies server-side")
 			}
 			ms, err := readManifests(in.files, in.recursive, o.in)
 			if err != nil {
@@ -150,11 +170,21 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if force {
 				opts = append(opts, kates.ForceOwnership())
 			}
+			done := "applied"
+			if dryRun == "server" {
+				opts = append(opts, kates.DryRun())
+				done = "applied (server dry run)"
+			}
 			kinds := crdKinds(ms)
 			served := map[string]bool{}
 			var applied []any
 			for _, m := range applyOrder(ms) {
 				if kind, ok := kinds[m.obj.GetObjectKind().GroupVersionKind().GroupKind()]; ok && !served[kind] {
+					if _, err := c.Mapping(kind); dryRun == "server" && kates.IsUnknownKind(err) {
+						// Its CRD was only dry-run: the kind will not be served.
+						fmt.Fprintf(o.out, "%s: %s skipped: its CustomResourceDefinition is not created in a dry run\n", m.source, describeManifest(m))
+						continue
+					}
 					if err := c.WaitFor(ctx, kind); err != nil {
 						return failure(fmt.Errorf("%s: %s: %w", m.source, describeManifest(m), err))
 					}
@@ -165,7 +195,12 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 					return failure(fmt.Errorf("%s: object %d: %w", m.source, m.index, err))
 				}
 				gvk := out.GroupVersionKind()
-				fmt.Fprintf(o.out, "%s applied\n", displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()}))
+				name := displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()})
+				if output == "name" {
+					fmt.Fprintln(o.out, name)
+				} else {
+					fmt.Fprintf(o.out, "%s %s\n", name, done)
+				}
 				applied = append(applied, out)
 			}
 			if !wait {
@@ -180,6 +215,10 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up applying and waiting after this long (0: never)")
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager that owns the fields applied")
 	cmd.Flags().BoolVar(&force, "force-conflicts", false, "take fields another field manager owns instead of failing")
+	cmd.Flags().StringVar(&dryRun, "dry-run", "none", `"server": the server validates, defaults and admits every object without persisting it`)
+	cmd.Flags().Lookup("dry-run").NoOptDefVal = "server"
+	cmd.Flags().StringVarP(&output, "output", "o", "", `"name": print each object applied as TYPE/NAME only`)
+	cmd.Flags().BoolVar(&serverSide, "server-side", true, "accepted for kubectl's command lines: kates always applies server-side")
 	return cmd
 }
 
