@@ -119,4 +119,3 @@ func TestWatcherStopEndsIt(t *testing.T) {
 	for range w.ResultChan() {
 	}
 }
-
