@@ -129,6 +129,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			if m, ok := obj.(metav1.Object); ok && !opts.KeepManagedFields {
 				m.SetManagedFields(nil)
 			}
+			internObject(obj)
 		},
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
