@@ -225,47 +225,46 @@ func (a *Accumulator) signal() {
 	}
 }
 
-// newItem transforms obj in place and computes its status. obj is an
-// *unstructured.Unstructured or a typed object of kind gvk; a typed object's status is computed
-// from its statusView, not from a full conversion.
+// newItem transforms obj in place and, for an unstructured object, computes its status. obj is
+// an *unstructured.Unstructured or a typed object of kind gvk. A typed object's status is
+// computed later, from its statusView, when an Update first hands it out in an Entry (see
+// item.statusOf): most typed consumers never ask for it, and the view costs a conversion of the
+// object's status, which a store fed thousands of objects at once should not pay up front.
 func (a *Accumulator) newItem(gvk schema.GroupVersionKind, obj any) *item {
 	it := &item{obj: obj}
-	var (
-		res *kstatus.Result
-		err error
-	)
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		if a.transform != nil {
 			a.transform(u)
 		}
-		res, err = kstatus.Compute(u)
-	} else {
-		if ro, ok := obj.(runtime.Object); ok {
-			// Protobuf and typed JSON decoding leave apiVersion and kind empty; a snapshot
-			// object carries them, as one converted from unstructured always did.
-			if k := ro.GetObjectKind(); k.GroupVersionKind().Kind == "" {
-				k.SetGroupVersionKind(gvk)
-			}
-			if a.objectTransform != nil {
-				a.objectTransform(ro)
-			}
+		it.status, it.statusKnown = resultOf(kstatus.Compute(u)), true
+	} else if ro, ok := obj.(runtime.Object); ok {
+		// Protobuf and typed JSON decoding leave apiVersion and kind empty; a snapshot
+		// object carries them, as one converted from unstructured always did.
+		if k := ro.GetObjectKind(); k.GroupVersionKind().Kind == "" {
+			k.SetGroupVersionKind(gvk)
 		}
-		res, err = kstatus.Compute(statusView(gvk, obj))
+		if a.objectTransform != nil {
+			a.objectTransform(ro)
+		}
 	}
 	if m, ok := obj.(metav1.Object); ok {
 		it.rv, it.uid = m.GetResourceVersion(), m.GetUID()
 	}
-	// kstatus reports malformed fields with an error beside its best result; keep that
-	// result, and make one up only if there is none.
-	if res != nil {
-		it.status = *res
-	} else {
-		it.status.Status = kstatus.UnknownStatus
-		if err != nil {
-			it.status.Message = err.Error()
-		}
-	}
 	return it
+}
+
+// resultOf turns what kstatus.Compute returns into the Result to keep: kstatus reports malformed
+// fields with an error beside its best result; keep that result, and make one up only if there
+// is none.
+func resultOf(res *kstatus.Result, err error) kstatus.Result {
+	if res != nil {
+		return *res
+	}
+	r := kstatus.Result{Status: kstatus.UnknownStatus}
+	if err != nil {
+		r.Message = err.Error()
+	}
+	return r
 }
 
 // queryErrors returns the recorded errors, wrapped with their query names.
@@ -295,7 +294,7 @@ func (a *Accumulator) queryErrors() error {
 // unstructured.Unstructured or the typed struct the scheme registers for the query's kind (any
 // struct for a kind the scheme does not know). Maps are keyed "namespace/name", or "name" for
 // cluster-scoped objects; slices are sorted by namespace, then name. Entry carries the status
-// computed when the object arrived. A target that cannot hold the view is an error naming the
+// computed once per version (see Entry). A target that cannot hold the view is an error naming the
 // field and the types, returned before anything is touched; so is an error recorded by
 // SetError. Update never leaves a snapshot half filled.
 //

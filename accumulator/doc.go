@@ -59,12 +59,13 @@ of that name. The client calls Notify after recording a write, to wake the consu
 
 # Sharing and mutation
 
-A store holds each object once, with its kstatus.Result computed once, when it arrived: as a
+A store holds each object once, with its kstatus.Result computed once per version: as a
 pointer to its kind's Go struct when the reflector decodes typed objects (kates decodes every
 kind client-go's scheme knows from protobuf) or Options.Snapshot names a struct type, and as an
-*unstructured.Unstructured otherwise (custom resources, Transform). Typed objects get their
-status from a small view of the fields the rules read, never from a conversion of the whole
-object. The first Update to hand out a version takes the store's object itself when the
+*unstructured.Unstructured otherwise (custom resources, Transform). An unstructured object's
+status is computed as it arrives; a typed object's when an Update first hands it out in an
+Entry (a snapshot without Entry fields never pays for it), from a small view of the fields the
+rules read, never from a conversion of the whole object. The first Update to hand out a version takes the store's object itself when the
 snapshot field has its type, and the store lets go of it: from then on the snapshot's object
 is the only copy of that version, so a typed consumer costs no second copy. Later hand-outs of
 the same version (into another struct or element type) are copies of the view's object. So:

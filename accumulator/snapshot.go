@@ -169,8 +169,9 @@ func (q *query) wantTypes() string {
 // convert makes the snapshot element for one version of an object, obj: obj itself if owned
 // (the store gives its object up to this hand-out; see item) and of the field's type, and
 // otherwise a copy or a conversion of it; wrapped in an Entry with a copy of status if the
-// field wants one. It reports whether it took obj itself.
-func (fp *fieldPlan) convert(obj any, owned bool, status *kstatus.Result, gvk schema.GroupVersionKind) (out reflect.Value, took bool, err error) {
+// field wants one, with it's status (computed now if no one asked for it before). It reports
+// whether it took obj itself.
+func (fp *fieldPlan) convert(obj any, owned bool, it *item, gvk schema.GroupVersionKind) (out reflect.Value, took bool, err error) {
 	var v reflect.Value
 	if owned && reflect.TypeOf(obj) == reflect.PointerTo(fp.objType) {
 		v, took = reflect.ValueOf(obj), true
@@ -182,7 +183,7 @@ func (fp *fieldPlan) convert(obj any, owned bool, status *kstatus.Result, gvk sc
 	}
 	e := reflect.New(fp.elemType).Elem()
 	e.Field(0).Set(v)
-	e.Field(1).Set(reflect.ValueOf(copyResult(status)))
+	e.Field(1).Set(reflect.ValueOf(copyResult(it.statusOf(obj, gvk))))
 	return e, took, nil
 }
 

@@ -53,10 +53,28 @@ func keyOf(m metav1.Object) objKey {
 // caller editing its snapshot still cannot reach anything the store holds. obj is read and
 // cleared only by Updates, which are serialized.
 type item struct {
-	obj    any
-	rv     string
-	uid    types.UID
-	status kstatus.Result
+	obj any
+	rv  string
+	uid types.UID
+	// status is the object's kstatus, valid once statusKnown: computed as an unstructured
+	// object arrives, and for a typed one by statusOf, in an Update.
+	status      kstatus.Result
+	statusKnown bool
+}
+
+// statusOf returns it's status, computing it from obj (it's object, or the view's copy of
+// the same version) if no one has yet. Only Updates call it, and they are serialized; two
+// goroutines of one Update never share an item.
+func (it *item) statusOf(obj any, gvk schema.GroupVersionKind) *kstatus.Result {
+	if !it.statusKnown {
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			it.status = resultOf(kstatus.Compute(u))
+		} else {
+			it.status = resultOf(kstatus.Compute(statusView(gvk, obj)))
+		}
+		it.statusKnown = true
+	}
+	return &it.status
 }
 
 // object returns it.obj as the metav1.Object every stored kind implements; nil once taken.

@@ -163,6 +163,9 @@ type Delta struct {
 // map[string]Entry[*unstructured.Unstructured], ...
 type Entry[T any] struct {
 	Object T
-	// Status was computed once, when the object arrived.
+	// Status was computed once per version of the object: as it arrived, in a store that
+	// holds objects unstructured, or when an Update first handed that version out in an
+	// Entry, in a store that holds them typed (from the fields kstatus reads; see the package
+	// documentation).
 	Status kstatus.Result
 }

@@ -240,7 +240,7 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 			}
 			// The view's object is the one copy of this version (the store gave its own up
 			// when it was handed out): convert a copy of it.
-			out, _, err := fp.convert(outObject(e.out), false, &it.status, q.spec.GVK)
+			out, _, err := fp.convert(outObject(e.out), false, it, q.spec.GVK)
 			if err != nil {
 				return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
 			}
@@ -274,7 +274,7 @@ func convertChanges(ctx context.Context, fp *fieldPlan, gvk schema.GroupVersionK
 					return err
 				}
 			}
-			out, took, err := fp.convert(c.src, c.owned, &c.next.status, gvk)
+			out, took, err := fp.convert(c.src, c.owned, c.next, gvk)
 			if err != nil {
 				return err
 			}

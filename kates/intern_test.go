@@ -22,8 +22,9 @@ func TestInternSharesRepeatedStrings(t *testing.T) {
 		}
 	}
 	a, b := pod(), pod()
-	internObject(a)
-	internObject(b)
+	in := newInterner()
+	in.internObject(a)
+	in.internObject(b)
 	same := func(what, x, y string) {
 		t.Helper()
 		if x != y || unsafe.StringData(x) != unsafe.StringData(y) {

@@ -122,6 +122,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			FieldSelector: rq.fields,
 		})
 	}
+	interned := newInterner()
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
 		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
@@ -129,7 +130,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			if m, ok := obj.(metav1.Object); ok && !opts.KeepManagedFields {
 				m.SetManagedFields(nil)
 			}
-			internObject(obj)
+			interned.internObject(obj)
 		},
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
