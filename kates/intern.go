@@ -33,7 +33,7 @@ type interner struct {
 	m  map[string]string
 }
 
-func newInterner() *interner { return &interner{m: make(map[string]string, 1024)} }
+func newInterner() *interner { return &interner{m: make(map[string]string, 4096)} }
 
 func (in *interner) intern(s string) string {
 	if s == "" || len(s) > maxInterned {
@@ -65,17 +65,26 @@ func (in *interner) internAll(ss []string) {
 	}
 }
 
-// internMap returns m with interned keys and values: a new map, since a Go map keeps the key
-// it was first given.
-func (in *interner) internMap(m map[string]string) map[string]string {
+// internMap interns m's keys, and its values too if values is set. A Go map keeps the key it was
+// first given, so the entries are taken out (onto the stack, for the usual small maps) and put
+// back with interned keys: clear keeps the map's storage, so this allocates nothing, where
+// building a new map would allocate as much as the decode did.
+func (in *interner) internMap(m map[string]string, values bool) {
 	if len(m) == 0 {
-		return m
+		return
 	}
-	out := make(map[string]string, len(m))
+	var buf [16][2]string
+	kv := buf[:0]
 	for k, v := range m {
-		out[in.intern(k)] = in.intern(v)
+		kv = append(kv, [2]string{k, v})
 	}
-	return out
+	clear(m)
+	for _, e := range kv {
+		if values {
+			e[1] = in.intern(e[1])
+		}
+		m[in.intern(e[0])] = e[1]
+	}
 }
 
 // internObject interns obj's metadata, and for the kinds whose objects repeat most (Pods, and
@@ -94,12 +103,10 @@ func (in *interner) internObject(obj runtime.Object) {
 func (in *interner) internMeta(m metav1.Object) {
 	m.SetNamespace(in.intern(m.GetNamespace()))
 	m.SetGenerateName(in.intern(m.GetGenerateName()))
-	if l := m.GetLabels(); len(l) > 0 {
-		m.SetLabels(in.internMap(l))
-	}
-	if a := m.GetAnnotations(); len(a) > 0 {
-		m.SetAnnotations(in.internMap(a))
-	}
+	in.internMap(m.GetLabels(), true)
+	// Annotation values are mostly one of a kind (checksums, revisions, timestamps, JSON):
+	// interning them would cost a hash each and fill the interner for nothing.
+	in.internMap(m.GetAnnotations(), false)
 	if refs := m.GetOwnerReferences(); len(refs) > 0 {
 		for i := range refs {
 			refs[i].APIVersion, refs[i].Kind, refs[i].Name = in.intern(refs[i].APIVersion), in.intern(refs[i].Kind), in.intern(refs[i].Name)
@@ -137,9 +144,7 @@ func (in *interner) internPodSpec(s *corev1.PodSpec) {
 	for i := range s.SchedulingGates {
 		s.SchedulingGates[i].Name = in.intern(s.SchedulingGates[i].Name)
 	}
-	if len(s.NodeSelector) > 0 {
-		s.NodeSelector = in.internMap(s.NodeSelector)
-	}
+	in.internMap(s.NodeSelector, true)
 }
 
 func (in *interner) internContainer(c *corev1.Container) {
