@@ -13,10 +13,15 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/bench/internal/fixture"
@@ -77,15 +82,27 @@ type stream struct {
 	rv     int
 }
 
-// decodeDynamic decodes a watch frame as client-go's dynamic client does: the event with its
-// object kept raw, then the object (which UnstructuredJSONScheme decodes once to read its kind,
-// then again into a map).
+// dynamicEventDecoder and dynamicObjectDecoder are the decoders client-go's REST client uses for
+// a dynamic client's watch (rest.Request.Watch with the dynamic client's negotiated serializer):
+// the stream serializer decodes each frame into a metav1.WatchEvent whose object stays raw, and
+// the object decoder decodes that.
+var dynamicEventDecoder, dynamicObjectDecoder = func() (runtime.Decoder, runtime.Decoder) {
+	ns := dynamic.ConfigFor(&rest.Config{}).NegotiatedSerializer
+	info, ok := runtime.SerializerInfoForMediaType(ns.SupportedMediaTypes(), runtime.ContentTypeJSON)
+	if !ok || info.StreamSerializer == nil {
+		panic("dynamic client: no JSON stream serializer")
+	}
+	return info.StreamSerializer.Serializer, ns.DecoderToVersion(info.Serializer, schema.GroupVersion{})
+}()
+
+// decodeDynamic decodes a watch frame as client-go's dynamic client does, with the decoders
+// its REST client uses (as restclient/watch.Decoder calls them).
 func decodeDynamic(frame []byte) (watch.Event, error) {
 	var ev metav1.WatchEvent
-	if err := json.Unmarshal(frame, &ev); err != nil {
+	if _, _, err := dynamicEventDecoder.Decode(frame, nil, &ev); err != nil {
 		return watch.Event{}, err
 	}
-	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(ev.Object.Raw, nil, nil)
+	obj, err := runtime.Decode(dynamicObjectDecoder, ev.Object.Raw)
 	if err != nil {
 		return watch.Event{}, err
 	}
@@ -287,4 +304,24 @@ func objMeta(o any) metav1.Object {
 		panic(err)
 	}
 	return m
+}
+
+// TestDecodersAgree: the two decode paths of BenchmarkThroughput give the same event.
+func TestDecodersAgree(t *testing.T) {
+	obj, err := json.Marshal(fixture.ConfigMap(7, 42, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := []byte(`{"type":"MODIFIED","object":` + string(obj) + `}`)
+	want, err := decodeDynamic(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ujson.DecodeEvent(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !apiequality.Semantic.DeepEqual(want, got) {
+		t.Errorf("ujson.DecodeEvent = %#v\nwant (dynamic client) %#v", got, want)
+	}
 }
