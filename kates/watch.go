@@ -59,12 +59,14 @@ type WatchOptions struct {
 	// not write to the slice. Default false. See accumulator.Options.ReuseSlices.
 	ReuseSlices bool
 	// Snapshot, if not nil, is a pointer to the snapshot struct type Updates will fill;
-	// (*MySnapshot)(nil) will do. Watch then checks that type at once, and converts each object
-	// into its field's Go type as it arrives rather than in Update: the first complete view comes
-	// sooner (the conversion overlaps with the initial list streaming in) and Update stays cheap
-	// however fast events come. Updates into other types still work. Every arriving version is
-	// converted, even those a slow consumer's Updates would skip: see
-	// accumulator.Options.Snapshot.
+	// (*MySnapshot)(nil) will do. Watch then checks that type at once, and each query's store
+	// holds its objects as its field's Go type: built-in kinds are decoded from protobuf into
+	// their structs whether or not Snapshot is set, unless their field is unstructured (then
+	// they are decoded from JSON into unstructured, with no conversion either way); a custom
+	// resource whose field is a struct of its own is converted into it as it arrives rather than
+	// in Update, and the store and the snapshot then share that one copy. Updates into other
+	// types still work. Every arriving version is converted, even those a slow consumer's
+	// Updates would skip: see accumulator.Options.Snapshot.
 	Snapshot any
 	// WatchTimeout bounds each watch request: the watch is re-established, from where it left
 	// off, after between WatchTimeout and twice that. Re-establishing is when the API server
