@@ -1,6 +1,7 @@
 package accumulator
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -121,5 +124,41 @@ func TestScalarFields(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("scalarFields mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestHandOutLeavesOneCopy: once an Update has handed a version out, the store no longer holds
+// its own copy of it, whether the snapshot took the stored object itself (same type) or a
+// conversion (typed store, unstructured field), for a kind the scheme registers.
+func TestHandOutLeavesOneCopy(t *testing.T) {
+	gvk := corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	for _, tt := range []struct {
+		name   string
+		target any
+	}{
+		{"typed field", &struct{ CMs []*corev1.ConfigMap }{}},
+		{"unstructured field", &struct {
+			CMs map[string]*unstructured.Unstructured
+		}{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			acc, err := New([]QuerySpec{{Name: "CMs", GVK: gvk}}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer acc.Stop()
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "x", ResourceVersion: "5", UID: "u"},
+				Data: map[string]string{"k": "v"}}
+			if err := acc.Store("CMs").Replace([]any{cm}, "5"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := acc.Update(context.Background(), tt.target); err != nil {
+				t.Fatal(err)
+			}
+			it := acc.Store("CMs").objects[objKey{"a", "x"}]
+			if it == nil || it.obj != nil {
+				t.Errorf("stored item %+v: want one whose object was given up", it)
+			}
+		})
 	}
 }

@@ -380,10 +380,11 @@ func (pd *pending) commit(target reflect.Value) bool {
 		} else {
 			lv.entries[c.key] = viewEntry{src: c.next, out: c.out}
 			// The view's object now stands for this version: the store keeps no second copy.
-			// A typed copy of a kind the scheme registers converts back without loss; any
-			// other conversion (into a custom struct) may drop fields, so the store keeps
-			// its object then.
-			if c.took || pd.fp.objType == pd.q.schemeType {
+			// For a kind the scheme registers, the view holds the registered struct or
+			// unstructured, and either converts into the other without loss; a custom
+			// resource's own struct may drop fields, so the store keeps its object then,
+			// unless the view took it.
+			if c.took || pd.q.schemeType != nil {
 				c.next.obj = nil
 			}
 		}
