@@ -66,8 +66,10 @@ kind client-go's scheme knows from protobuf) or Options.Snapshot names a struct 
 status is computed as it arrives; a typed object's when an Update first hands it out in an
 Entry (a snapshot without Entry fields never pays for it), from a small view of the fields the
 rules read, never from a conversion of the whole object. The first Update to hand out a version takes the store's object itself when the
-snapshot field has its type, and the store lets go of it: from then on the snapshot's object
-is the only copy of that version, so a typed consumer costs no second copy. Later hand-outs of
+snapshot field has its type, and the store lets go of it (also after a conversion, for a kind
+the scheme registers: its typed and unstructured forms convert into each other without loss):
+from then on the snapshot's object is the only copy of that version, so a consumer costs no
+second copy. Later hand-outs of
 the same version (into another struct or element type) are copies of the view's object. So:
 
   - The Accumulator never modifies an object, slice or Entry it has handed out.

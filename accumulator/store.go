@@ -47,9 +47,9 @@ func keyOf(m metav1.Object) objKey {
 //
 // obj is an *unstructured.Unstructured, or a pointer to the typed struct the store holds
 // (Store.Hold; a typed object from the reflector). It belongs to the item until an Update
-// hands it out: the first hand-out of a version takes the object itself rather than a copy,
-// and from then on the item's obj is nil and the query's last view holds the one copy (see
-// pending.commit). So a snapshot and the store never hold two copies of one version, and a
+// hands it out: the first hand-out of a version takes the object itself rather than a copy (or,
+// for a kind the scheme registers, a lossless conversion of it), and from then on the item's obj
+// is nil and the query's last view holds the one copy (see pending.commit). So a snapshot and the store never hold two copies of one version, and a
 // caller editing its snapshot still cannot reach anything the store holds. obj is read and
 // cleared only by Updates, which are serialized.
 type item struct {
