@@ -9,8 +9,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/kates-dev/kates/kstatus"
@@ -26,6 +28,8 @@ type Accumulator struct {
 	byName    map[string]*query
 	overlay   Overlay
 	transform func(*unstructured.Unstructured)
+	// objectTransform is Options.ObjectTransform, for typed objects.
+	objectTransform func(runtime.Object)
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -72,9 +76,11 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		byName:    make(map[string]*query, len(queries)),
 		overlay:   opts.Overlay,
 		transform: opts.Transform,
-		changed:   make(chan struct{}, 1),
-		updateSem: make(chan struct{}, 1),
-		plans:     make(map[reflect.Type]*plan),
+
+		objectTransform: opts.ObjectTransform,
+		changed:         make(chan struct{}, 1),
+		updateSem:       make(chan struct{}, 1),
+		plans:           make(map[reflect.Type]*plan),
 	}
 	known := scheme.AllKnownTypes()
 	for i, spec := range queries {
@@ -95,7 +101,8 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 			schemeType:  known[spec.GVK],
 			reuseSlices: opts.ReuseSlices,
 		}
-		q.store = newStore(a, spec.Name)
+		q.store = newStore(a, spec.Name, spec.GVK)
+		q.store.schemeType = q.schemeType
 		a.queries = append(a.queries, q)
 		a.byName[spec.Name] = q
 	}
@@ -108,7 +115,8 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 }
 
 // convertAhead checks snapshot, Options.Snapshot, as Update checks a target, and has each
-// store convert the objects of a typed field as they arrive.
+// store of a typed field hold its objects as that field's type, converting those that arrive
+// unstructured.
 func (a *Accumulator) convertAhead(snapshot any) error {
 	t := reflect.TypeOf(snapshot)
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
@@ -120,9 +128,7 @@ func (a *Accumulator) convertAhead(snapshot any) error {
 	}
 	a.plans[t.Elem()] = p
 	for i, q := range a.queries {
-		if ot := p.fields[i].objType; ot != unstructuredType {
-			q.store.convertTo = ot
-		}
+		q.store.holdType = p.fields[i].objType
 	}
 	return nil
 }
@@ -219,23 +225,46 @@ func (a *Accumulator) signal() {
 	}
 }
 
-// newItem transforms u in place and computes its status.
-func (a *Accumulator) newItem(u *unstructured.Unstructured) *item {
-	if a.transform != nil {
-		a.transform(u)
-	}
-	// kstatus reports malformed fields with an error beside its best result; keep that
-	// result, and make one up only if there is none.
-	it := &item{obj: u}
-	if res, err := kstatus.Compute(u); res != nil {
-		it.status = *res
-	} else {
-		it.status.Status = kstatus.UnknownStatus
-		if err != nil {
-			it.status.Message = err.Error()
+// newItem transforms obj in place and, for an unstructured object, computes its status. obj is
+// an *unstructured.Unstructured or a typed object of kind gvk. A typed object's status is
+// computed later, from its statusView, when an Update first hands it out in an Entry (see
+// item.statusOf): most typed consumers never ask for it, and the view costs a conversion of the
+// object's status, which a store fed thousands of objects at once should not pay up front.
+func (a *Accumulator) newItem(gvk schema.GroupVersionKind, obj any) *item {
+	it := &item{obj: obj}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		if a.transform != nil {
+			a.transform(u)
+		}
+		it.status, it.statusKnown = resultOf(kstatus.Compute(u)), true
+	} else if ro, ok := obj.(runtime.Object); ok {
+		// Protobuf and typed JSON decoding leave apiVersion and kind empty; a snapshot
+		// object carries them, as one converted from unstructured always did.
+		if k := ro.GetObjectKind(); k.GroupVersionKind().Kind == "" {
+			k.SetGroupVersionKind(gvk)
+		}
+		if a.objectTransform != nil {
+			a.objectTransform(ro)
 		}
 	}
+	if m, ok := obj.(metav1.Object); ok {
+		it.rv, it.uid = m.GetResourceVersion(), m.GetUID()
+	}
 	return it
+}
+
+// resultOf turns what kstatus.Compute returns into the Result to keep: kstatus reports malformed
+// fields with an error beside its best result; keep that result, and make one up only if there
+// is none.
+func resultOf(res *kstatus.Result, err error) kstatus.Result {
+	if res != nil {
+		return *res
+	}
+	r := kstatus.Result{Status: kstatus.UnknownStatus}
+	if err != nil {
+		r.Message = err.Error()
+	}
+	return r
 }
 
 // queryErrors returns the recorded errors, wrapped with their query names.
@@ -265,19 +294,21 @@ func (a *Accumulator) queryErrors() error {
 // unstructured.Unstructured or the typed struct the scheme registers for the query's kind (any
 // struct for a kind the scheme does not know). Maps are keyed "namespace/name", or "name" for
 // cluster-scoped objects; slices are sorted by namespace, then name. Entry carries the status
-// computed when the object arrived. A target that cannot hold the view is an error naming the
+// computed once per version (see Entry). A target that cannot hold the view is an error naming the
 // field and the types, returned before anything is touched; so is an error recorded by
 // SetError. Update never leaves a snapshot half filled.
 //
-// Objects are shared, never copied twice: an object that changed since the previous Update
-// is handed out as a fresh copy, and an object that did not change is the very pointer the
-// previous Update handed out (so the cost of Update follows the change, not the number of
-// objects). The Accumulator never modifies an object, slice or Entry after handing it out (but
-// see ReuseSlices), so
-// a snapshot stays valid as long as the caller keeps it. A caller that modifies a snapshot's
-// objects modifies only its own copies: never the store, nor the fresh copies of objects
-// that change later, nor another Accumulator's; but its edit shows in later snapshots of this
-// Accumulator for as long as that object does not change. Slices are always new (unless
+// Objects are held once, never twice: the first Update to hand out a version of an object
+// hands out the store's own object when it is of the field's type (and a conversion
+// otherwise), and the store lets go of it, so the snapshot's object is the only copy of that
+// version; an object that did not change is the very pointer the previous Update handed out
+// (so the cost of Update follows the change, not the number of objects). The Accumulator
+// never modifies an object, slice or Entry after handing it out (but see ReuseSlices), so a
+// snapshot stays valid as long as the caller keeps it. A caller that modifies a snapshot's
+// objects modifies only its own copies: never what the store holds, nor the fresh versions of
+// objects that change later, nor another Accumulator's; but its edit shows in later snapshots
+// of this Accumulator for as long as that object does not change, including a hand-out into
+// another struct type or element type, which copies the object the view holds. Slices are always new (unless
 // Options.ReuseSlices: then a field that still holds the slice handed out last is written in
 // place, and the caller must not write to it). A map is
 // updated in place, for the keys that changed, when the field still holds the map the previous
@@ -308,7 +339,9 @@ func (a *Accumulator) UpdateWithDeltas(ctx context.Context, target any, deltas *
 // changes again, even across later calls with another predicate or none. An object that was in
 // the view and whose new version the predicate refuses leaves the view with an ObjectDelete;
 // an object refused while out of the view gives no delta. The predicate must not modify its
-// argument, which is the Accumulator's own stored object. If the predicate panics,
+// argument, which is the Accumulator's own stored object when the store holds objects
+// unstructured; a store that holds typed objects gives the predicate an unstructured
+// conversion of each new version, a cost only predicates pay. If the predicate panics,
 // FilteredUpdate recovers and returns the panic as an error, leaving target untouched; the
 // changes stay pending for the next call. A nil predicate accepts everything.
 func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]*Delta, predicate func(*unstructured.Unstructured) bool) (bool, error) {

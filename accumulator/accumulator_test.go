@@ -389,10 +389,10 @@ func TestStoreRejectsOtherTypes(t *testing.T) {
 	acc := mustNew(t, accumulator.Options{}, cmQuery("ConfigMaps", ""))
 	st := acc.Store("ConfigMaps")
 	for name, err := range map[string]error{
-		"add":     st.Add(&corev1.ConfigMap{}),
+		"add":     st.Add(&corev1.Secret{}),
 		"update":  st.Update("x"),
 		"delete":  st.Delete(nil),
-		"replace": st.Replace([]any{&corev1.ConfigMap{}}, "1"),
+		"replace": st.Replace([]any{&corev1.Secret{}}, "1"),
 	} {
 		if err == nil || !strings.Contains(err.Error(), "want *unstructured.Unstructured") {
 			t.Errorf("%s: error = %v", name, err)

@@ -95,9 +95,11 @@ func TestConvertAheadFillsTheSameSnapshot(t *testing.T) {
 }
 
 // TestConvertAheadHandsOutEachObjectOnce: the object converted ahead goes to the first Update
-// that hands it out; another hand-out of the same version (into a field of another element
-// type, which makes Update convert every object again) is a fresh conversion, so a caller's
-// edits reach no one else.
+// that hands it out, and the store keeps no other copy; another hand-out of the same version
+// (into a field of another element type, which makes Update convert every object again) is a
+// fresh copy of the view's object, so the two hand-outs never share an object. (An edit made
+// before the second hand-out shows in it, as it does in every later snapshot of an unchanged
+// object.)
 func TestConvertAheadHandsOutEachObjectOnce(t *testing.T) {
 	acc := mustNew(t, accumulator.Options{Snapshot: (*cmSnapshot)(nil)}, cmQuery("ConfigMaps", ""))
 	replace(t, acc, "ConfigMaps", "100", manyCMs(3, 10)...)
@@ -113,11 +115,21 @@ func TestConvertAheadHandsOutEachObjectOnce(t *testing.T) {
 	if len(second.ConfigMaps) != 3 {
 		t.Fatalf("second snapshot has %d ConfigMaps, want 3", len(second.ConfigMaps))
 	}
-	for i, cm := range first.ConfigMaps {
+	for _, cm := range first.ConfigMaps {
 		other := second.ConfigMaps["a/"+cm.Name].Object
-		if other == nil || other == cm || other.Data["k"] != fmt.Sprint(i) {
-			t.Errorf("%s: second hand-out %p data %v; want a fresh copy (first was %p), unedited", cm.Name, other, other.Data, cm)
+		if other == nil || other == cm || other.Data["k"] != "hacked" {
+			t.Fatalf("%s: second hand-out %p data %v; want a fresh copy of the first, %p", cm.Name, other, other.Data, cm)
 		}
+		other.Data["k"] = "second"
+		if cm.Data["k"] != "hacked" {
+			t.Errorf("%s: an edit of the second hand-out reached the first: %v", cm.Name, cm.Data)
+		}
+	}
+	// A new version is the store's again, unedited.
+	must(t, acc.Store("ConfigMaps").Update(newCM("a", "cm-0001", "500", "k", "new")))
+	update(t, acc, &second)
+	if got := second.ConfigMaps["a/cm-0001"].Object.Data; got["k"] != "new" {
+		t.Errorf("new version data %v, want k=new", got)
 	}
 }
 

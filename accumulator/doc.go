@@ -59,19 +59,26 @@ of that name. The client calls Notify after recording a write, to wake the consu
 
 # Sharing and mutation
 
-The store holds each object once, as the *unstructured.Unstructured the reflector decoded (after
-Options.Transform), with its kstatus.Result computed once, when it arrived. Typed objects exist
-only in snapshots: Update converts an object when it changed since the previous Update, and
-otherwise hands out the very pointer it handed out before. With Options.Snapshot the conversion
-happens earlier, as the object arrives (during a WatchList stream, through Store.Transformer),
-and the first Update to hand out that version takes the converted object for itself. So:
+A store holds each object once, with its kstatus.Result computed once per version: as a
+pointer to its kind's Go struct when the reflector decodes typed objects (kates decodes every
+kind client-go's scheme knows from protobuf) or Options.Snapshot names a struct type, and as an
+*unstructured.Unstructured otherwise (custom resources, Transform). An unstructured object's
+status is computed as it arrives; a typed object's when an Update first hands it out in an
+Entry (a snapshot without Entry fields never pays for it), from a small view of the fields the
+rules read, never from a conversion of the whole object. The first Update to hand out a version takes the store's object itself when the
+snapshot field has its type, and the store lets go of it (also after a conversion, for a kind
+the scheme registers: its typed and unstructured forms convert into each other without loss):
+from then on the snapshot's object is the only copy of that version, so a consumer costs no
+second copy. Later hand-outs of
+the same version (into another struct or element type) are copies of the view's object. So:
 
   - The Accumulator never modifies an object, slice or Entry it has handed out.
-  - A caller that modifies a snapshot's objects never reaches the store, the fresh copies of
-    objects that change later, or another Accumulator: every handed-out object is a copy.
+  - A caller that modifies a snapshot's objects never reaches what the store holds, the fresh
+    versions of objects that change later, or another Accumulator: the store no longer holds
+    an object it handed out, and holds only objects it never handed out.
   - But an edited object that does not change keeps showing the edit in this Accumulator's
-    later snapshots, since it is carried over. Treat snapshot objects as read-only, or
-    DeepCopy before editing.
+    later snapshots, since it is carried over (and copied, for another struct type). Treat
+    snapshot objects as read-only, or DeepCopy before editing.
   - Slices are always new, unless Options.ReuseSlices is set: then a slice field that still
     holds the slice the previous Update handed out is written in place, which makes an Update
     of one change among tens of thousands of objects cost what it does among a thousand. A

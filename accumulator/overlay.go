@@ -41,9 +41,9 @@ func superseded(w *Write, stored *item, watermark string) bool {
 		switch {
 		case stored == nil:
 			return true
-		case w.UID != "" && stored.uid() != "" && stored.uid() != w.UID:
+		case w.UID != "" && stored.uid != "" && stored.uid != w.UID:
 			return true
-		case w.ResourceVersion != "" && rvNewer(stored.rv(), w.ResourceVersion):
+		case w.ResourceVersion != "" && rvNewer(stored.rv, w.ResourceVersion):
 			return true
 		}
 		return false
@@ -54,7 +54,7 @@ func superseded(w *Write, stored *item, watermark string) bool {
 	if watermark != "" && rvAtLeast(watermark, w.ResourceVersion) {
 		return true
 	}
-	return stored != nil && rvAtLeast(stored.rv(), w.ResourceVersion)
+	return stored != nil && rvAtLeast(stored.rv, w.ResourceVersion)
 }
 
 // matches reports whether u belongs to query q's view: its namespace, labels and fields.

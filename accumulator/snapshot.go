@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kates-dev/kates/kstatus"
 )
@@ -165,28 +166,33 @@ func (q *query) wantTypes() string {
 	return fmt.Sprintf("%v or a struct for this custom kind", unstructuredType)
 }
 
-// convert makes a fresh snapshot element for it: a typed copy of its object (the one made as
-// it arrived, if it is of this type and no one took it yet), or a deep copy of the
-// unstructured object, wrapped in an Entry if the field wants one.
-func (fp *fieldPlan) convert(it *item) (reflect.Value, error) {
-	var obj reflect.Value
-	if fp.objType == unstructuredType {
-		obj = reflect.ValueOf(it.obj.DeepCopy())
-	} else if pre := it.typed.Swap(nil); pre != nil && pre.Type().Elem() == fp.objType {
-		obj = *pre // converted as it arrived, and now this hand-out's alone
-	} else {
-		obj = reflect.New(fp.objType)
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(it.obj.Object, obj.Interface()); err != nil {
-			return reflect.Value{}, fmt.Errorf("convert %s %s to %v: %w", it.obj.GetKind(), keyOf(it.obj), fp.objType, err)
-		}
+// convert makes the snapshot element for one version of an object, obj: obj itself if owned
+// (the store gives its object up to this hand-out; see item) and of the field's type, and
+// otherwise a copy or a conversion of it; wrapped in an Entry with a copy of status if the
+// field wants one, with it's status (computed now if no one asked for it before). It reports
+// whether it took obj itself.
+func (fp *fieldPlan) convert(obj any, owned bool, it *item, gvk schema.GroupVersionKind) (out reflect.Value, took bool, err error) {
+	var v reflect.Value
+	if owned && reflect.TypeOf(obj) == reflect.PointerTo(fp.objType) {
+		v, took = reflect.ValueOf(obj), true
+	} else if v, err = convertObject(obj, fp.objType, gvk); err != nil {
+		return reflect.Value{}, false, fmt.Errorf("convert %s to %v: %w", describeObject(gvk.Kind, obj), fp.objType, err)
 	}
 	if !fp.entry {
-		return obj, nil
+		return v, took, nil
 	}
 	e := reflect.New(fp.elemType).Elem()
-	e.Field(0).Set(obj)
-	e.Field(1).Set(reflect.ValueOf(copyResult(&it.status)))
-	return e, nil
+	e.Field(0).Set(v)
+	e.Field(1).Set(reflect.ValueOf(copyResult(it.statusOf(obj, gvk))))
+	return e, took, nil
+}
+
+// outObject returns the object of a snapshot element made by convert.
+func outObject(out reflect.Value) any {
+	if out.Kind() == reflect.Struct {
+		out = out.Field(0)
+	}
+	return out.Interface()
 }
 
 // copyResult copies r so that a caller editing its snapshot cannot reach the stored result.

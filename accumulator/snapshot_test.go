@@ -272,9 +272,10 @@ func TestCallerMutation(t *testing.T) {
 	x, y := newCM("a", "x", "5", "k", "x0"), newCM("a", "y", "6", "k", "y0")
 	acc1 := mustNew(t, accumulator.Options{}, cmQuery("ConfigMaps", ""))
 	acc2 := mustNew(t, accumulator.Options{}, cmQuery("ConfigMaps", ""))
-	// Both stores get the very same objects.
+	// acc1's store gets the very objects; acc2's gets copies, since a store owns what it is
+	// given and may hand it out as it is.
 	replace(t, acc1, "ConfigMaps", "10", x, y)
-	replace(t, acc2, "ConfigMaps", "10", x, y)
+	replace(t, acc2, "ConfigMaps", "10", x.DeepCopy(), y.DeepCopy())
 
 	var typed cmSnapshot
 	update(t, acc1, &typed)
@@ -291,7 +292,8 @@ func TestCallerMutation(t *testing.T) {
 			t.Errorf("%s: the store saw the caller's edit: %v", u.GetName(), u.Object)
 		}
 	}
-	// So are unstructured snapshots, which are deep copies.
+	// Unstructured snapshots are the store's objects themselves, given up by the store: an
+	// edit reaches no other Accumulator.
 	var raw struct {
 		ConfigMaps map[string]*unstructured.Unstructured
 	}
@@ -303,7 +305,7 @@ func TestCallerMutation(t *testing.T) {
 		t.Errorf("an edit of an unstructured snapshot reached the store: %v", x.Object)
 	}
 	acc3 := mustNew(t, accumulator.Options{}, cmQuery("ConfigMaps", ""))
-	replace(t, acc3, "ConfigMaps", "10", x, y)
+	replace(t, acc3, "ConfigMaps", "10", x.DeepCopy(), y.DeepCopy())
 	var other cmSnapshot
 	update(t, acc3, &other)
 	for _, cm := range other.ConfigMaps {

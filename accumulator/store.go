@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"sync/atomic"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/tools/cache"
@@ -36,38 +36,61 @@ func compareKeys(a, b objKey) int {
 	return cmp.Compare(a.name, b.name)
 }
 
-func keyOf(u *unstructured.Unstructured) objKey {
-	return objKey{namespace: u.GetNamespace(), name: u.GetName()}
+func keyOf(m metav1.Object) objKey {
+	return objKey{namespace: m.GetNamespace(), name: m.GetName()}
 }
 
 // item is one version of one object as the Accumulator holds it: the object after Transform,
-// and its status computed once. Items are immutable once built, so their pointers can be
-// shared between a store, the overlay and the last view without locks; a changed object is a
-// new item.
+// and its status computed once. Apart from obj, items are immutable once built, so their
+// pointers can be shared between a store, the overlay and the last view without locks; a
+// changed object is a new item.
 //
-// An item is all the store keeps per object beside its map entry: resource version and UID
-// are read from the object when needed (on changes only) rather than kept twice.
+// obj is an *unstructured.Unstructured, or a pointer to the typed struct the store holds
+// (Store.Hold; a typed object from the reflector). It belongs to the item until an Update
+// hands it out: the first hand-out of a version takes the object itself rather than a copy (or,
+// for a kind the scheme registers, a lossless conversion of it), and from then on the item's obj
+// is nil and the query's last view holds the one copy (see pending.commit). So a snapshot and the store never hold two copies of one version, and a
+// caller editing its snapshot still cannot reach anything the store holds. obj is read and
+// cleared only by Updates, which are serialized.
 type item struct {
-	obj    *unstructured.Unstructured
-	status kstatus.Result
-	// typed is obj converted ahead of time into its query's snapshot type (Options.Snapshot),
-	// until an Update takes it to hand out: the first taker owns it, and it is nil afterwards.
-	// It is the one field that changes after the item is published, hence atomic.
-	typed atomic.Pointer[reflect.Value]
+	obj any
+	rv  string
+	uid types.UID
+	// status is the object's kstatus, valid once statusKnown: computed as an unstructured
+	// object arrives, and for a typed one by statusOf, in an Update.
+	status      kstatus.Result
+	statusKnown bool
 }
 
-func (it *item) rv() string     { return it.obj.GetResourceVersion() }
-func (it *item) uid() types.UID { return it.obj.GetUID() }
+// statusOf returns it's status, computing it from obj (it's object, or the view's copy of
+// the same version) if no one has yet. Only Updates call it, and they are serialized; two
+// goroutines of one Update never share an item.
+func (it *item) statusOf(obj any, gvk schema.GroupVersionKind) *kstatus.Result {
+	if !it.statusKnown {
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			it.status = resultOf(kstatus.Compute(u))
+		} else {
+			it.status = resultOf(kstatus.Compute(statusView(gvk, obj)))
+		}
+		it.statusKnown = true
+	}
+	return &it.status
+}
+
+// object returns it.obj as the metav1.Object every stored kind implements; nil once taken.
+func (it *item) object() metav1.Object {
+	m, _ := it.obj.(metav1.Object)
+	return m
+}
 
 // sameVersion reports whether a is the version rv of the object with UID uid. Only a
 // non-empty resource version identifies a version; objects without one always differ.
 func sameVersion(a *item, rv string, uid types.UID) bool {
-	arv := a.rv()
-	return arv != "" && arv == rv && a.uid() == uid
+	return a.rv != "" && a.rv == rv && a.uid == uid
 }
 
 // sameItemVersion reports whether a and b are the same version of the same object.
-func sameItemVersion(a, b *item) bool { return sameVersion(a, b.rv(), b.uid()) }
+func sameItemVersion(a, b *item) bool { return sameVersion(a, b.rv, b.uid) }
 
 // rvAtLeast reports whether resource version a is at least b. Resource versions are compared
 // with resourceversion.CompareResourceVersion; if either is malformed, only equal strings
@@ -92,15 +115,20 @@ func rvNewer(a, b string) bool {
 // cache.ResourceVersionUpdater. Its methods are safe for concurrent use, with each other and
 // with the Accumulator's Update.
 //
-// Every object must be an *unstructured.Unstructured of the query's kind, or what Transformer
-// made of one; Delete also accepts a cache.DeletedFinalStateUnknown. Objects are owned by the Store once passed in: Transform
-// runs on them in place, and the caller must not modify them afterwards.
+// Every object must be of the query's kind: an *unstructured.Unstructured, or (for a kind the
+// Scheme registers) a pointer to its typed struct, as a protobuf-fed reflector decodes it, or
+// what Transformer made of either; Delete also accepts a cache.DeletedFinalStateUnknown.
+// Objects are owned by the Store once passed in: Transform runs on them in place, an Update may
+// hand them out as they are, and the caller must not modify them afterwards.
 type Store struct {
 	acc   *Accumulator
 	query string
-	// convertTo is the Go type objects are converted into as they arrive (see
-	// Options.Snapshot); nil for none.
-	convertTo reflect.Type
+	gvk   schema.GroupVersionKind
+	// holdType is the Go struct type the store keeps objects as (see Hold); nil: as they come.
+	holdType reflect.Type
+	// schemeType is the struct type the Scheme registers for gvk; nil if none. A typed object
+	// must be of it or of holdType.
+	schemeType reflect.Type
 
 	// writeMu serializes the writing methods. A writer may read objects without mu, since
 	// only writers change it; it takes mu to change it.
@@ -123,49 +151,73 @@ var (
 	_ cache.TransformingStore      = (*Store)(nil)
 )
 
-func newStore(acc *Accumulator, query string) *Store {
+func newStore(acc *Accumulator, query string, gvk schema.GroupVersionKind) *Store {
 	return &Store{
 		acc:     acc,
 		query:   query,
+		gvk:     gvk,
 		objects: make(map[objKey]*item),
 		dirty:   make(map[objKey]struct{}),
 	}
 }
 
-// arrival returns obj's object, and its item if Transformer built it already.
-func (s *Store) arrival(op string, obj any) (*unstructured.Unstructured, *item, error) {
+// Hold returns the Go struct type the store keeps its objects as: the type of the query's
+// snapshot field when Options.Snapshot named one, so that objects arriving unstructured are
+// converted once, as they arrive, and the store and the snapshot share one copy. Nil means
+// objects are kept as they arrive: typed if the reflector decodes typed objects (what kates
+// does for every kind the Scheme registers), unstructured otherwise. The I/O shell reads it to
+// decide how to decode a query's objects.
+func (s *Store) Hold() reflect.Type { return s.holdType }
+
+// arrival returns obj's metadata, its object, and its item if Transformer built it already.
+func (s *Store) arrival(op string, obj any) (metav1.Object, any, *item, error) {
 	switch o := obj.(type) {
+	case *arrived:
+		if o != nil && o.it != nil {
+			return o.Object, o.obj, o.it, nil
+		}
 	case *unstructured.Unstructured:
 		if o != nil {
-			return o, nil, nil
+			return o, o, nil, nil
 		}
-	case *arrived:
-		if o != nil && o.Unstructured != nil {
-			return o.Unstructured, o.it, nil
+	case metav1.Object:
+		if t := reflect.TypeOf(o); !isNil(o) && t.Kind() == reflect.Pointer &&
+			(t.Elem() == s.schemeType || t.Elem() == s.holdType) {
+			return o, o, nil, nil
 		}
 	}
-	return nil, nil, fmt.Errorf("accumulator: query %q: %s: got %T, want *unstructured.Unstructured", s.query, op, obj)
+	return nil, nil, nil, fmt.Errorf("accumulator: query %q: %s: got %T, want *unstructured.Unstructured or a typed %s", s.query, op, obj, s.gvk.Kind)
 }
 
-// arrived is an object as Transformer leaves it in the reflector's temporary store: the
-// object, which the key functions read through the embedded pointer, and the item already
-// built from it.
+// isNil reports whether v is nil or a nil pointer in an interface.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// arrived is an object as Transformer leaves it in the reflector's temporary store: its
+// metadata, which the key functions read through the embedded interface, the object as it
+// came, and the item already built from it.
 type arrived struct {
-	*unstructured.Unstructured
-	it *item
+	metav1.Object
+	obj any
+	it  *item
 }
 
 // Transformer returns the function a client-go Reflector applies to each object of an initial
 // list streamed in WatchList mode, as it arrives, before handing them all to Replace: it builds
-// the object's item (Transform, status, the typed copy of Options.Snapshot) there, so that this
+// the object's item (Transform, status, the conversion into the held type) there, so that this
 // work overlaps with the stream instead of following it. It implements cache.TransformingStore.
 func (s *Store) Transformer() cache.TransformFunc {
 	return func(obj any) (any, error) {
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok || u == nil {
+		m, ok := obj.(metav1.Object)
+		if !ok || isNil(obj) {
 			return obj, nil // Replace will say what is wrong with it
 		}
-		return &arrived{Unstructured: u, it: s.newItem(u)}, nil
+		return &arrived{Object: m, obj: obj, it: s.newItem(obj)}, nil
 	}
 }
 
@@ -177,31 +229,31 @@ func (s *Store) Add(obj any) error { return s.put("add", obj) }
 func (s *Store) Update(obj any) error { return s.put("update", obj) }
 
 func (s *Store) put(op string, obj any) error {
-	u, it, err := s.arrival(op, obj)
+	m, o, it, err := s.arrival(op, obj)
 	if err != nil {
 		return err
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 
-	key := keyOf(u)
-	if old := s.objects[key]; old != nil && sameVersion(old, u.GetResourceVersion(), u.GetUID()) {
+	key := keyOf(m)
+	if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
 		return nil
 	}
 	if it == nil {
-		it = s.newItem(u)
+		it = s.newItem(o)
 	}
 
 	s.mu.Lock()
 	s.objects[key] = it
 	s.dirty[key] = struct{}{}
-	s.advanceLocked(it.rv())
+	s.advanceLocked(it.rv)
 	s.mu.Unlock()
 	s.acc.notify()
 	return nil
 }
 
-// Delete removes an object. obj is an *unstructured.Unstructured (its resource version, the
+// Delete removes an object. obj is one of the objects Add takes (its resource version, the
 // deletion's, advances ResourceVersion) or a cache.DeletedFinalStateUnknown (whose Key is used).
 func (s *Store) Delete(obj any) error {
 	var (
@@ -216,11 +268,11 @@ func (s *Store) Delete(obj any) error {
 		}
 		key = objKey{namespace: ns, name: name}
 	default:
-		u, _, err := s.arrival("delete", obj)
+		m, _, _, err := s.arrival("delete", obj)
 		if err != nil {
 			return err
 		}
-		key, rv = keyOf(u), u.GetResourceVersion()
+		key, rv = keyOf(m), m.GetResourceVersion()
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -252,17 +304,17 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 
 	objects := make(map[objKey]*item, len(list))
 	for _, obj := range list {
-		u, it, err := s.arrival("replace", obj)
+		m, o, it, err := s.arrival("replace", obj)
 		if err != nil {
 			return err
 		}
-		key := keyOf(u)
-		if old := s.objects[key]; old != nil && sameVersion(old, u.GetResourceVersion(), u.GetUID()) {
+		key := keyOf(m)
+		if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
 			objects[key] = old
 			continue
 		}
 		if it == nil {
-			it = s.newItem(u)
+			it = s.newItem(o)
 		}
 		objects[key] = it
 	}
@@ -297,14 +349,14 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 	return nil
 }
 
-// newItem makes the item for u, converted ahead into s.convertTo if set. A conversion that
-// fails is left to Update, which reports it.
-func (s *Store) newItem(u *unstructured.Unstructured) *item {
-	it := s.acc.newItem(u)
-	if s.convertTo != nil {
-		obj := reflect.New(s.convertTo)
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj.Interface()); err == nil {
-			it.typed.Store(&obj)
+// newItem makes the item for obj, as the store holds it: transformed, with its status, and
+// converted into s.holdType if that is set and obj is not of it yet. A conversion that fails
+// keeps obj as it came; Update then reports the failure when it converts it.
+func (s *Store) newItem(obj any) *item {
+	it := s.acc.newItem(s.gvk, obj)
+	if s.holdType != nil && reflect.TypeOf(it.obj) != reflect.PointerTo(s.holdType) {
+		if held, err := convertObject(it.obj, s.holdType, s.gvk); err == nil {
+			it.obj = held.Interface()
 		}
 	}
 	return it

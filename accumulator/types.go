@@ -42,6 +42,11 @@ type Options struct {
 	// its argument, and must not keep it. Default: nil, objects are stored as they arrive.
 	Transform func(*unstructured.Unstructured)
 
+	// ObjectTransform is Transform for typed objects: a store fed typed objects (decoded from
+	// protobuf, say) applies it to each before computing its status, since Transform takes
+	// only unstructured ones. It may mutate its argument, and must not keep it. Default: nil.
+	ObjectTransform func(runtime.Object)
+
 	// ReuseSlices lets Update write a query's changes into the slice it handed out at the
 	// previous Update, when the snapshot field still holds that slice, instead of handing out a
 	// new slice each time. An Update that changes objects in place then costs what changed, not
@@ -53,16 +58,17 @@ type Options struct {
 
 	// Snapshot, if not nil, is a pointer to the snapshot struct type that Updates will fill
 	// (its value is not read: (*MySnapshot)(nil) will do). New checks the type as Update
-	// would, and each object of a typed field is then converted into its Go type as it reaches
-	// the store, in the reflector's goroutine, instead of in Update: a bootstrap's conversion
-	// overlaps with the list still streaming in, and in steady state it runs beside the consumer
-	// rather than in it. Update hands out the converted object itself the first time it hands
-	// out that version; any later hand-out of it (an Update into another struct type, say) is a
-	// fresh conversion, so callers still never share objects. Updates into other struct types
-	// still work, converting as they would without the hint. The price: every version that
-	// arrives is converted, where Update converts only the latest version of what changed
-	// since the previous Update; for a consumer much slower than a busy kind's events, leave
-	// it unset and let load shedding save the work.
+	// would, and each store then holds its objects as its field's Go type (Store.Hold):
+	// objects that arrive in another form (unstructured, for a custom resource with a struct
+	// of its own) are converted once, as they reach the store, in the reflector's goroutine,
+	// instead of in Update. A bootstrap's conversion then overlaps with the list still
+	// streaming in, Update hands out the held object itself, and the store and the snapshot
+	// share that one copy. Updates into other struct types still work, converting copies.
+	// The price: every version that arrives is converted, where Update converts only the
+	// latest version of what changed since the previous Update; for a consumer much slower
+	// than a busy kind's events, leave it unset and let load shedding save the work. Objects
+	// that arrive typed (kates decodes built-in kinds from protobuf) need no conversion either
+	// way.
 	Snapshot any
 
 	// Scheme knows the typed Go structs of the kinds it has registered. It is used to convert
@@ -157,6 +163,9 @@ type Delta struct {
 // map[string]Entry[*unstructured.Unstructured], ...
 type Entry[T any] struct {
 	Object T
-	// Status was computed once, when the object arrived.
+	// Status was computed once per version of the object: as it arrived, in a store that
+	// holds objects unstructured, or when an Update first handed that version out in an
+	// Entry, in a store that holds them typed (from the fields kstatus reads; see the package
+	// documentation).
 	Status kstatus.Result
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // lastView is what the consumer last saw of one query: the per-accumulator record of the
@@ -43,8 +44,16 @@ type viewEntry struct {
 // change is a difference between the last view and the new one for one key.
 type change struct {
 	key        objKey
-	prev, next *item         // nil: not in the view
-	out        reflect.Value // the converted next
+	prev, next *item // nil: not in the view
+	// src is next's object to convert, and owned says whether it is the store's own, which
+	// the hand-out may take (see item).
+	src   any
+	owned bool
+	out   reflect.Value // the converted next
+	took  bool          // out is src itself: commit clears next.obj
+	// keepPrev: prev leaves the view but the store still holds it, and its object was taken;
+	// commit gives it a copy back (see keepLeaving).
+	keepPrev bool
 }
 
 // pending is one query's part of an Update between its two phases.
@@ -129,7 +138,7 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 			if rec == nil || !rec.sameRecord(w) {
 				rec = &overlayRecord{object: w.Object, deleted: w.Deleted, rv: w.ResourceVersion}
 				if !w.Deleted && q.matches(w.Object) {
-					rec.it = a.newItem(w.Object.DeepCopy())
+					rec.it = a.newItem(q.spec.GVK, w.Object.DeepCopy())
 				}
 			}
 			pd.overlay[k] = rec
@@ -140,6 +149,7 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		if err := checkCtx(); err != nil {
 			return pd, err
 		}
+		inStore := eff
 		if rec, ok := pd.overlay[k]; ok {
 			eff = rec.it
 		}
@@ -158,8 +168,15 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 				// A new version: judge it.
 				ok := true
 				if predicate != nil {
-					var err error
-					if ok, err = callPredicate(predicate, eff.obj); err != nil {
+					src, _, err := q.source(k, eff)
+					if err != nil {
+						return pd, err
+					}
+					u, err := asUnstructured(src, q.spec.GVK)
+					if err != nil {
+						return pd, fmt.Errorf("accumulator: query %q: predicate: %s: %w", q.spec.Name, describeObject(q.spec.GVK.Kind, src), err)
+					}
+					if ok, err = callPredicate(predicate, u); err != nil {
 						return pd, err
 					}
 				}
@@ -180,12 +197,23 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		case prev != nil && eff != nil && sameItemVersion(prev, eff):
 			pd.swaps = append(pd.swaps, change{key: k, prev: prev, next: eff})
 		default:
-			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff})
+			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff,
+				keepPrev: prev != nil && prev == inStore && prev.obj == nil})
 		}
 	}
 	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })
+	for i := range pd.changes {
+		c := &pd.changes[i]
+		if c.next == nil {
+			continue
+		}
+		var err error
+		if c.src, c.owned, err = q.source(c.key, c.next); err != nil {
+			return pd, err
+		}
+	}
 
-	if err := convertChanges(ctx, fp, pd.changes); err != nil {
+	if err := convertChanges(ctx, fp, q.spec.GVK, pd.changes); err != nil {
 		return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
 	}
 
@@ -210,7 +238,9 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 			if err := checkCtx(); err != nil {
 				return pd, err
 			}
-			out, err := fp.convert(it)
+			// The view's object is the one copy of this version (the store gave its own up
+			// when it was handed out): convert a copy of it.
+			out, _, err := fp.convert(outObject(e.out), false, it, q.spec.GVK)
 			if err != nil {
 				return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
 			}
@@ -232,7 +262,7 @@ const parallelConvertMin = 512
 // most of such an Update, the consumer is waiting for it, and the reflectors are idle by then
 // (a bootstrap's lists are complete). The first error in key order wins, so the error an Update
 // reports does not depend on scheduling.
-func convertChanges(ctx context.Context, fp *fieldPlan, changes []change) error {
+func convertChanges(ctx context.Context, fp *fieldPlan, gvk schema.GroupVersionKind, changes []change) error {
 	convertRange := func(part []change) error {
 		for i := range part {
 			c := &part[i]
@@ -244,11 +274,11 @@ func convertChanges(ctx context.Context, fp *fieldPlan, changes []change) error 
 					return err
 				}
 			}
-			out, err := fp.convert(c.next)
+			out, took, err := fp.convert(c.src, c.owned, c.next, gvk)
 			if err != nil {
 				return err
 			}
-			c.out = out
+			c.out, c.took = out, took
 		}
 		return nil
 	}
@@ -274,6 +304,19 @@ func convertChanges(ctx context.Context, fp *fieldPlan, changes []change) error 
 		}
 	}
 	return nil
+}
+
+// source returns the object of version it of key k, to convert or to judge: the item's own
+// object while the store holds it (owned), and once a hand-out took it, the view's copy of that
+// version. commit keeps it so that every version the view may need again has one of the two.
+func (q *query) source(k objKey, it *item) (obj any, owned bool, err error) {
+	if it.obj != nil {
+		return it.obj, true, nil
+	}
+	if e, ok := q.view.entries[k]; ok && (e.src == it || sameItemVersion(e.src, it)) {
+		return outObject(e.out), false, nil
+	}
+	return nil, false, fmt.Errorf("accumulator: query %q: %s %s: version %s is held neither by the store nor by the view (a bug)", q.spec.Name, q.spec.GVK.Kind, k, it.rv)
 }
 
 func (pd *pending) setRejected(k objKey, it *item) {
@@ -325,12 +368,25 @@ func (pd *pending) commit(target reflect.Value) bool {
 		e := lv.entries[c.key]
 		e.src = c.next
 		lv.entries[c.key] = e
+		// The view's object stands for this version: the store need not keep another copy.
+		c.next.obj = nil
 	}
 	for _, c := range pd.changes {
+		if c.keepPrev {
+			keepLeaving(c.prev, lv.entries[c.key].out, pd.q.spec.GVK)
+		}
 		if c.next == nil {
 			delete(lv.entries, c.key)
 		} else {
 			lv.entries[c.key] = viewEntry{src: c.next, out: c.out}
+			// The view's object now stands for this version: the store keeps no second copy.
+			// For a kind the scheme registers, the view holds the registered struct or
+			// unstructured, and either converts into the other without loss; a custom
+			// resource's own struct may drop fields, so the store keeps its object then,
+			// unless the view took it.
+			if c.took || pd.q.schemeType != nil {
+				c.next.obj = nil
+			}
 		}
 	}
 	for k, out := range pd.reconverted {
@@ -348,6 +404,20 @@ func (pd *pending) commit(target reflect.Value) bool {
 		return pd.fillMap(field, retyped)
 	}
 	return pd.fillSlice(field, retyped || outsRetyped)
+}
+
+// keepLeaving gives item it, whose object a hand-out took, a copy of that object back from out,
+// the view's element for it, as it leaves the view while the store still holds it (an overlay
+// record hides or replaces it, say): should it come back, it must be converted from something.
+// An item the store no longer holds is never needed again, and gets no copy.
+func keepLeaving(it *item, out reflect.Value, gvk schema.GroupVersionKind) {
+	if !out.IsValid() {
+		return
+	}
+	obj := outObject(out)
+	if c, err := convertObject(obj, reflect.TypeOf(obj).Elem(), gvk); err == nil {
+		it.obj = c.Interface()
+	}
 }
 
 // fillSlice brings the private sorted slice up to date and hands out a copy of it if anything
@@ -487,11 +557,11 @@ func (pd *pending) appendDeltas(ds []*Delta) []*Delta {
 		}
 		switch {
 		case c.prev == nil:
-			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv()
+			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv
 		case c.next == nil:
-			d.DeltaType, d.ResourceVersion = ObjectDelete, c.prev.rv()
+			d.DeltaType, d.ResourceVersion = ObjectDelete, c.prev.rv
 		default:
-			d.DeltaType, d.ResourceVersion = ObjectUpdate, c.next.rv()
+			d.DeltaType, d.ResourceVersion = ObjectUpdate, c.next.rv
 		}
 		ds = append(ds, d)
 	}

@@ -6,7 +6,9 @@
 # names, or the one hack/cluster-up.sh runs, or starts one and stops it after.
 #
 # Environment: BENCH_ROUNDS (default 5), BENCH_CORE_TIME (go test -benchtime of the core
-# benchmarks, default 0.5s), BENCH_WAIT_RUNS (runs of kates' BenchmarkWaitLatency, default 25).
+# benchmarks, default 0.5s), BENCH_WAIT_RUNS (runs of kates' BenchmarkWaitLatency, default 25),
+# BENCH_FIXTURES (a file recording fixtures to reuse, or to create and keep: the realistic
+# fixtures take minutes to create; default: created for this run and deleted after it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begin=$(date +%s)
@@ -26,9 +28,9 @@ fi
 
 res=bench/results
 tmp=$(mktemp -d)
-fixtures="$tmp/fixtures.json"
+fixtures="${BENCH_FIXTURES:-$tmp/fixtures.json}"
 cleanup() {
-  if [ -f "$fixtures" ]; then
+  if [ -z "${BENCH_FIXTURES:-}" ] && [ -f "$fixtures" ]; then
     (cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -fixtures="$fixtures" -teardown) || true
   fi
   rm -rf "$tmp"

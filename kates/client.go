@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -51,6 +53,11 @@ type Client struct {
 
 	// writes records the client's writes for the accumulators built from it (coherence).
 	writes *writeLog
+
+	// protoClients holds the protobuf REST clients of typed watches, one per group version;
+	// see typedRESTClient.
+	protoMu      sync.Mutex
+	protoClients map[schema.GroupVersion]rest.Interface
 }
 
 // NewClient returns a Client for the cluster config names.

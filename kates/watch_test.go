@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/utils/ptr"
 
@@ -524,5 +525,111 @@ func TestWatchConvertsAheadForTheSnapshotType(t *testing.T) {
 	_, err = c.WatchWithOptions(ctx, kates.WatchOptions{Snapshot: (*struct{ ConfigMaps []*kates.Pod })(nil)}, q)
 	if err == nil || !strings.Contains(err.Error(), "cannot hold ConfigMap") {
 		t.Errorf("Watch with a snapshot type of Pods for ConfigMaps: %v, want an error saying it cannot hold them", err)
+	}
+}
+
+// TestWatchStoreFormsAgree runs the same objects through every way Watch can hold them: typed
+// from protobuf (the default for built-in kinds), unstructured from JSON decoded in one pass
+// (what custom resources get, and any Watch with a Transform), and unstructured held for an
+// unstructured snapshot type. Each must give the same typed snapshot, statuses included, and
+// show the client's own write at once.
+func TestWatchStoreFormsAgree(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	createConfigMaps(t, c, ns, "forms", 20)
+	if err := c.Create(ctx, deployment(ns, "web", 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	type snapshot struct {
+		ConfigMaps  []kates.Entry[*kates.ConfigMap]
+		Deployments []kates.Entry[*kates.Deployment]
+	}
+	forms := []struct {
+		name string
+		opts kates.WatchOptions
+	}{
+		{"typed", kates.WatchOptions{}},
+		{"unstructured", kates.WatchOptions{Transform: func(*kates.Unstructured) {}}},
+		{"held-unstructured", kates.WatchOptions{Snapshot: (*struct {
+			ConfigMaps  []*kates.Unstructured
+			Deployments map[string]kates.Entry[*kates.Unstructured]
+		})(nil)}},
+	}
+	describeSnap := func(s *snapshot) []string {
+		var out []string
+		for _, e := range s.ConfigMaps {
+			out = append(out, fmt.Sprintf("cm %s@%s %v %v %s %s/%s", e.Object.Name, e.Object.ResourceVersion, e.Object.Labels,
+				e.Object.Data, e.Status.Status, e.Object.APIVersion, e.Object.Kind))
+			if e.Object.ManagedFields != nil {
+				out = append(out, "managedFields kept on "+e.Object.Name)
+			}
+		}
+		for _, e := range s.Deployments {
+			out = append(out, fmt.Sprintf("deploy %s %s %q replicas %d/%d", e.Object.Name, e.Status.Status, e.Status.Message,
+				e.Object.Status.AvailableReplicas, *e.Object.Spec.Replicas))
+		}
+		return out
+	}
+	accs := make([]*kates.Accumulator, len(forms))
+	snaps := make([]snapshot, len(forms))
+	for i, form := range forms {
+		acc, err := c.WatchWithOptions(ctx, form.opts,
+			kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=forms"},
+			kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
+		if err != nil {
+			t.Fatalf("%s: %v", form.name, err)
+		}
+		accs[i] = acc
+	}
+	// Wait until the rollout is over in every view, then compare (retrying while a late status
+	// write reaches one view before another).
+	for attempt := 0; ; attempt++ {
+		for i := range forms {
+			for {
+				if _, err := accs[i].Update(ctx, &snaps[i]); err != nil {
+					t.Fatalf("%s: %v", forms[i].name, err)
+				}
+				if len(snaps[i].Deployments) == 1 && snaps[i].Deployments[0].Status.Status == kstatus.CurrentStatus {
+					break
+				}
+				select {
+				case <-accs[i].Changed():
+				case <-ctx.Done():
+					t.Fatalf("%s: rollout never Current", forms[i].name)
+				}
+			}
+		}
+		same := true
+		for i := range forms[1:] {
+			if diff := cmp.Diff(describeSnap(&snaps[0]), describeSnap(&snaps[i+1])); diff != "" {
+				same = false
+				if attempt == 20 {
+					t.Errorf("%s store's snapshot differs from the typed store's (-typed +%s):\n%s", forms[i+1].name, forms[i+1].name, diff)
+				}
+			}
+		}
+		if same || attempt == 20 {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if len(snaps[0].ConfigMaps) != 20 {
+		t.Errorf("%d ConfigMaps, want 20", len(snaps[0].ConfigMaps))
+	}
+
+	// The client's own write shows at once in every form.
+	cm := snaps[0].ConfigMaps[3].Object.DeepCopy()
+	cm.Data = map[string]string{"written": "yes"}
+	if err := c.Update(ctx, cm, cm); err != nil {
+		t.Fatal(err)
+	}
+	for i, form := range forms {
+		if _, err := accs[i].Update(ctx, &snaps[i]); err != nil {
+			t.Fatal(err)
+		}
+		if got := snaps[i].ConfigMaps[3].Object; got.Data["written"] != "yes" || got.ResourceVersion != cm.ResourceVersion {
+			t.Errorf("%s: after Update: %s@%s data %v, want the write (@%s)", form.name, got.Name, got.ResourceVersion, got.Data, cm.ResourceVersion)
+		}
 	}
 }

@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -52,27 +54,35 @@ func runPeers(b *testing.B, prefix string, peers ...peer) {
 
 // Object counts of the fixtures.
 const (
-	memoryObjects    = 10_000 // ConfigMaps and Pods each, for BenchmarkMemory
-	throughputCMs    = 500    // ConfigMaps the writers of BenchmarkWatchThroughput update
-	throughputWrites = 5_000  // updates per BenchmarkWatchThroughput op
-	writers          = 32     // concurrent writers filling fixtures
+	throughputCMs    = 500   // ConfigMaps the writers of BenchmarkWatchThroughput update
+	throughputWrites = 5_000 // updates per BenchmarkWatchThroughput op
+	writers          = 32    // concurrent writers filling fixtures
 )
 
-// bootstrapSizes are the total object counts of BenchmarkBootstrap, spread over three kinds.
-var bootstrapSizes = []int{1_000, 10_000}
+// bootstrapSizes are the ConfigMap counts of BenchmarkBootstrap's namespaces; each also holds
+// podsPer10 Pods per 10 ConfigMaps (10,000 ConfigMaps and 3,000 Pods, as issue 17 measured).
+// The objects are realistic (fixture.RealisticConfigMap, fixture.RealisticPod).
+var bootstrapSizes = []int{10_000, 50_000}
+
+const podsPer10 = 3
+
+// podsFor returns how many Pods the bootstrap namespace of n ConfigMaps holds.
+func podsFor(n int) int { return n * podsPer10 / 10 }
 
 // fixtures records the namespaces the benchmarks use.
 type fixtures struct {
-	// Memory holds memoryObjects ConfigMaps and memoryObjects Pods.
+	// Memory is BenchmarkMemory's namespace: the bootstrap namespace of 10,000 ConfigMaps
+	// (and 3,000 Pods).
 	Memory string `json:"memory"`
-	// Bootstrap maps a size to a namespace holding that many ConfigMaps, Secrets and Services.
+	// Bootstrap maps a size to a namespace holding that many realistic ConfigMaps and
+	// podsFor(size) realistic Pods.
 	Bootstrap map[int]string `json:"bootstrap"`
 	// Throughput holds throughputCMs ConfigMaps and the sentinel.
 	Throughput string `json:"throughput"`
 }
 
 func (f *fixtures) namespaces() []string {
-	ns := []string{f.Memory, f.Throughput}
+	ns := []string{f.Throughput}
 	for _, n := range bootstrapSizes {
 		ns = append(ns, f.Bootstrap[n])
 	}
@@ -168,13 +178,13 @@ func loadFixtures() error {
 func createFixtures(ctx context.Context) error {
 	suffix := fmt.Sprintf("%06x", rand.Uint32()&0xffffff)
 	fx = &fixtures{
-		Memory:     "kates-bench-" + suffix + "-mem",
 		Throughput: "kates-bench-" + suffix + "-thr",
 		Bootstrap:  map[int]string{},
 	}
 	for _, n := range bootstrapSizes {
 		fx.Bootstrap[n] = fmt.Sprintf("kates-bench-%s-boot%d", suffix, n)
 	}
+	fx.Memory = fx.Bootstrap[10_000]
 	for _, ns := range fx.namespaces() {
 		_, err := writer.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
 		if err != nil {
@@ -189,20 +199,12 @@ func createFixtures(ctx context.Context) error {
 	}
 
 	begin := time.Now()
-	cms, pods := writer.CoreV1().ConfigMaps(fx.Memory), writer.CoreV1().Pods(fx.Memory)
-	jobs := []struct {
+	type job struct {
 		what   string
 		n      int
 		create func(ctx context.Context, i int) error
-	}{
-		{"memory ConfigMaps", memoryObjects, func(ctx context.Context, i int) error {
-			_, err := cms.Create(ctx, fixture.PlainConfigMap(fx.Memory, fmt.Sprintf("cm-%06d", i)), metav1.CreateOptions{})
-			return err
-		}},
-		{"memory Pods", memoryObjects, func(ctx context.Context, i int) error {
-			_, err := pods.Create(ctx, fixture.Pod(fx.Memory, fmt.Sprintf("pod-%06d", i)), metav1.CreateOptions{})
-			return err
-		}},
+	}
+	jobs := []job{
 		{"throughput ConfigMaps", throughputCMs + 1, func(ctx context.Context, i int) error {
 			name := fmt.Sprintf("cm-%06d", i)
 			if i == throughputCMs {
@@ -214,23 +216,35 @@ func createFixtures(ctx context.Context) error {
 	}
 	for _, n := range bootstrapSizes {
 		ns := fx.Bootstrap[n]
-		jobs = append(jobs, struct {
-			what   string
-			n      int
-			create func(ctx context.Context, i int) error
-		}{fmt.Sprintf("bootstrap objects (%d)", n), n, func(ctx context.Context, i int) error {
-			var err error
-			name := fmt.Sprintf("obj-%06d", i)
-			switch i % 3 {
-			case 0:
-				_, err = writer.CoreV1().ConfigMaps(ns).Create(ctx, fixture.PlainConfigMap(ns, name), metav1.CreateOptions{})
-			case 1:
-				_, err = writer.CoreV1().Secrets(ns).Create(ctx, fixture.Secret(ns, name), metav1.CreateOptions{})
-			case 2:
-				_, err = writer.CoreV1().Services(ns).Create(ctx, fixture.Service(ns, name), metav1.CreateOptions{})
-			}
-			return err
-		}})
+		// The Pods' owner: a ReplicaSet that selects none of them, so no controller acts
+		// on them, and the garbage collector finds their owner.
+		rs, err := writer.AppsV1().ReplicaSets(ns).Create(ctx, &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "bench-web-7c9d8"},
+			Spec: appsv1.ReplicaSetSpec{
+				Replicas: new(int32),
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"kates.dev/selects": "nothing"}},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"kates.dev/selects": "nothing"}},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "registry.example.com/none"}}},
+				},
+			},
+		}, metav1.CreateOptions{})
+		if err != nil {
+			return fmt.Errorf("create ReplicaSet in %s: %w", ns, err)
+		}
+		owner := fixture.OwnerRef(rs.Name, rs.UID)
+		jobs = append(jobs,
+			job{fmt.Sprintf("realistic ConfigMaps (%s)", ns), n, func(ctx context.Context, i int) error {
+				return apply(ctx, writer.CoreV1().RESTClient(), ns, "configmaps", fmt.Sprintf("cm-%06d", i), fixture.RealisticConfigMap(ns, fmt.Sprintf("cm-%06d", i), i))
+			}},
+			job{fmt.Sprintf("realistic Pods (%s)", ns), podsFor(n), func(ctx context.Context, i int) error {
+				name := fmt.Sprintf("bench-web-7c9d8-%06d", i)
+				if err := apply(ctx, writer.CoreV1().RESTClient(), ns, "pods", name, fixture.RealisticPod(ns, name, i, owner)); err != nil {
+					return err
+				}
+				return setRunning(ctx, ns, name, i)
+			}},
+		)
 	}
 	for _, j := range jobs {
 		start := time.Now()
@@ -244,6 +258,32 @@ func createFixtures(ctx context.Context) error {
 	}
 	log.Printf("bench: fixtures ready in %s", time.Since(begin).Round(time.Millisecond))
 	return nil
+}
+
+// apply creates obj by server-side apply, as deployment tools do, so that it carries the
+// managedFields such tools leave.
+func apply(ctx context.Context, rc rest.Interface, ns, resource, name string, obj any) error {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	return rc.Patch(types.ApplyPatchType).Namespace(ns).Resource(resource).Name(name).
+		Param("fieldManager", "kates-bench").Param("force", "true").Body(data).Do(ctx).Error()
+}
+
+// setRunning writes Pod i's status as a kubelet would for a Running, Ready Pod.
+func setRunning(ctx context.Context, ns, name string, i int) error {
+	for {
+		pod, err := writer.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		fixture.RunningStatus(pod, i)
+		_, err = writer.CoreV1().Pods(ns).UpdateStatus(ctx, pod, metav1.UpdateOptions{FieldManager: "kubelet"})
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+	}
 }
 
 // sentinel is the ConfigMap BenchmarkWatchThroughput writes last in each op.
@@ -279,12 +319,12 @@ func parallel(ctx context.Context, n int, create func(ctx context.Context, i int
 	return firstErr
 }
 
-// waitPodsGated waits (at most a minute) until the scheduler has recorded on every memory Pod
-// that it is gated, so that BenchmarkMemory's peers all see the same, settled objects.
+// waitPodsGated waits (at most a minute) until the scheduler has recorded on every Pod that it
+// is gated, so that every peer sees the same, settled objects.
 func waitPodsGated(ctx context.Context) error {
 	start := time.Now()
 	for {
-		list, err := writer.CoreV1().Pods(fx.Memory).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+		list, err := writer.CoreV1().Pods("").List(ctx, metav1.ListOptions{ResourceVersion: "0", LabelSelector: "app.kubernetes.io/name=bench-web"})
 		if err != nil {
 			return err
 		}

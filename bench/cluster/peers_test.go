@@ -29,9 +29,8 @@ type kind struct {
 
 var (
 	configMaps = kind{"ConfigMap", corev1.SchemeGroupVersion.WithResource("configmaps"), &corev1.ConfigMap{}}
-	secrets    = kind{"Secret", corev1.SchemeGroupVersion.WithResource("secrets"), &corev1.Secret{}}
-	services   = kind{"Service", corev1.SchemeGroupVersion.WithResource("services"), &corev1.Service{}}
-	pods       = kind{"Pod", corev1.SchemeGroupVersion.WithResource("pods"), &corev1.Pod{}}
+
+	pods = kind{"Pod", corev1.SchemeGroupVersion.WithResource("pods"), &corev1.Pod{}}
 )
 
 // session is one peer watching kinds in one namespace. Prepare builds its clients and looks up

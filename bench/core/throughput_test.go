@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,13 +13,19 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/bench/internal/fixture"
+	"github.com/kates-dev/kates/internal/ujson"
 )
 
 const (
@@ -40,8 +47,11 @@ const (
 //   - informer: a bare dynamic informer (client-go), whose handler sees every event.
 //
 // In "predecoded" the events arrive as ready objects, so only the pipeline is measured; in
-// "decode" they arrive as JSON and are decoded into unstructured on the watch's goroutine, as
-// a real watch does, which both peers pay alike.
+// "decode" they arrive as the raw JSON watch frames an API server sends ({"type":...,
+// "object":...}), and each peer decodes them on the watch's goroutine through the path it
+// really uses for a kind without protobuf (a custom resource): the informer as client-go's
+// dynamic client does (the frame into a metav1.WatchEvent, then its object into
+// unstructured), kates in one pass (internal/ujson, as kates.Watch does).
 func BenchmarkThroughput(b *testing.B) {
 	for _, decode := range []bool{false, true} {
 		mode := "predecoded"
@@ -68,8 +78,46 @@ type consumer func(b *testing.B, lw *scriptedLW) (expect func(last, rv int) (wai
 type stream struct {
 	lw     *scriptedLW
 	expect func(last, rv int) func() int
-	decode bool
+	decode func(frame []byte) (watch.Event, error) // nil: predecoded
 	rv     int
+}
+
+// dynamicEventDecoder and dynamicObjectDecoder are the decoders client-go's REST client uses for
+// a dynamic client's watch (rest.Request.Watch with the dynamic client's negotiated serializer):
+// the stream serializer decodes each frame into a metav1.WatchEvent whose object stays raw, and
+// the object decoder decodes that.
+var dynamicEventDecoder, dynamicObjectDecoder = func() (runtime.Decoder, runtime.Decoder) {
+	ns := dynamic.ConfigFor(&rest.Config{}).NegotiatedSerializer
+	info, ok := runtime.SerializerInfoForMediaType(ns.SupportedMediaTypes(), runtime.ContentTypeJSON)
+	if !ok || info.StreamSerializer == nil {
+		panic("dynamic client: no JSON stream serializer")
+	}
+	return info.StreamSerializer.Serializer, ns.DecoderToVersion(info.Serializer, schema.GroupVersion{})
+}()
+
+// decodeDynamic decodes a watch frame as client-go's dynamic client does, with the decoders
+// its REST client uses (as restclient/watch.Decoder calls them).
+func decodeDynamic(frame []byte) (watch.Event, error) {
+	var ev metav1.WatchEvent
+	if _, _, err := dynamicEventDecoder.Decode(frame, nil, &ev); err != nil {
+		return watch.Event{}, err
+	}
+	obj, err := runtime.Decode(dynamicObjectDecoder, ev.Object.Raw)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	return watch.Event{Type: watch.EventType(ev.Type), Object: obj}, nil
+}
+
+// decoderFor returns how the consumer start decodes a watch frame in "decode" mode.
+func decoderFor(start consumer, decode bool) func([]byte) (watch.Event, error) {
+	if !decode {
+		return nil
+	}
+	if reflect.ValueOf(start).Pointer() == reflect.ValueOf(consumer(informerConsumer)).Pointer() {
+		return decodeDynamic
+	}
+	return ujson.DecodeEvent
 }
 
 func newStream(b *testing.B, decode bool, start consumer) *stream {
@@ -77,7 +125,7 @@ func newStream(b *testing.B, decode bool, start consumer) *stream {
 	for i := range objs {
 		objs[i] = fixture.ConfigMap(i, 1+i, true)
 	}
-	s := &stream{lw: newScriptedLW(unstructuredList(objs, strconv.Itoa(throughputObjects))), decode: decode, rv: throughputObjects}
+	s := &stream{lw: newScriptedLW(unstructuredList(objs, strconv.Itoa(throughputObjects))), decode: decoderFor(start, decode), rv: throughputObjects}
 	s.expect = start(b, s.lw)
 	return s
 }
@@ -92,31 +140,30 @@ func (s *stream) prepare(b *testing.B) (run func() int) {
 	for e := range throughputEvents {
 		s.rv++
 		events[e] = fixture.ConfigMap((first+e)%throughputObjects, s.rv, true)
-		if s.decode {
-			data, err := json.Marshal(events[e])
+		if s.decode != nil {
+			obj, err := json.Marshal(events[e])
 			if err != nil {
 				b.Fatal(err)
 			}
-			raw = append(raw, data)
+			raw = append(raw, []byte(`{"type":"MODIFIED","object":`+string(obj)+`}`))
 		}
 	}
-	if s.decode {
+	if s.decode != nil {
 		events = nil
 	}
 	wait := s.expect((first+throughputEvents-1)%throughputObjects, s.rv)
 	return func() int {
 		go func() {
 			for e := range throughputEvents {
-				var u *unstructured.Unstructured
 				if raw != nil {
-					u = &unstructured.Unstructured{}
-					if err := u.UnmarshalJSON(raw[e]); err != nil {
+					ev, err := s.decode(raw[e])
+					if err != nil {
 						panic(err)
 					}
+					s.lw.events <- ev
 				} else {
-					u = events[e]
+					s.lw.events <- watch.Event{Type: watch.Modified, Object: events[e]}
 				}
-				s.lw.events <- watch.Event{Type: watch.Modified, Object: u}
 			}
 		}()
 		return wait()
@@ -257,4 +304,24 @@ func objMeta(o any) metav1.Object {
 		panic(err)
 	}
 	return m
+}
+
+// TestDecodersAgree: the two decode paths of BenchmarkThroughput give the same event.
+func TestDecodersAgree(t *testing.T) {
+	obj, err := json.Marshal(fixture.ConfigMap(7, 42, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := []byte(`{"type":"MODIFIED","object":` + string(obj) + `}`)
+	want, err := decodeDynamic(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ujson.DecodeEvent(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !apiequality.Semantic.DeepEqual(want, got) {
+		t.Errorf("ujson.DecodeEvent = %#v\nwant (dynamic client) %#v", got, want)
+	}
 }

@@ -1,0 +1,46 @@
+package kates
+
+import (
+	"testing"
+	"unsafe"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestInternSharesRepeatedStrings: two Pods decoded separately (here: built from fresh
+// strings) share their repeated strings once interned, and keep their content.
+func TestInternSharesRepeatedStrings(t *testing.T) {
+	fresh := func(s string) string { return string([]byte(s)) }
+	pod := func() *corev1.Pod {
+		return &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: fresh("web"), Name: fresh("p"),
+				Labels: map[string]string{fresh("app.kubernetes.io/name"): fresh("web")}},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: fresh("main"), Image: fresh("example.com/web:1"),
+				Env: []corev1.EnvVar{{Name: fresh("LOG"), Value: fresh("info")}}}}},
+			Status: corev1.PodStatus{Phase: corev1.PodPhase(fresh("Running"))},
+		}
+	}
+	a, b := pod(), pod()
+	in := newInterner()
+	in.internObject(a)
+	in.internObject(b)
+	same := func(what, x, y string) {
+		t.Helper()
+		if x != y || unsafe.StringData(x) != unsafe.StringData(y) {
+			t.Errorf("%s: %q and %q are not one string", what, x, y)
+		}
+	}
+	same("namespace", a.Namespace, b.Namespace)
+	same("image", a.Spec.Containers[0].Image, b.Spec.Containers[0].Image)
+	same("env value", a.Spec.Containers[0].Env[0].Value, b.Spec.Containers[0].Env[0].Value)
+	same("phase", string(a.Status.Phase), string(b.Status.Phase))
+	for k := range a.Labels {
+		for k2 := range b.Labels {
+			same("label key", k, k2)
+		}
+	}
+	if a.Labels["app.kubernetes.io/name"] != "web" || a.Name != "p" {
+		t.Errorf("interning changed the object: %+v", a.ObjectMeta)
+	}
+}

@@ -1,0 +1,144 @@
+package kates
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/kates-dev/kates/internal/ujson"
+)
+
+// Typed, protobuf-fed watches.
+//
+// For every kind Scheme registers, Watch asks the API server for protobuf (as
+// controller-runtime's cache does) and decodes each object straight into its Go struct, which
+// the accumulator's store then holds and hands to the snapshot as it is. Protobuf into a
+// struct is several times cheaper than JSON into unstructured (a realistic Pod: ~21 µs against
+// ~75 µs), and the struct is far smaller than the maps of unstructured; converting it back
+// to unstructured would lose both, so nothing does, except for a caller who asks for
+// unstructured snapshot fields or a Transform (which takes *Unstructured).
+
+// typedRESTClient returns a REST client for gv that asks for protobuf (JSON as a fallback, for
+// kinds an API server cannot encode as protobuf) and decodes into Scheme's Go structs. Clients
+// are made once per group version and share the Client's connections.
+func (c *Client) typedRESTClient(gv schema.GroupVersion) (rest.Interface, error) {
+	c.protoMu.Lock()
+	defer c.protoMu.Unlock()
+	if rc, ok := c.protoClients[gv]; ok {
+		return rc, nil
+	}
+	cfg := rest.CopyConfig(c.config)
+	cfg.GroupVersion = &gv
+	cfg.APIPath = "/apis"
+	if gv.Group == "" {
+		cfg.APIPath = "/api"
+	}
+	cfg.ContentType = runtime.ContentTypeProtobuf
+	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	cfg.NegotiatedSerializer = serializer.NewCodecFactory(Scheme).WithoutConversion()
+	rc, err := rest.RESTClientForConfigAndClient(cfg, c.httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("kates: REST client for %s: %w", gv, err)
+	}
+	if c.protoClients == nil {
+		c.protoClients = map[schema.GroupVersion]rest.Interface{}
+	}
+	c.protoClients[gv] = rc
+	return rc, nil
+}
+
+// typedFor reports whether rq's objects can be watched typed: Scheme registers the kind and
+// its list, and nothing asks for them unstructured (a Transform, which takes *Unstructured, or
+// a store that holds another type). It returns a new object and a new list of the kind.
+func typedFor(rq *resolvedQuery, opts WatchOptions, hold reflect.Type) (obj, list runtime.Object, ok bool) {
+	if rq.MetadataOnly || opts.Transform != nil {
+		return nil, nil, false
+	}
+	gvk := rq.mapping.GroupVersionKind
+	t, known := Scheme.AllKnownTypes()[gvk]
+	if !known || (hold != nil && hold != t) {
+		return nil, nil, false
+	}
+	o, err := Scheme.New(gvk)
+	if err != nil {
+		return nil, nil, false
+	}
+	l, err := Scheme.New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	if err != nil {
+		return nil, nil, false
+	}
+	return o, l, true
+}
+
+// typedListWatch lists and watches rq's objects through rc, typed: list is a new list object of
+// the kind, copied for each request.
+func typedListWatch(rc rest.Interface, rq *resolvedQuery, list runtime.Object, prepare, watchTimeout func(*metav1.ListOptions)) *cache.ListWatch {
+	namespaced := rq.Namespace != ""
+	resource := rq.mapping.Resource.Resource
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			prepare(&o)
+			out := list.DeepCopyObject()
+			err := rc.Get().NamespaceIfScoped(rq.Namespace, namespaced).Resource(resource).
+				VersionedParams(&o, metav1.ParameterCodec).Do(ctx).Into(out)
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			prepare(&o)
+			watchTimeout(&o)
+			o.Watch = true
+			return rc.Get().NamespaceIfScoped(rq.Namespace, namespaced).Resource(resource).
+				VersionedParams(&o, metav1.ParameterCodec).Watch(ctx)
+		},
+	}
+}
+
+// unstructuredListWatch lists and watches rq's whole objects as unstructured, for kinds Scheme
+// does not know (custom resources) or callers that want them so: JSON, each list and watch frame
+// decoded once, straight into the maps of unstructured (internal/ujson), where the dynamic
+// client decodes every watch frame three times.
+func (c *Client) unstructuredListWatch(rq *resolvedQuery, prepare, watchTimeout func(*metav1.ListOptions)) *cache.ListWatch {
+	gvr := rq.mapping.Resource
+	segments := []string{"api"}
+	if gvr.Group != "" {
+		segments = []string{"apis", gvr.Group}
+	}
+	segments = append(segments, gvr.Version)
+	if rq.Namespace != "" {
+		segments = append(segments, "namespaces", rq.Namespace)
+	}
+	segments = append(segments, gvr.Resource)
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			prepare(&o)
+			data, err := c.rest.Get().AbsPath(segments...).
+				SpecificallyVersionedParams(&o, metav1.ParameterCodec, metav1.SchemeGroupVersion).DoRaw(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return ujson.DecodeList(data)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			prepare(&o)
+			watchTimeout(&o)
+			o.Watch = true
+			body, err := c.rest.Get().AbsPath(segments...).
+				SpecificallyVersionedParams(&o, metav1.ParameterCodec, metav1.SchemeGroupVersion).Stream(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return ujson.NewWatcher(body), nil
+		},
+	}
+}
