@@ -76,7 +76,8 @@ func asUnstructured(obj any, gvk schema.GroupVersionKind) (*unstructured.Unstruc
 
 // statusView returns the part of typed object obj that kstatus rules read, in the unstructured
 // form kstatus.Compute takes: apiVersion and kind; the metadata the rules read (name,
-// namespace, generation, creationTimestamp, deletionTimestamp, finalizers); status, whole; and
+// namespace, generation, creationTimestamp, deletionTimestamp, annotations, finalizers);
+// status, whole; and
 // of spec only its scalar fields, to three levels of nested structs (spec.replicas,
 // spec.updateStrategy.rollingUpdate.partition), without lists or maps.
 //
@@ -84,7 +85,11 @@ func asUnstructured(obj any, gvk schema.GroupVersionKind) (*unstructured.Unstruc
 // converting a Pod's spec (containers, env, probes, volumes) is most of converting a Pod, and
 // no rule reads a list or map in spec. TestStatusViewAgreesWithCompute checks, over every
 // fixture kstatus is tested with, that the view gives the same Result as the whole object;
-// a rule that starts reading a list in spec must widen the view.
+// a rule that starts reading a list or map in spec must widen the view (see wholeSpec).
+// wholeSpec lists the kinds whose rule reads a map or list in spec, so their view carries the
+// whole spec: a ResourceQuota compares spec.hard with status.hard. Their specs are small.
+var wholeSpec = map[schema.GroupKind]bool{{Kind: "ResourceQuota"}: true}
+
 func statusView(gvk schema.GroupVersionKind, obj any) *unstructured.Unstructured {
 	m := make(map[string]any, 5)
 	m["apiVersion"] = gvk.GroupVersion().String()
@@ -103,7 +108,11 @@ func statusView(gvk schema.GroupVersionKind, obj any) *unstructured.Unstructured
 		}
 	}
 	if f := v.FieldByName("Spec"); f.IsValid() && f.Kind() == reflect.Struct {
-		if sp := scalarFields(f, 3); len(sp) > 0 {
+		if wholeSpec[gvk.GroupKind()] {
+			if sp, err := runtime.DefaultUnstructuredConverter.ToUnstructured(f.Addr().Interface()); err == nil && len(sp) > 0 {
+				m["spec"] = sp
+			}
+		} else if sp := scalarFields(f, 3); len(sp) > 0 {
 			m["spec"] = sp
 		}
 	}
@@ -112,7 +121,7 @@ func statusView(gvk schema.GroupVersionKind, obj any) *unstructured.Unstructured
 
 // metadataView returns the metadata fields kstatus reads, as JSON would decode them.
 func metadataView(mo metav1.Object) map[string]any {
-	md := make(map[string]any, 6)
+	md := make(map[string]any, 7)
 	md["name"] = mo.GetName()
 	if ns := mo.GetNamespace(); ns != "" {
 		md["namespace"] = ns
@@ -125,6 +134,15 @@ func metadataView(mo metav1.Object) map[string]any {
 	}
 	if dt := mo.GetDeletionTimestamp(); dt != nil {
 		md["deletionTimestamp"] = dt.UTC().Format(time.RFC3339)
+	}
+	// Annotations: a Deployment's revision (is a paused one mid-rollout?) and an
+	// autoscaling/v1 HorizontalPodAutoscaler's conditions live there.
+	if ann := mo.GetAnnotations(); len(ann) > 0 {
+		a := make(map[string]any, len(ann))
+		for k, v := range ann {
+			a[k] = v
+		}
+		md["annotations"] = a
 	}
 	if fins := mo.GetFinalizers(); len(fins) > 0 {
 		l := make([]any, len(fins))
