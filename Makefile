@@ -9,9 +9,10 @@ help: ## List the targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## Build the library, the kates CLI and the examples.
+build: ## Build the library, the kates CLI (also as kubectl-kates, a kubectl plugin) and the examples.
 	$(GO) build ./...
 	$(GO) build -o .kates/bin/ ./cmd/...
+	cp .kates/bin/kates .kates/bin/kubectl-kates
 
 .PHONY: tools
 tools: ## Build (or find cached) the local cluster's binaries (first run ~5 min on 2 cores).

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -685,5 +687,35 @@ func TestApplyDryRunAndNameOutput(t *testing.T) {
 	r = runKates(t, nil, "apply", "-n", ns, "-f", file, "-o", "name")
 	if r.code != 0 || !strings.Contains(r.stdout, "configmap/settings\n") || strings.Contains(r.stdout, "applied") {
 		t.Errorf("apply -o name: exit %d, want 0 and names alone", r.code)
+	}
+}
+
+// TestVersionAndKubectlPlugin: `kates version` says what it was built from; the same binary
+// installed as kubectl-kates runs as `kubectl kates` and says so in its help.
+func TestVersionAndKubectlPlugin(t *testing.T) {
+	r := runKates(t, nil, "version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "kates ") || !strings.Contains(r.stdout, runtime.Version()) {
+		t.Errorf("version: exit %d, output %q, want kates and %s", r.code, r.stdout, runtime.Version())
+	}
+	r = runKates(t, nil, "version", "-o", "json")
+	var v struct{ Version, GoVersion string }
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.Version == "" || v.GoVersion != runtime.Version() {
+		t.Errorf("version -o json: %q (%v), want version and goVersion", r.stdout, err)
+	}
+
+	plugin := filepath.Join(t.TempDir(), "kubectl-kates")
+	data, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plugin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(plugin, "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl-kates --help: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "kubectl kates [command]") {
+		t.Errorf("kubectl-kates --help does not show itself as kubectl kates:\n%s", out)
 	}
 }

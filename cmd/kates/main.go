@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -28,8 +30,15 @@ const (
 	programName = "kates"
 )
 
+// commandPath is how the user runs kates: "kates", or "kubectl kates" for the kubectl plugin.
+var commandPath = programName
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-") {
+		// Installed as kubectl-kates, kubectl runs it for "kubectl kates ...": say so in help.
+		commandPath = "kubectl " + programName
+	}
 	code := run(ctx, os.Args[1:], streams{in: os.Stdin, out: os.Stdout, errOut: os.Stderr})
 	stop()
 	os.Exit(code)
@@ -164,8 +173,10 @@ func newRootCommand(s streams) (*cobra.Command, *options) {
 	// at: better no flag than one that is silently ignored.
 	o.config.CacheDir = nil
 	root := &cobra.Command{
-		Use:   programName,
-		Short: "Apply Kubernetes manifests and wait until they are reconciled, saying what blocks them",
+		Use: programName,
+		// As a kubectl plugin, help and errors show "kubectl kates".
+		Annotations: map[string]string{cobra.CommandDisplayNameAnnotation: commandPath},
+		Short:       "Apply Kubernetes manifests and wait until they are reconciled, saying what blocks them",
 		Long: `kates applies Kubernetes manifests and tells when, or whether, they are reconciled, and if
 not, why. Waits are driven by watches, not polling, and name what blocks each object: the Pod that
 cannot be scheduled, the container that crash loops.
@@ -185,6 +196,6 @@ or the cluster refused a request; 2 bad usage or input.`,
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "client-go's log level; 0 shows none of its logs")
 	root.PersistentPreRun = func(*cobra.Command, []string) { setupLogs(*verbosity, s.errOut) }
 	root.PersistentFlags().BoolVar(&o.warningsAsErrors, "warnings-as-errors", false, "treat warnings from the server as errors: exit 1 after the command if there were any")
-	root.AddCommand(newApplyCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o))
+	root.AddCommand(newApplyCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o), newVersionCommand(o))
 	return root, o
 }
