@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kates-dev/kates/kstatus"
@@ -32,6 +33,10 @@ type ObjectRef struct {
 	Name string
 	// LabelSelector restricts a selection ("app=web,tier!=db"). It is ignored with a Name.
 	LabelSelector string
+	// FieldSelector restricts a selection by fields the API server can select on, in its
+	// syntax ("status.phase=Running", "spec.nodeName=n1"); the server says which fields a kind
+	// offers. It is ignored with a Name.
+	FieldSelector string
 	// AllNamespaces makes a selection span every namespace. It is ignored with a Name.
 	AllNamespaces bool
 	// UID names one incarnation of a named object. Waiting for deletion ends when no object of
@@ -46,8 +51,8 @@ func (r ObjectRef) String() string {
 	if r.Name != "" {
 		return kind + " " + objectKey(r.Namespace, r.Name)
 	}
-	if r.LabelSelector != "" {
-		kind += " (" + r.LabelSelector + ")"
+	if sel := strings.Trim(r.LabelSelector+","+r.FieldSelector, ","); sel != "" {
+		kind += " (" + sel + ")"
 	}
 	switch {
 	case r.AllNamespaces:
@@ -334,6 +339,9 @@ func refsOf(objects []any) ([]ObjectRef, error) {
 		if r.Name == "" {
 			if _, err := labels.Parse(r.LabelSelector); err != nil {
 				return nil, fmt.Errorf("kates: %s: invalid label selector: %w", r, err)
+			}
+			if _, err := fields.ParseSelector(r.FieldSelector); err != nil {
+				return nil, fmt.Errorf("kates: %s: invalid field selector: %w", r, err)
 			}
 		}
 		refs = append(refs, r)

@@ -89,9 +89,9 @@ func (r *trackRow) gvk() schema.GroupVersionKind { return r.mapping.GroupVersion
 
 // queryKey identifies one query of a part; equal keys share a query.
 type queryKey struct {
-	gvk                  schema.GroupVersionKind
-	namespace, name, sel string
-	resource             string // the kind as Query.Kind names it
+	gvk                            schema.GroupVersionKind
+	namespace, name, sel, fieldSel string
+	resource                       string // the kind as Query.Kind names it
 }
 
 // relKey names a related query: kind and namespace ("" for every namespace).
@@ -400,7 +400,8 @@ func planPart(rows []*trackRow, withRelated bool) (*trackPart, []Query) {
 	var order []group
 	for _, row := range rows {
 		if row.selection() {
-			row.query = add(queryKey{gvk: row.gvk(), namespace: row.namespace, sel: row.selector.String(), resource: resourceArg(row.mapping)})
+			row.query = add(queryKey{gvk: row.gvk(), namespace: row.namespace, sel: row.selector.String(),
+				fieldSel: row.ref.FieldSelector, resource: resourceArg(row.mapping)})
 			continue
 		}
 		g := group{row.gvk(), row.namespace}
@@ -438,7 +439,7 @@ func planPart(rows []*trackRow, withRelated bool) (*trackPart, []Query) {
 	fields := make([]reflect.StructField, len(keys))
 	for i, k := range keys {
 		name := queryName(i, k.gvk.Kind)
-		q := Query{Name: name, Kind: k.resource, Namespace: k.namespace, LabelSelector: k.sel}
+		q := Query{Name: name, Kind: k.resource, Namespace: k.namespace, LabelSelector: k.sel, FieldSelector: k.fieldSel}
 		if k.name != "" {
 			q.FieldSelector = "metadata.name=" + k.name
 		}

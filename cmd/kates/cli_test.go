@@ -719,3 +719,25 @@ func TestVersionAndKubectlPlugin(t *testing.T) {
 		t.Errorf("kubectl-kates --help does not show itself as kubectl kates:\n%s", out)
 	}
 }
+
+// TestFieldSelectorAsKubectl: --field-selector narrows TYPE arguments as kubectl's does, the
+// server doing the selecting; a malformed one is a usage error.
+func TestFieldSelectorAsKubectl(t *testing.T) {
+	c, ns := newClient(t)
+	for _, name := range []string{"a", "b"} {
+		if err := c.Create(context.Background(), &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runKates(t, nil, "status", "-n", ns, "cm", "--field-selector", "metadata.name=a", "-o", "json")
+	var got []kates.ObjectStatus
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("status -o json: %v\n%s", err, r.stdout)
+	}
+	if r.code != 0 || len(got) != 1 || got[0].Name != "a" {
+		t.Errorf("status cm --field-selector metadata.name=a: exit %d, %v, want configmap a alone", r.code, got)
+	}
+	if r := runKates(t, nil, "status", "-n", ns, "cm", "--field-selector", "metadata.name"); r.code != 2 {
+		t.Errorf("malformed --field-selector: exit %d, want 2", r.code)
+	}
+}

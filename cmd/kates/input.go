@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/fields"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,6 +25,7 @@ type inputFlags struct {
 	files         []string
 	recursive     bool
 	selector      string
+	fieldSelector string
 	allNamespaces bool
 }
 
@@ -34,6 +36,7 @@ func (f *inputFlags) addFileFlags(cmd *cobra.Command, what string) {
 
 func (f *inputFlags) addSelectorFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.selector, "selector", "l", "", "label selector for TYPE arguments without names (app=web,tier!=db)")
+	cmd.Flags().StringVar(&f.fieldSelector, "field-selector", "", "field selector for TYPE arguments without names, as the API server takes it (status.phase=Running)")
 	cmd.Flags().BoolVarP(&f.allNamespaces, "all-namespaces", "A", false, "select TYPE arguments without names in every namespace")
 }
 
@@ -221,6 +224,9 @@ func refsFromArgs(c *kates.Client, args []string, in *inputFlags) ([]any, error)
 	if len(args) == 0 {
 		return nil, nil
 	}
+	if _, err := fields.ParseSelector(in.fieldSelector); err != nil {
+		return nil, usageErrorf("--field-selector %q: %v", in.fieldSelector, err)
+	}
 	var refs []any
 	slashed := strings.Contains(args[0], "/")
 	for _, a := range args {
@@ -256,7 +262,7 @@ func refsFromArgs(c *kates.Client, args []string, in *inputFlags) ([]any, error)
 	}
 	for _, kind := range kinds {
 		if len(args) == 1 {
-			refs = append(refs, kates.ObjectRef{Kind: kind, LabelSelector: in.selector, AllNamespaces: in.allNamespaces})
+			refs = append(refs, kates.ObjectRef{Kind: kind, LabelSelector: in.selector, FieldSelector: in.fieldSelector, AllNamespaces: in.allNamespaces})
 			continue
 		}
 		for _, name := range args[1:] {
