@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -739,5 +742,45 @@ func TestFieldSelectorAsKubectl(t *testing.T) {
 	}
 	if r := runKates(t, nil, "status", "-n", ns, "cm", "--field-selector", "metadata.name"); r.code != 2 {
 		t.Errorf("malformed --field-selector: exit %d, want 2", r.code)
+	}
+}
+
+// TestApplyFromURLAndGlob: -f takes an http(s) URL (served here on 127.0.0.1) and a glob
+// pattern the shell left alone, as kubectl does; a URL that does not answer 200 and a pattern
+// that matches nothing are usage errors.
+func TestApplyFromURLAndGlob(t *testing.T) {
+	_, ns := newClient(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/web.yaml" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, webManifest)
+	}))
+	defer srv.Close()
+	r := runKates(t, nil, "apply", "-n", ns, "-f", srv.URL+"/web.yaml", "-o", "name")
+	if r.code != 0 || strings.Count(r.stdout, "\n") != 3 {
+		t.Errorf("apply -f URL: exit %d, want 0 and three objects", r.code)
+	}
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", srv.URL+"/missing.yaml"); r.code != 2 || !strings.Contains(r.stderr, "404") {
+		t.Errorf("apply -f of a missing URL: exit %d, want 2 naming the 404", r.code)
+	}
+
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: glob-a}\n",
+		"b.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: glob-b}\n",
+		"c.txt":  "not a manifest",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = runKates(t, nil, "apply", "-n", ns, "-f", filepath.Join(dir, "*.yaml"), "-o", "name")
+	if diff := cmp.Diff([]string{"configmap/glob-a", "configmap/glob-b"}, strings.Fields(r.stdout)); r.code != 0 || diff != "" {
+		t.Errorf("apply -f 'dir/*.yaml': exit %d, mismatch (-want +got):\n%s", r.code, diff)
+	}
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", filepath.Join(dir, "*.json")); r.code != 2 || !strings.Contains(r.stderr, "no file matches") {
+		t.Errorf("apply -f of a pattern matching nothing: exit %d, want 2", r.code)
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/fields"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -58,10 +60,13 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest,
 		}
 		for _, file := range files {
 			var data []byte
-			if file == "-" {
+			switch {
+			case file == "-":
 				data, err = io.ReadAll(stdin)
 				file = "<stdin>"
-			} else {
+			case isURL(file):
+				data, err = fetch(file)
+			default:
 				data, err = os.ReadFile(file)
 			}
 			if err != nil {
@@ -88,11 +93,33 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest,
 	return out, nil
 }
 
-// expand lists the manifest files p names: p itself, or the .yaml, .yml and .json files of a
-// directory in lexical order (its subdirectories' too, when recursive).
+// expand lists the manifest files p names: p itself (a file, "-" or an http(s) URL), the
+// files a glob pattern matches ("deploy/*.yaml", as kubectl takes it when the shell did not
+// expand it), or the .yaml, .yml and .json files of a directory in lexical order (its
+// subdirectories' too, when recursive).
 func expand(p string, recursive bool) ([]string, error) {
-	if p == "-" {
+	if p == "-" || isURL(p) {
 		return []string{p}, nil
+	}
+	if strings.ContainsAny(p, "*?[") {
+		if _, err := os.Stat(p); err != nil { // a file whose name holds * is itself
+			matches, err := filepath.Glob(p)
+			if err != nil {
+				return nil, usageErrorf("%s: %v", p, err)
+			}
+			if len(matches) == 0 {
+				return nil, usageErrorf("%s: no file matches the pattern", p)
+			}
+			var files []string
+			for _, m := range matches {
+				more, err := expand(m, recursive)
+				if err != nil {
+					return nil, err
+				}
+				files = append(files, more...)
+			}
+			return files, nil
+		}
 	}
 	info, err := os.Stat(p)
 	if err != nil {
@@ -329,4 +356,26 @@ func objectsFor(o *options, c *kates.Client, in *inputFlags, args []string) ([]a
 // describeManifest names an object for messages: "Deployment web".
 func describeManifest(m manifest) string {
 	return fmt.Sprintf("%s %s", m.obj.GetObjectKind().GroupVersionKind().Kind, m.obj.GetName())
+}
+
+func isURL(p string) bool {
+	return strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://")
+}
+
+// fetchTimeout bounds reading one -f URL.
+const fetchTimeout = 30 * time.Second
+
+// fetch reads a manifest from an http(s) URL, as kubectl apply -f URL does. Anything but 200
+// OK is an error naming the status.
+func fetch(url string) ([]byte, error) {
+	client := &http.Client{Timeout: fetchTimeout}
+	resp, err := client.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s", resp.Status)
+	}
+	return io.ReadAll(resp.Body)
 }
