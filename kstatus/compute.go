@@ -40,7 +40,7 @@ func compute(u *unstructured.Unstructured, now time.Time, ownRules bool) (*Resul
 	if u == nil {
 		return &Result{Status: UnknownStatus, Message: errNilObject.Error()}, errNilObject
 	}
-	v := evaluate(u.Object, now, ownRules)
+	v := evaluate(u.Object, now, ownRules, nil)
 	return v.result()
 }
 
@@ -51,6 +51,7 @@ type verdict struct {
 	reason  string // CamelCase, for the Reconciling or Stalled condition
 	message string
 	err     *FieldError
+	by      string // the rule that decided, for Explain; "" is rule 6
 }
 
 func current(message string) verdict {
@@ -145,8 +146,17 @@ func group(apiVersion string) string {
 	return ""
 }
 
-// evaluate applies the rules to the decoded object m.
-func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
+// evaluate applies the rules to the decoded object m, with the status rules opts asks for
+// (nil: the library alone).
+func evaluate(m map[string]any, now time.Time, ownRules bool, opts *Options) verdict {
+	v := evaluateRules(m, now, ownRules, opts)
+	if v.err != nil && v.by == "" {
+		v.by = "malformed"
+	}
+	return v
+}
+
+func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options) verdict {
 	var f fields
 	apiVersion := f.str(m, "apiVersion", "apiVersion")
 	f.kind = f.str(m, "kind", "kind")
@@ -159,7 +169,9 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 	// Rule 1: deletion trumps everything; an object being deleted is not reconciling
 	// towards its spec any more.
 	if dt, ok := meta["deletionTimestamp"]; ok && dt != nil && dt != "" {
-		return terminating(meta)
+		v := terminating(meta)
+		v.by = "deletion"
+		return v
 	}
 
 	// Rule 2: a controller that has not seen the latest generation has not acted on it,
@@ -171,11 +183,23 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 		return malformed(f.err)
 	}
 	if hasGen && hasObs && gen != obs {
-		return inProgress("LatestGenerationNotObserved",
+		v := inProgress("LatestGenerationNotObserved",
 			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
+		v.by = "generation"
+		return v
 	}
 
-	r := rules[groupKind{group(apiVersion), f.kind}]
+	g := group(apiVersion)
+	r := rules[groupKind{g, f.kind}]
+
+	// Status rules (CEL) come after the built-in kind rules, unless one says it overrides
+	// the built-in one, and before the generic condition rules: a kind someone wrote a rule
+	// for is one whose conditions do not say enough.
+	if cr := lookupRule(opts, g, apiVersion, f.kind); cr != nil && (r == nil || cr.src.Override) {
+		if v, decided := cr.apply(m, apiVersion, f.kind, meta, status); decided {
+			return v
+		}
+	}
 
 	// Rule 3: the standard abnormal-true conditions, from a controller that follows the
 	// convention. Stalled wins over Reconciling: a controller that claims both has given up
@@ -187,10 +211,14 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 			return malformed(f.err)
 		}
 		if stalled.isTrue() {
-			return failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			v := failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			v.by = "conditions"
+			return v
 		}
 		if reconciling.isTrue() {
-			return inProgress(reconciling.reasonOr("Reconciling"), reconciling.text("Reconciling condition is True"))
+			v := inProgress(reconciling.reasonOr("Reconciling"), reconciling.text("Reconciling condition is True"))
+			v.by = "conditions"
+			return v
 		}
 	}
 
@@ -201,7 +229,11 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 		if f.err != nil {
 			return malformed(f.err)
 		}
-		return r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
+		v := r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
+		if v.by == "" {
+			v.by = "kind:" + f.kind
+		}
+		return v
 	}
 
 	// Rule 5: Ready, the condition most controllers publish although it is normal-true.
@@ -210,10 +242,12 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 		return malformed(f.err)
 	}
 	if ready.found {
+		v := inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
 		if ready.isTrue() {
-			return current("Resource is Ready")
+			v = current("Resource is Ready")
 		}
-		return inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
+		v.by = "ready"
+		return v
 	}
 
 	// Rule 6: nothing says otherwise. See the package documentation for why this is
@@ -249,4 +283,13 @@ func terminating(meta map[string]any) verdict {
 		return verdict{status: TerminatingStatus, message: "Deletion in progress"}
 	}
 	return verdict{status: TerminatingStatus, message: "Deletion waiting for finalizers: " + strings.Join(names, ", ")}
+}
+
+// lookupRule returns the status rule for the kind: the caller's first, then the library's.
+func lookupRule(opts *Options, g, apiVersion, kind string) *compiledRule {
+	user, lib := opts.ruleSets()
+	if r := user.lookup(g, apiVersion, kind); r != nil {
+		return r
+	}
+	return lib.lookup(g, apiVersion, kind)
 }
