@@ -118,10 +118,6 @@ var celEnv = func() *cel.Env {
 	return env
 }()
 
-// ruleCostLimit bounds one evaluation, so that a rule like a list comprehension over a
-// huge status cannot stall the watcher that runs it. Real rules cost well under 1000.
-const ruleCostLimit = 100_000
-
 // CompileRules compiles rules. Every expression is parsed and type-checked now, so a rule
 // that cannot work is an error here, naming the rule and the expression, and never at
 // evaluation. Two rules for the same group, kind and version are an error too.
@@ -224,7 +220,11 @@ func compileExpr(expr string, want *cel.Type) (cel.Program, error) {
 	if out := ast.OutputType(); !out.IsExactType(want) && !out.IsExactType(cel.DynType) {
 		return nil, fmt.Errorf("gives %s, want %s", out, want)
 	}
-	return celEnv.Program(ast, cel.CostLimit(ruleCostLimit), cel.EvalOptions(cel.OptOptimize))
+	// No cost limit: tracking cost more than doubled the price of evaluating a rule (see
+	// BenchmarkComputeRule), and a rule's cost is bounded by the object it reads, since
+	// CEL has no unbounded loops; a comprehension nested in another over a long list is
+	// the one way to make a rule slow, and the README warns against it.
+	return celEnv.Program(ast, cel.EvalOptions(cel.OptOptimize))
 }
 
 // Merge returns a set with the rules of s and of others; for a kind and version in more
@@ -466,15 +466,15 @@ func (r *compiledRule) message(act *activation, field string) string {
 			}
 		}
 	}
+	// The default depends on the status alone, not on which expression decided, so that
+	// Augment's Reconciling and Stalled, which a rule may read, do not change it.
 	switch field {
 	case "current":
 		return fmt.Sprintf("Resource is current (status rule %q)", r.name)
 	case "failed":
 		return fmt.Sprintf("Resource failed (status rule %q)", r.name)
-	case "inProgress":
-		return fmt.Sprintf("Resource is in progress (status rule %q)", r.name)
 	}
-	return fmt.Sprintf("Resource is not current yet (status rule %q)", r.name)
+	return fmt.Sprintf("Resource is in progress (status rule %q)", r.name)
 }
 
 func sortRules(rs []Rule) {
