@@ -26,6 +26,7 @@ type Accumulator struct {
 	byName    map[string]*query
 	overlay   Overlay
 	transform func(*unstructured.Unstructured)
+	status    func(*unstructured.Unstructured) (*kstatus.Result, error)
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -72,6 +73,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		byName:    make(map[string]*query, len(queries)),
 		overlay:   opts.Overlay,
 		transform: opts.Transform,
+		status:    opts.Status,
 		changed:   make(chan struct{}, 1),
 		updateSem: make(chan struct{}, 1),
 		plans:     make(map[reflect.Type]*plan),
@@ -227,7 +229,11 @@ func (a *Accumulator) newItem(u *unstructured.Unstructured) *item {
 	// kstatus reports malformed fields with an error beside its best result; keep that
 	// result, and make one up only if there is none.
 	it := &item{obj: u}
-	if res, err := kstatus.Compute(u); res != nil {
+	compute := kstatus.Compute
+	if a.status != nil {
+		compute = a.status
+	}
+	if res, err := compute(u); res != nil {
 		it.status = *res
 	} else {
 		it.status.Status = kstatus.UnknownStatus

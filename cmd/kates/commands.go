@@ -114,6 +114,7 @@ func newApplyCommand(o *options) *cobra.Command {
 		timeout      time.Duration
 		fieldManager string
 		force        bool
+		rules        ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- [--wait]",
@@ -129,6 +130,9 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(in.files) == 0 {
 				return usageErrorf("apply needs -f FILE|DIR|-")
+			}
+			if err := rules.load(); err != nil {
+				return err
 			}
 			ms, err := readManifests(in.files, in.recursive, o.in)
 			if err != nil {
@@ -168,7 +172,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if !wait {
 				return nil
 			}
-			return runWait(ctx, o, c, applied, kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}, false)
+			return runWait(ctx, o, c, applied, rules.wait(kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}), false)
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
@@ -177,6 +181,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up applying and waiting after this long (0: never)")
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager that owns the fields applied")
 	cmd.Flags().BoolVar(&force, "force-conflicts", false, "take fields another field manager owns instead of failing")
+	rules.addFlags(cmd)
 	return cmd
 }
 
@@ -205,6 +210,7 @@ func newWaitCommand(o *options) *cobra.Command {
 		timeout    time.Duration
 		noFailFast bool
 		skipLB     bool
+		rules      ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "wait -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...]",
@@ -233,6 +239,10 @@ once the kind is served.`,
 			}
 			waitOpts.NoFailFast = noFailFast
 			waitOpts.SkipLoadBalancers = skipLB
+			if err := rules.load(); err != nil {
+				return err
+			}
+			waitOpts = rules.wait(waitOpts)
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -252,6 +262,7 @@ once the kind is served.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
+	rules.addFlags(cmd)
 	return cmd
 }
 
@@ -259,6 +270,7 @@ func newStatusCommand(o *options) *cobra.Command {
 	var (
 		in     inputFlags
 		output string
+		rules  ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "status -f FILE|DIR|- | TYPE[/NAME]...",
@@ -270,9 +282,12 @@ every object is Current, 1 otherwise.`,
   kates status deploy -A -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output {
-			case "table", "json", "yaml":
+			case "table", "wide", "json", "yaml":
 			default:
-				return usageErrorf("-o %q: want table, json or yaml", output)
+				return usageErrorf("-o %q: want table, wide, json or yaml", output)
+			}
+			if err := rules.load(); err != nil {
+				return err
 			}
 			c, err := o.client()
 			if err != nil {
@@ -282,7 +297,7 @@ every object is Current, 1 otherwise.`,
 			if err != nil {
 				return err
 			}
-			rs, err := c.Status(cmd.Context(), objects)
+			rs, err := c.StatusWith(cmd.Context(), objects, rules.status())
 			if err != nil {
 				return failure(err)
 			}
@@ -308,6 +323,10 @@ every object is Current, 1 otherwise.`,
 					fmt.Fprintln(o.errOut, "No resources found")
 					break
 				}
+				if output == "wide" {
+					writeWideTable(o.out, rs, time.Now(), in.allNamespaces)
+					break
+				}
 				writeTable(o.out, rs, time.Now(), in.allNamespaces)
 			}
 			for _, r := range rs {
@@ -320,7 +339,8 @@ every object is Current, 1 otherwise.`,
 	}
 	in.addFileFlags(cmd, "manifests of the objects to show")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json or yaml")
+	rules.addFlags(cmd)
 	return cmd
 }
 
@@ -328,6 +348,7 @@ func newWatchCommand(o *options) *cobra.Command {
 	var (
 		in     inputFlags
 		output string
+		rules  ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "watch TYPE[/NAME]... | -f FILE|DIR|-",
@@ -342,6 +363,9 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if output != "" && output != "json" {
 				return usageErrorf("-o %q: want json (one object per change and line), or no -o", output)
 			}
+			if err := rules.load(); err != nil {
+				return err
+			}
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -354,7 +378,7 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if output == "" {
 				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now(), in.allNamespaces)
 			}
-			err = c.WatchStatus(cmd.Context(), objects, p.update)
+			err = c.WatchStatusWith(cmd.Context(), objects, rules.status(), p.update)
 			p.finish()
 			return failure(err)
 		},
@@ -362,5 +386,6 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 	in.addFileFlags(cmd, "manifests of the objects to watch")
 	in.addSelectorFlags(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); default a live table on a terminal, else a line per change")
+	rules.addFlags(cmd)
 	return cmd
 }
