@@ -252,7 +252,7 @@ properties:
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = rs.CheckSchema("example.com", "Widget", schema)
+			err = rs.CheckSchema("example.com", "v1", "Widget", schema)
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -288,5 +288,31 @@ func TestRuleEvaluationErrors(t *testing.T) {
 				t.Errorf("Explain() = %s %q (%s), %v; want Unknown %q", res.Status, res.Message, rule, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRuleVersions: a rule for a version wins over one for any version, for objects of
+// that version only; the core group's "v1" is a version, not a group.
+func TestRuleVersions(t *testing.T) {
+	rs, err := LoadRules([]byte(`
+rules:
+- {name: any, group: example.com, kind: Widget, current: "true"}
+- {name: v2, apiVersion: example.com/v2, kind: Widget, failed: "true"}
+- {name: core, apiVersion: v1, kind: Thing, failed: "true"}
+`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"example.com/v1", "Widget", "cel:any"},
+		{"example.com/v2", "Widget", "cel:v2"},
+		{"example.com/v22", "Widget", "cel:any"},
+		{"v1", "Thing", "cel:core"},
+		{"example.com/v1", "Thing", "default"},
+	} {
+		m := map[string]any{"apiVersion": tc.apiVersion, "kind": tc.kind, "metadata": map[string]any{"name": "x"}}
+		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: rs, NoLibrary: true}); rule != tc.want {
+			t.Errorf("Explain(%s %s) judged by %s, want %s", tc.apiVersion, tc.kind, rule, tc.want)
+		}
 	}
 }

@@ -7,19 +7,23 @@ import (
 	celast "github.com/google/cel-go/common/ast"
 )
 
-// CheckSchema checks the rules of s for group and kind against the kind's structural
-// schema (a CustomResourceDefinition version's schema.openAPIV3Schema, decoded as JSON):
+// CheckSchema checks the rules of s for group and kind, those for any version and those
+// for version, against that version's structural schema (a CustomResourceDefinition
+// version's schema.openAPIV3Schema, decoded as JSON):
 // every field an expression selects under spec, status or self must be one the schema
 // declares. Objects are untyped when rules compile, so a misspelt field ("status.phse")
 // would otherwise surface only as an evaluation error on a live object. Fields under
 // x-kubernetes-preserve-unknown-fields, additionalProperties or a schema without
 // properties are not checked; has() tests are checked like any other selection.
-func (s *RuleSet) CheckSchema(group, kind string, openAPIV3Schema map[string]any) error {
+func (s *RuleSet) CheckSchema(group, version, kind string, openAPIV3Schema map[string]any) error {
 	if s == nil {
 		return nil
 	}
 	var errs []error
 	for _, r := range s.byKind[groupKind{group, kind}] {
+		if r.version != "" && r.version != version {
+			continue
+		}
 		for _, e := range r.exprs() {
 			ast, iss := celEnv.Compile(e.expr)
 			if iss.Err() != nil {

@@ -145,6 +145,9 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if err := checkKinds(c, ms); err != nil {
 				return err
 			}
+			if err := rules.checkSchemas(ms); err != nil {
+				return err
+			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
 			opts := []kates.ApplyOption{kates.FieldManager(fieldManager)}

@@ -129,4 +129,10 @@ func TestApplyWaitWithStatusRules(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, `current expression "status.phase =="`) {
 		t.Errorf("apply with a bad rule: exit %d, want 2 naming the expression", r.code)
 	}
+	// So is a rule naming a field the CRD's schema does not have.
+	misspelt := writeFile(t, "misspelt.yaml", "rules: [{kind: Phased, group: "+group+", current: \"status.phse == 'Ready'\"}]")
+	r = runKates(t, nil, "apply", "-n", ns, "-f", manifest, "--wait", "--status-rules", misspelt)
+	if r.code != 2 || !strings.Contains(r.stderr, `no field "phse"`) {
+		t.Errorf("apply with a misspelt field: exit %d, want 2 naming the field", r.code)
+	}
 }
