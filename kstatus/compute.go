@@ -3,6 +3,7 @@ package kstatus
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,8 +177,18 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 
 	// Rule 2: a controller that has not seen the latest generation has not acted on it,
 	// whatever the rest of status says. Objects without observedGeneration skip this.
+	g := group(apiVersion)
+	cr := lookupRule(opts, g, apiVersion, f.kind)
 	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
-	obs, hasObs := f.intOK(status, "observedGeneration", "status.observedGeneration")
+	var obs int64
+	var hasObs bool
+	if s, ok := status["observedGeneration"].(string); ok && cr != nil && !isInteger(s) {
+		// A kind with a status rule may keep a hash here (Argo Rollouts before 1.0 did):
+		// it cannot be compared with generation, and the rule is written for the kind, so
+		// it decides rather than the object being Unknown.
+	} else {
+		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
+	}
 	conds := f.list(status, "conditions", "status.conditions")
 	if f.err != nil {
 		return malformed(f.err)
@@ -189,13 +200,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		return v
 	}
 
-	g := group(apiVersion)
 	r := rules[groupKind{g, f.kind}]
 
 	// Status rules (CEL) come after the built-in kind rules, unless one says it overrides
 	// the built-in one, and before the generic condition rules: a kind someone wrote a rule
 	// for is one whose conditions do not say enough.
-	if cr := lookupRule(opts, g, apiVersion, f.kind); cr != nil && (r == nil || cr.src.Override) {
+	if cr != nil && (r == nil || cr.src.Override) {
 		if v, decided := cr.apply(m, apiVersion, f.kind, meta, status); decided {
 			return v
 		}
@@ -292,4 +302,11 @@ func lookupRule(opts *Options, g, apiVersion, kind string) *compiledRule {
 		return r
 	}
 	return lib.lookup(g, apiVersion, kind)
+}
+
+// isInteger reports whether s is a whole number in decimal, as a numeric-string
+// observedGeneration is.
+func isInteger(s string) bool {
+	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return err == nil
 }

@@ -45,7 +45,10 @@
 // A kind may also have a status rule: CEL expressions, the language Kubernetes uses for
 // CRD validation, that decide from the object whether it is in progress, failed or
 // current (see Rule for the variables and the order the expressions are tried). Status
-// rules run after rules 1 and 2, which hold for every kind, and before rule 3: a kind
+// rules run after rules 1 and 2, which hold for every kind (except that an
+// observedGeneration that is not a number, such as the spec hash old Argo Rollouts keep,
+// skips rule 2 for a kind with a status rule instead of making it Unknown), and before
+// rule 3: a kind
 // someone wrote a rule for is one whose conditions do not say enough. A kind with a
 // built-in rule (rule 4) keeps it unless the status rule sets Override. A rule with a
 // current expression decides every object of its kind; one without decides only when its
