@@ -241,7 +241,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		}
 		v := r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
 		if v.by == "" {
-			v.by = "kind:" + f.kind
+			v.by = byKindRule // Explain adds the kind; a concatenation here would allocate
 		}
 		return v
 	}
@@ -294,6 +294,9 @@ func terminating(meta map[string]any) verdict {
 	}
 	return verdict{status: TerminatingStatus, message: "Deletion waiting for finalizers: " + strings.Join(names, ", ")}
 }
+
+// byKindRule marks a verdict of a built-in kind rule.
+const byKindRule = "kind:"
 
 // lookupRule returns the status rule for the kind: the caller's first, then the library's.
 func lookupRule(opts *Options, g, apiVersion, kind string) *compiledRule {

@@ -67,6 +67,7 @@ type RuleSet struct {
 type compiledRule struct {
 	src                                   Rule
 	name, group, version                  string
+	by                                    string // "cel:" + name
 	inProgress, failed, current, messageP cel.Program
 }
 
@@ -168,6 +169,7 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 	}
 	r.Group, r.Version = c.group, c.version
 	c.name = ruleName(r)
+	c.by = "cel:" + c.name
 	if r.Kind == "" {
 		return nil, &RuleError{Rule: c.name, Err: errors.New("no kind")}
 	}
@@ -340,7 +342,11 @@ func Explain(u *unstructured.Unstructured, opts Options) (*Result, string, error
 	}
 	v := evaluate(u.Object, opts.Now, false, &opts)
 	res, err := v.result()
-	return res, v.judge(), err
+	by := v.judge()
+	if by == byKindRule {
+		by += u.GetKind()
+	}
+	return res, by, err
 }
 
 // judge names the rule that decided v.
@@ -393,7 +399,7 @@ func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, st
 	spec, _ := m["spec"].(map[string]any)
 	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
 		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}
-	by := "cel:" + r.name
+	by := r.by
 	for _, e := range [...]struct {
 		field  string
 		prg    cel.Program
@@ -433,7 +439,7 @@ func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, st
 func (r *compiledRule) evalError(kind, field string, err error) verdict {
 	fe := &FieldError{Kind: kind, Path: fmt.Sprintf("(status rule %q, %s)", r.name, field),
 		Want: "an object the expression can evaluate", Value: err.Error()}
-	return verdict{status: UnknownStatus, err: fe, by: "cel:" + r.name,
+	return verdict{status: UnknownStatus, err: fe, by: r.by,
 		message: fmt.Sprintf("status rule %q: %s expression: %v", r.name, field, err)}
 }
 
