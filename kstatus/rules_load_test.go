@@ -71,6 +71,11 @@ func TestLoadRulesErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), "rules.yaml") {
 				t.Errorf("LoadRules() error = %q does not name the file", err)
 			}
+			// Errors in a rule are RuleErrors; errors in the file's shape are not.
+			shape := tc.name == "unknown key" || tc.name == "not rules"
+			if IsRuleError(err) == shape {
+				t.Errorf("IsRuleError(%q) = %v, want %v", err, !shape, shape)
+			}
 		})
 	}
 }
