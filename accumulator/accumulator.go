@@ -30,6 +30,8 @@ type Accumulator struct {
 	transform func(*unstructured.Unstructured)
 	// objectTransform is Options.ObjectTransform, for typed objects.
 	objectTransform func(runtime.Object)
+	// status is Options.Status: how an object's status is computed (kstatus.Compute if nil).
+	status func(*unstructured.Unstructured) (*kstatus.Result, error)
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -78,6 +80,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		transform: opts.Transform,
 
 		objectTransform: opts.ObjectTransform,
+		status:          opts.Status,
 		changed:         make(chan struct{}, 1),
 		updateSem:       make(chan struct{}, 1),
 		plans:           make(map[reflect.Type]*plan),
@@ -236,7 +239,7 @@ func (a *Accumulator) newItem(gvk schema.GroupVersionKind, obj any) *item {
 		if a.transform != nil {
 			a.transform(u)
 		}
-		it.status, it.statusKnown = resultOf(kstatus.Compute(u)), true
+		it.status, it.statusKnown = resultOf(a.computeStatus(u)), true
 	} else if ro, ok := obj.(runtime.Object); ok {
 		// Protobuf and typed JSON decoding leave apiVersion and kind empty; a snapshot
 		// object carries them, as one converted from unstructured always did.
@@ -256,6 +259,14 @@ func (a *Accumulator) newItem(gvk schema.GroupVersionKind, obj any) *item {
 // resultOf turns what kstatus.Compute returns into the Result to keep: kstatus reports malformed
 // fields with an error beside its best result; keep that result, and make one up only if there
 // is none.
+// computeStatus is Options.Status, or kstatus.Compute without one.
+func (a *Accumulator) computeStatus(u *unstructured.Unstructured) (*kstatus.Result, error) {
+	if a.status != nil {
+		return a.status(u)
+	}
+	return kstatus.Compute(u)
+}
+
 func resultOf(res *kstatus.Result, err error) kstatus.Result {
 	if res != nil {
 		return *res

@@ -35,6 +35,9 @@ type fieldPlan struct {
 	elemType  reflect.Type // E: *T or Entry[*T]
 	entry     bool         // E is Entry[*T]
 	objType   reflect.Type // T
+	// status computes an entry's status (the Accumulator's computeStatus) when its item has
+	// none yet.
+	status func(*unstructured.Unstructured) (*kstatus.Result, error)
 }
 
 // planFor returns the plan for target, which must be a non-nil pointer to a struct.
@@ -70,6 +73,7 @@ func (a *Accumulator) buildPlan(t reflect.Type) *plan {
 			errs = append(errs, err)
 			continue
 		}
+		fp.status = a.computeStatus
 		p.fields[i] = fp
 	}
 	if len(errs) > 0 {
@@ -183,7 +187,7 @@ func (fp *fieldPlan) convert(obj any, owned bool, it *item, gvk schema.GroupVers
 	}
 	e := reflect.New(fp.elemType).Elem()
 	e.Field(0).Set(v)
-	e.Field(1).Set(reflect.ValueOf(copyResult(it.statusOf(obj, gvk))))
+	e.Field(1).Set(reflect.ValueOf(copyResult(it.statusOf(obj, gvk, fp.status))))
 	return e, took, nil
 }
 

@@ -62,15 +62,15 @@ type item struct {
 	statusKnown bool
 }
 
-// statusOf returns it's status, computing it from obj (it's object, or the view's copy of
-// the same version) if no one has yet. Only Updates call it, and they are serialized; two
-// goroutines of one Update never share an item.
-func (it *item) statusOf(obj any, gvk schema.GroupVersionKind) *kstatus.Result {
+// statusOf returns it's status, computing it with compute from obj (it's object, or the
+// view's copy of the same version) if no one has yet. Only Updates call it, and they are
+// serialized; two goroutines of one Update never share an item.
+func (it *item) statusOf(obj any, gvk schema.GroupVersionKind, compute func(*unstructured.Unstructured) (*kstatus.Result, error)) *kstatus.Result {
 	if !it.statusKnown {
 		if u, ok := obj.(*unstructured.Unstructured); ok {
-			it.status = resultOf(kstatus.Compute(u))
+			it.status = resultOf(compute(u))
 		} else {
-			it.status = resultOf(kstatus.Compute(statusView(gvk, obj)))
+			it.status = resultOf(compute(statusView(gvk, obj)))
 		}
 		it.statusKnown = true
 	}

@@ -75,6 +75,10 @@ type Options struct {
 	// unstructured objects into typed snapshot fields and to check that a snapshot field can
 	// hold its query's kind. Default: k8s.io/client-go/kubernetes/scheme.Scheme.
 	Scheme *runtime.Scheme
+
+	// Status computes the status stored beside each object (Entry.Status). Default:
+	// kstatus.Compute. kates sets it to apply status rules (kstatus.ComputeWith).
+	Status func(*unstructured.Unstructured) (*kstatus.Result, error)
 }
 
 // Overlay knows how to report the client's own writes that a watch may not have delivered yet.

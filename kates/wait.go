@@ -109,6 +109,11 @@ type WaitOptions struct {
 	// and EndpointSlices of the objects' namespaces: cheaper on a large namespace, but with less
 	// to say about what blocks a workload, and without failing fast on Pods that cannot start.
 	SkipRelated bool
+	// StatusRules are CEL status rules for custom resources, tried before kstatus' built-in
+	// library (see kstatus.RuleSet and LoadStatusRules). Default: none.
+	StatusRules *kstatus.RuleSet
+	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
+	NoStatusLibrary bool
 }
 
 // ErrWaitFailed is what a WaitError wraps when an object became Failed:
@@ -237,6 +242,7 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		deletion:          deletion,
 		goal:              goal,
 		skipLoadBalancers: opts.SkipLoadBalancers,
+		rules:             statusRules{opts.StatusRules, opts.NoStatusLibrary},
 		confirm: func(results []ObjectStatus) bool {
 			return !deletion && aggregate(results, opts.For) == opts.For
 		},
@@ -272,13 +278,20 @@ func aggregate(results []ObjectStatus, desired kstatus.Status) kstatus.Status {
 // included; objects takes the forms Wait takes. An object that does not exist, or whose kind is
 // not served, is NotFound.
 func (c *Client) Status(ctx context.Context, objects []any) ([]ObjectStatus, error) {
+	return c.StatusWith(ctx, objects, StatusOptions{})
+}
+
+// StatusWith is Status with options: status rules, the library turned off. Each result
+// names the rule that judged it (ObjectStatus.Rule).
+func (c *Client) StatusWith(ctx context.Context, objects []any, opts StatusOptions) ([]ObjectStatus, error) {
 	refs, err := refsOf(objects)
 	if err != nil {
 		return nil, err
 	}
 	var out []ObjectStatus
 	always := func([]ObjectStatus) bool { return true }
-	err = c.track(ctx, refs, trackOptions{related: true, confirm: always}, func(results []ObjectStatus, _ bool) (bool, error) {
+	err = c.track(ctx, refs, trackOptions{related: true, confirm: always, explain: true,
+		rules: statusRules{opts.StatusRules, opts.NoStatusLibrary}}, func(results []ObjectStatus, _ bool) (bool, error) {
 		out = results
 		return true, nil
 	})
@@ -291,11 +304,17 @@ func (c *Client) Status(ctx context.Context, objects []any) ([]ObjectStatus, err
 // as they come and go. fn is called from WatchStatus' goroutine; the slice is fn's to keep. It
 // returns early only on an error that watching cannot recover from, such as Forbidden.
 func (c *Client) WatchStatus(ctx context.Context, objects []any, fn func([]ObjectStatus)) error {
+	return c.WatchStatusWith(ctx, objects, StatusOptions{}, fn)
+}
+
+// WatchStatusWith is WatchStatus with options; each result names the rule that judged it.
+func (c *Client) WatchStatusWith(ctx context.Context, objects []any, opts StatusOptions, fn func([]ObjectStatus)) error {
 	refs, err := refsOf(objects)
 	if err != nil {
 		return err
 	}
-	err = c.track(ctx, refs, trackOptions{waitKinds: true, related: true}, func(results []ObjectStatus, changed bool) (bool, error) {
+	err = c.track(ctx, refs, trackOptions{waitKinds: true, related: true, explain: true,
+		rules: statusRules{opts.StatusRules, opts.NoStatusLibrary}}, func(results []ObjectStatus, changed bool) (bool, error) {
 		if changed {
 			fn(cloneStatuses(results))
 		}

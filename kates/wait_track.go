@@ -45,6 +45,10 @@ type trackOptions struct {
 	// checked against Pods and EndpointSlices read afresh (see tracker.confirm) before judge
 	// is told.
 	confirm func(results []ObjectStatus) bool
+	// rules are the status rules objects are judged with (see statusrules.go).
+	rules statusRules
+	// explain fills ObjectStatus.Rule, the rule that judged each object.
+	explain bool
 }
 
 // confirmRetry is how soon a verdict the fresh reads refuted is looked at again if no event
@@ -344,7 +348,7 @@ func (t *tracker) addPart(ctx context.Context, rows []*trackRow, late bool) erro
 	}
 	p, queries := planPart(rows, t.opts.related)
 	p.late = late
-	acc, err := t.c.Watch(ctx, queries...)
+	acc, err := t.c.WatchWithOptions(ctx, t.opts.rules.watchOptions(), queries...)
 	if err != nil {
 		return err
 	}
@@ -511,6 +515,9 @@ func (t *tracker) evaluate(now time.Time) (out []ObjectStatus, recheck time.Time
 		}
 		st, at := related.Judge(related.Entry(e), x, now)
 		recheck = related.Earliest(recheck, at)
+		if t.opts.explain {
+			st.Rule = t.opts.rules.judgedBy(e.Object)
+		}
 		if t.opts.goal != nil {
 			st = t.opts.goal.judge(st, e.Object)
 		} else if x != nil && gk == serviceGK && st.Status == kstatus.CurrentStatus {

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/kstatus"
 )
 
 // The accumulator's names, so that a program needs only kates.
@@ -75,6 +76,11 @@ type WatchOptions struct {
 	WatchTimeout time.Duration
 	// PageSize is how many objects each list request asks for. Default 500.
 	PageSize int64
+	// StatusRules are CEL status rules for custom resources, used for each Entry's Status
+	// before kstatus' built-in library (see kstatus.RuleSet, LoadStatusRules). Default: none.
+	StatusRules *kstatus.RuleSet
+	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
+	NoStatusLibrary bool
 	// PersistentErrorAfter is how long a transient list or watch failure (the API server down, a
 	// timeout) may last before Update reports it. Failures that retrying cannot mend — Forbidden,
 	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
@@ -137,6 +143,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
+		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)

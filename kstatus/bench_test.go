@@ -70,3 +70,33 @@ func BenchmarkDecodeBaseline(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkComputeRule measures a CEL status rule of the built-in library (Flux's, the
+// longest: three comprehensions over status.conditions and a message) on the object of
+// ReadyCustomResource, a Flux GitRepository, beside the generic rules on the same object.
+// Compare with BenchmarkDecodeBaseline/ReadyCustomResource: issue 13's bar is a rule
+// costing no more than the decode.
+func BenchmarkComputeRule(b *testing.B) {
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(readBench(b, "custom.json")); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		opts kstatus.Options
+		rule string
+	}{
+		{"FluxGitRepository/library", kstatus.Options{}, "cel:flux/GitRepository"},
+		{"FluxGitRepository/generic", kstatus.Options{NoLibrary: true}, "ready"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if res, rule, err := kstatus.Explain(u, bc.opts); err != nil || res.Status != kstatus.CurrentStatus || rule != bc.rule {
+				b.Fatalf("Explain() = %+v, %s, %v; want Current by %s", res, rule, err, bc.rule)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = kstatus.ComputeWith(u, bc.opts)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package kstatus
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ func compute(u *unstructured.Unstructured, now time.Time, ownRules bool) (*Resul
 	if u == nil {
 		return &Result{Status: UnknownStatus, Message: errNilObject.Error()}, errNilObject
 	}
-	v := evaluate(u.Object, now, ownRules)
+	v := evaluate(u.Object, now, ownRules, nil)
 	return v.result()
 }
 
@@ -51,6 +52,7 @@ type verdict struct {
 	reason  string // CamelCase, for the Reconciling or Stalled condition
 	message string
 	err     *FieldError
+	by      string // the rule that decided, for Explain; "" is rule 6
 }
 
 func current(message string) verdict {
@@ -145,8 +147,17 @@ func group(apiVersion string) string {
 	return ""
 }
 
-// evaluate applies the rules to the decoded object m.
-func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
+// evaluate applies the rules to the decoded object m, with the status rules opts asks for
+// (nil: the library alone).
+func evaluate(m map[string]any, now time.Time, ownRules bool, opts *Options) verdict {
+	v := evaluateRules(m, now, ownRules, opts)
+	if v.err != nil && v.by == "" {
+		v.by = "malformed"
+	}
+	return v
+}
+
+func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options) verdict {
 	var f fields
 	apiVersion := f.str(m, "apiVersion", "apiVersion")
 	f.kind = f.str(m, "kind", "kind")
@@ -159,23 +170,46 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 	// Rule 1: deletion trumps everything; an object being deleted is not reconciling
 	// towards its spec any more.
 	if dt, ok := meta["deletionTimestamp"]; ok && dt != nil && dt != "" {
-		return terminating(meta)
+		v := terminating(meta)
+		v.by = "deletion"
+		return v
 	}
 
 	// Rule 2: a controller that has not seen the latest generation has not acted on it,
 	// whatever the rest of status says. Objects without observedGeneration skip this.
+	g := group(apiVersion)
+	cr := lookupRule(opts, g, apiVersion, f.kind)
 	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
-	obs, hasObs := f.intOK(status, "observedGeneration", "status.observedGeneration")
+	var obs int64
+	var hasObs bool
+	if s, ok := status["observedGeneration"].(string); ok && cr != nil && !isInteger(s) {
+		// A kind with a status rule may keep a hash here (Argo Rollouts before 1.0 did):
+		// it cannot be compared with generation, and the rule is written for the kind, so
+		// it decides rather than the object being Unknown.
+	} else {
+		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
+	}
 	conds := f.list(status, "conditions", "status.conditions")
 	if f.err != nil {
 		return malformed(f.err)
 	}
 	if hasGen && hasObs && gen != obs {
-		return inProgress("LatestGenerationNotObserved",
+		v := inProgress("LatestGenerationNotObserved",
 			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
+		v.by = "generation"
+		return v
 	}
 
-	r := rules[groupKind{group(apiVersion), f.kind}]
+	r := rules[groupKind{g, f.kind}]
+
+	// Status rules (CEL) come after the built-in kind rules, unless one says it overrides
+	// the built-in one, and before the generic condition rules: a kind someone wrote a rule
+	// for is one whose conditions do not say enough.
+	if cr != nil && (r == nil || cr.src.Override) {
+		if v, decided := cr.apply(m, apiVersion, f.kind, meta, status); decided {
+			return v
+		}
+	}
 
 	// Rule 3: the standard abnormal-true conditions, from a controller that follows the
 	// convention. Stalled wins over Reconciling: a controller that claims both has given up
@@ -187,10 +221,14 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 			return malformed(f.err)
 		}
 		if stalled.isTrue() {
-			return failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			v := failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			v.by = "conditions"
+			return v
 		}
 		if reconciling.isTrue() {
-			return inProgress(reconciling.reasonOr("Reconciling"), reconciling.text("Reconciling condition is True"))
+			v := inProgress(reconciling.reasonOr("Reconciling"), reconciling.text("Reconciling condition is True"))
+			v.by = "conditions"
+			return v
 		}
 	}
 
@@ -201,7 +239,11 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 		if f.err != nil {
 			return malformed(f.err)
 		}
-		return r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
+		v := r(object{kind: f.kind, meta: meta, spec: spec, status: status, conds: conds, now: now})
+		if v.by == "" {
+			v.by = byKindRule // Explain adds the kind; a concatenation here would allocate
+		}
+		return v
 	}
 
 	// Rule 5: Ready, the condition most controllers publish although it is normal-true.
@@ -210,10 +252,12 @@ func evaluate(m map[string]any, now time.Time, ownRules bool) verdict {
 		return malformed(f.err)
 	}
 	if ready.found {
+		v := inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
 		if ready.isTrue() {
-			return current("Resource is Ready")
+			v = current("Resource is Ready")
 		}
-		return inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
+		v.by = "ready"
+		return v
 	}
 
 	// Rule 6: nothing says otherwise. See the package documentation for why this is
@@ -249,4 +293,23 @@ func terminating(meta map[string]any) verdict {
 		return verdict{status: TerminatingStatus, message: "Deletion in progress"}
 	}
 	return verdict{status: TerminatingStatus, message: "Deletion waiting for finalizers: " + strings.Join(names, ", ")}
+}
+
+// byKindRule marks a verdict of a built-in kind rule.
+const byKindRule = "kind:"
+
+// lookupRule returns the status rule for the kind: the caller's first, then the library's.
+func lookupRule(opts *Options, g, apiVersion, kind string) *compiledRule {
+	user, lib := opts.ruleSets()
+	if r := user.lookup(g, apiVersion, kind); r != nil {
+		return r
+	}
+	return lib.lookup(g, apiVersion, kind)
+}
+
+// isInteger reports whether s is a whole number in decimal, as a numeric-string
+// observedGeneration is.
+func isInteger(s string) bool {
+	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return err == nil
 }

@@ -198,3 +198,33 @@ func ExampleParseStatus() {
 	// Output:
 	// NotFound <nil>
 }
+
+// A status rule for a kind that reports only a phase: without it the object would be
+// Current as soon as it exists.
+func ExampleComputeWith() {
+	rules, err := kstatus.LoadRules([]byte(`
+rules:
+- name: example/Backup
+  apiVersion: example.com/v1
+  kind: Backup
+  inProgress: "!has(status.phase) || status.phase in ['Pending', 'Running']"
+  failed: status.phase == 'Failed'
+  current: status.phase == 'Done'
+  message: "has(status.message) ? status.message : ''"
+`), "rules.yaml")
+	if err != nil {
+		panic(err)
+	}
+	for _, phase := range []string{"Running", "Failed"} {
+		u := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Backup",
+			"metadata": map[string]any{"name": "nightly"},
+			"status":   map[string]any{"phase": phase, "message": "phase " + phase},
+		}}
+		res, rule, _ := kstatus.Explain(u, kstatus.Options{Rules: rules})
+		fmt.Println(res.Status, res.Message, rule)
+	}
+	// Output:
+	// InProgress phase Running cel:example/Backup
+	// Failed phase Failed cel:example/Backup
+}

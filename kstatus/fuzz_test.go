@@ -43,6 +43,13 @@ func FuzzCompute(f *testing.F) {
 			f.Add([]byte(fx.Object), uint8(i))
 		}
 	}
+	// The library's fixtures seed ruled kinds: CEL rules must keep Compute's promises too.
+	rulePaths, ruleFixtures := loadRuleFixtures(f)
+	for _, p := range rulePaths {
+		for i := range decoders {
+			f.Add([]byte(ruleFixtures[p].Object), uint8(i))
+		}
+	}
 	bench, _ := filepath.Glob(filepath.Join(fixtureDir, "bench", "*.json"))
 	for _, p := range bench {
 		data, err := os.ReadFile(p)

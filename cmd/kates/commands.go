@@ -117,6 +117,7 @@ func newApplyCommand(o *options) *cobra.Command {
 		dryRun       string
 		output       string
 		serverSide   bool
+		rules        ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- [--wait]",
@@ -150,6 +151,9 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if !serverSide {
 				return usageErrorf("--server-side=false: kates always applies server-side")
 			}
+			if err := rules.load(); err != nil {
+				return err
+			}
 			ms, err := readManifests(in.files, in.recursive, o.in)
 			if err != nil {
 				return err
@@ -162,6 +166,9 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 				return err
 			}
 			if err := checkNamespaces(o, c, ms); err != nil {
+				return err
+			}
+			if err := rules.checkSchemas(ms); err != nil {
 				return err
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
@@ -206,7 +213,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if !wait {
 				return nil
 			}
-			return runWait(ctx, o, c, applied, kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}, false)
+			return runWait(ctx, o, c, applied, rules.wait(kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}), false)
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
@@ -219,6 +226,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 	cmd.Flags().Lookup("dry-run").NoOptDefVal = "server"
 	cmd.Flags().StringVarP(&output, "output", "o", "", `"name": print each object applied as TYPE/NAME only`)
 	cmd.Flags().BoolVar(&serverSide, "server-side", true, "accepted for kubectl's command lines: kates always applies server-side")
+	rules.addFlags(cmd)
 	return cmd
 }
 
@@ -247,6 +255,7 @@ func newWaitCommand(o *options) *cobra.Command {
 		timeout    time.Duration
 		noFailFast bool
 		skipLB     bool
+		rules      ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "wait -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...]",
@@ -275,6 +284,10 @@ once the kind is served.`,
 			}
 			waitOpts.NoFailFast = noFailFast
 			waitOpts.SkipLoadBalancers = skipLB
+			if err := rules.load(); err != nil {
+				return err
+			}
+			waitOpts = rules.wait(waitOpts)
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -294,6 +307,7 @@ once the kind is served.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
+	rules.addFlags(cmd)
 	return cmd
 }
 
@@ -301,6 +315,7 @@ func newStatusCommand(o *options) *cobra.Command {
 	var (
 		in     inputFlags
 		output string
+		rules  ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "status -f FILE|DIR|- | TYPE[/NAME]...",
@@ -312,9 +327,12 @@ every object is Current, 1 otherwise.`,
   kates status deploy -A -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output {
-			case "table", "json", "yaml":
+			case "table", "wide", "json", "yaml":
 			default:
-				return usageErrorf("-o %q: want table, json or yaml", output)
+				return usageErrorf("-o %q: want table, wide, json or yaml", output)
+			}
+			if err := rules.load(); err != nil {
+				return err
 			}
 			c, err := o.client()
 			if err != nil {
@@ -324,7 +342,7 @@ every object is Current, 1 otherwise.`,
 			if err != nil {
 				return err
 			}
-			rs, err := c.Status(cmd.Context(), objects)
+			rs, err := c.StatusWith(cmd.Context(), objects, rules.status())
 			if err != nil {
 				return failure(err)
 			}
@@ -350,6 +368,10 @@ every object is Current, 1 otherwise.`,
 					fmt.Fprintln(o.errOut, "No resources found")
 					break
 				}
+				if output == "wide" {
+					writeWideTable(o.out, rs, time.Now(), in.allNamespaces)
+					break
+				}
 				writeTable(o.out, rs, time.Now(), in.allNamespaces)
 			}
 			for _, r := range rs {
@@ -362,7 +384,8 @@ every object is Current, 1 otherwise.`,
 	}
 	in.addFileFlags(cmd, "manifests of the objects to show")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json or yaml")
+	rules.addFlags(cmd)
 	return cmd
 }
 
@@ -370,6 +393,7 @@ func newWatchCommand(o *options) *cobra.Command {
 	var (
 		in     inputFlags
 		output string
+		rules  ruleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "watch TYPE[/NAME]... | -f FILE|DIR|-",
@@ -384,6 +408,9 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if output != "" && output != "json" {
 				return usageErrorf("-o %q: want json (one object per change and line), or no -o", output)
 			}
+			if err := rules.load(); err != nil {
+				return err
+			}
 			c, err := o.client()
 			if err != nil {
 				return err
@@ -396,7 +423,7 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if output == "" {
 				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now(), in.allNamespaces)
 			}
-			err = c.WatchStatus(cmd.Context(), objects, p.update)
+			err = c.WatchStatusWith(cmd.Context(), objects, rules.status(), p.update)
 			p.finish()
 			return failure(err)
 		},
@@ -404,5 +431,6 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 	in.addFileFlags(cmd, "manifests of the objects to watch")
 	in.addSelectorFlags(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); default a live table on a terminal, else a line per change")
+	rules.addFlags(cmd)
 	return cmd
 }

@@ -7,12 +7,20 @@
 //
 //	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts]
 //	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted|condition=TYPE[=STATUS]] [--timeout 5m] [--no-fail-fast]
-//	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|json|yaml]
+//	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|wide|json|yaml]
 //	kates watch TYPE[/NAME]... | -f FILE|DIR|- [-o json]
 //
 // apply applies every object with server-side apply: CustomResourceDefinitions first, then
 // Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
 // applying its custom resources. With --wait it then waits as wait does.
+//
+// apply, wait, status and watch take --status-rules FILE (repeatable): CEL status rules for
+// custom resources whose status the standard conditions do not tell (see package kstatus,
+// RuleSet, and the README), in kates' format or as Flux's healthCheckExprs. They are compiled
+// before anything is done, and apply checks them against the schemas of the CRDs it applies;
+// a rule that cannot work is exit code 2. --no-status-library turns off the built-in rules
+// for Argo, Flux, cert-manager and the other projects the README lists. status -o wide, and
+// the "rule" field of -o json, name the rule that judged each object.
 //
 // TYPE is any kind or resource kubectl accepts ("deploy", "deployments.apps", "Deployment", a
 // CRD's short name), a comma-separated list of them ("deploy,svc"), or a category ("all", as in

@@ -75,6 +75,9 @@ type ObjectStatus struct {
 	// Related holds the statuses of the objects the Message names: the Pod that blocks a
 	// Deployment, a ReplicaSet that cannot create Pods.
 	Related []ObjectStatus `json:"related,omitempty"`
+	// Rule names the kstatus rule that judged the object (see kstatus.Explain): "kind:Pod",
+	// "ready", "cel:flux/Kustomization", ... Only Client.Status and WatchStatus fill it.
+	Rule string `json:"rule,omitempty"`
 }
 
 // String is "Deployment web/api: InProgress: Available: 1/3".

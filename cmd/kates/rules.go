@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// ruleFlags are --status-rules and --no-status-library, shared by apply, wait, status and
+// watch.
+type ruleFlags struct {
+	files     []string
+	noLibrary bool
+	rules     *kstatus.RuleSet
+}
+
+func (f *ruleFlags) addFlags(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.files, "status-rules", nil,
+		"a file of CEL status rules for custom resources (kates' own format or Flux's healthCheckExprs; see the README); repeatable, the first file's rule for a kind wins")
+	cmd.Flags().BoolVar(&f.noLibrary, "no-status-library", false,
+		"do not use the built-in status rules for Argo, Flux, cert-manager and the other projects the README lists")
+}
+
+// load compiles the files; call it before doing anything, so a bad rule stops the command
+// before it changes the cluster. A rule that does not compile is a usage error.
+func (f *ruleFlags) load() error {
+	rs, err := kates.LoadStatusRules(f.files...)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	f.rules = rs
+	return nil
+}
+
+func (f *ruleFlags) wait(opts kates.WaitOptions) kates.WaitOptions {
+	opts.StatusRules, opts.NoStatusLibrary = f.rules, f.noLibrary
+	return opts
+}
+
+func (f *ruleFlags) status() kates.StatusOptions {
+	return kates.StatusOptions{StatusRules: f.rules, NoStatusLibrary: f.noLibrary}
+}
+
+// writeWideTable is writeTable with the rule that judged each object, for -o wide.
+func writeWideTable(w io.Writer, rs []kates.ObjectStatus, now time.Time, allNamespaces bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	multi := allNamespaces || multipleNamespaces(rs)
+	if multi {
+		fmt.Fprint(tw, "NAMESPACE\t")
+	}
+	fmt.Fprintln(tw, "NAME\tSTATUS\tAGE\tRULE\tMESSAGE")
+	for _, r := range rs {
+		if multi {
+			fmt.Fprintf(tw, "%s\t", r.Namespace)
+		}
+		rule := r.Rule
+		if rule == "" {
+			rule = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", displayName(r), r.Status, age(r, now), rule, r.Message)
+	}
+	tw.Flush()
+}
+
+// checkSchemas checks the status rules against the schemas of the CRDs among the manifests,
+// so a rule naming a field the kind does not have (status.phse) is an error before anything
+// is applied rather than an Unknown status later.
+func (f *ruleFlags) checkSchemas(ms []manifest) error {
+	if f.rules == nil {
+		return nil
+	}
+	for _, m := range ms {
+		if !isCRD(m.obj) {
+			continue
+		}
+		u, err := toUnstructured(m.obj)
+		if err != nil {
+			continue
+		}
+		group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
+		kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
+		versions, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
+		for _, v := range versions {
+			vm, _ := v.(map[string]any)
+			name, _, _ := unstructured.NestedString(vm, "name")
+			schema, found, _ := unstructured.NestedMap(vm, "schema", "openAPIV3Schema")
+			if !found {
+				continue
+			}
+			if err := f.rules.CheckSchema(group, name, kind, schema); err != nil {
+				return usageErrorf("%s: %v", m.source, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package kates
+
+import (
+	"fmt"
+	"os"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kates-dev/kates/kstatus"
+)
+
+// LoadStatusRules reads and compiles the status rule files at paths (the format is
+// kstatus.LoadRules'), merged in order: for a kind in two files, the first file's rule wins.
+// An error names the file, the rule and the expression.
+func LoadStatusRules(paths ...string) (*kstatus.RuleSet, error) {
+	var sets []*kstatus.RuleSet
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("kates: status rules: %w", err)
+		}
+		rs, err := kstatus.LoadRules(data, p)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, rs)
+	}
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	return sets[0].Merge(sets[1:]...), nil
+}
+
+// StatusOptions changes how Client.StatusWith and WatchStatusWith judge objects.
+type StatusOptions struct {
+	// StatusRules are CEL status rules tried before kstatus' built-in library. Default: none.
+	StatusRules *kstatus.RuleSet
+	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
+	NoStatusLibrary bool
+}
+
+// statusRules is what the options of Watch, Wait and Status say about status rules.
+type statusRules struct {
+	rules     *kstatus.RuleSet
+	noLibrary bool
+}
+
+func (r statusRules) options() kstatus.Options {
+	return kstatus.Options{Rules: r.rules, NoLibrary: r.noLibrary}
+}
+
+func (r statusRules) watchOptions() WatchOptions {
+	return WatchOptions{StatusRules: r.rules, NoStatusLibrary: r.noLibrary}
+}
+
+// judgedBy names the rule that judges u (kstatus.Explain). It computes u's status again:
+// only Status and WatchStatus ask, for a person reading why.
+func (r statusRules) judgedBy(u *unstructured.Unstructured) string {
+	_, rule, _ := kstatus.Explain(u, r.options())
+	return rule
+}
+
+// statusFunc is the accumulator's status computation for these options; nil (kstatus.Compute,
+// the library included) when they ask for nothing else.
+func statusFunc(rules *kstatus.RuleSet, noLibrary bool) func(*unstructured.Unstructured) (*kstatus.Result, error) {
+	if rules == nil && !noLibrary {
+		return nil
+	}
+	opts := kstatus.Options{Rules: rules, NoLibrary: noLibrary}
+	return func(u *unstructured.Unstructured) (*kstatus.Result, error) {
+		return kstatus.ComputeWith(u, opts)
+	}
+}

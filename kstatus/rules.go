@@ -1,0 +1,497 @@
+package kstatus
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/ext"
+	"github.com/google/cel-go/interpreter"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// Rule is the source of one status rule: CEL expressions that judge the objects of one kind.
+// Rules are written by hand in YAML (see LoadRules) or built in Go and compiled with
+// CompileRules.
+//
+// Each expression sees the object's top-level fields as variables, as Flux's
+// healthCheckExprs do: apiVersion, kind, metadata, spec and status (the last three are
+// empty maps when the object has none, so has(status.phase) works on a fresh object), and
+// the whole object as self.
+type Rule struct {
+	// Name says which rule judged an object, in kates status -o wide and in messages.
+	// Default: "group/Kind".
+	Name string `json:"name,omitempty"`
+	// APIVersion is "group/version" or "group" alone; it is the form Flux's healthCheckExprs
+	// use. Either APIVersion or Group (with an optional Version) names the group.
+	APIVersion string `json:"apiVersion,omitempty"`
+	// Group is the kind's API group, "" for the core group.
+	Group string `json:"group,omitempty"`
+	// Version, if set, limits the rule to that version of the kind. A rule with a version
+	// wins over one without for objects of that version.
+	Version string `json:"version,omitempty"`
+	// Kind is the kind the rule judges.
+	Kind string `json:"kind"`
+	// InProgress, Failed and Current are boolean CEL expressions, tried in that order: the
+	// first that is true decides. InProgress comes first so that a controller still at work
+	// is not reported Failed for a state it is leaving; this is the order Flux uses.
+	InProgress string `json:"inProgress,omitempty"`
+	Failed     string `json:"failed,omitempty"`
+	// Current, when given, makes the rule decide every object of its kind: one that no
+	// expression matches is InProgress. When Current is empty, an object the other
+	// expressions do not match goes on to the generic condition rules (Ready and the rest),
+	// so a rule may add only the failure a kind's Ready condition does not tell.
+	Current string `json:"current,omitempty"`
+	// Message, if given, is a string expression for the Result's Message. When it is empty,
+	// or fails on an object, the message names the rule and the expression that matched.
+	Message string `json:"message,omitempty"`
+	// Override makes the rule apply before the built-in rule for its kind (Pod, Deployment,
+	// ...; see the package documentation). Without it, a rule for a kind that has a
+	// built-in rule is never used.
+	Override bool `json:"override,omitempty"`
+}
+
+// RuleSet is a compiled set of Rules, keyed by group and kind. A RuleSet is immutable and
+// safe for concurrent use; build one with CompileRules or LoadRules, and combine sets with
+// Merge.
+type RuleSet struct {
+	byKind map[groupKind][]*compiledRule
+}
+
+// compiledRule is a Rule with its programs. A nil program means the expression is absent.
+type compiledRule struct {
+	src                                   Rule
+	name, group, version                  string
+	by                                    string // "cel:" + name
+	inProgress, failed, current, messageP cel.Program
+}
+
+// RuleError reports a rule that cannot be used: an expression that does not parse or
+// type-check, a result of the wrong type, a missing kind. It names the rule, the field and
+// the expression.
+type RuleError struct {
+	Source string // the file or other origin given to LoadRules, if any
+	Rule   string // the rule's name
+	Field  string // "current", "failed", "inProgress", "message", or "" for the rule itself
+	Expr   string // the expression, if the error is in one
+	Err    error
+}
+
+func (e *RuleError) Error() string {
+	var b strings.Builder
+	b.WriteString("kstatus: ")
+	if e.Source != "" {
+		b.WriteString(e.Source + ": ")
+	}
+	fmt.Fprintf(&b, "status rule %q", e.Rule)
+	if e.Field != "" {
+		fmt.Fprintf(&b, ", %s expression %q", e.Field, e.Expr)
+	}
+	return b.String() + ": " + e.Err.Error()
+}
+
+func (e *RuleError) Unwrap() error { return e.Err }
+
+// IsRuleError reports whether err, or any error it wraps, is a *RuleError.
+func IsRuleError(err error) bool {
+	var re *RuleError
+	return errors.As(err, &re)
+}
+
+// ruleVars are the variables every expression may use.
+var ruleVars = [...]string{"self", "apiVersion", "kind", "metadata", "spec", "status"}
+
+// celEnv is built once: building an environment costs far more than compiling a rule.
+var celEnv = func() *cel.Env {
+	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), cel.OptionalTypes()}
+	for _, v := range ruleVars {
+		opts = append(opts, cel.Variable(v, cel.DynType))
+	}
+	env, err := cel.NewEnv(opts...)
+	if err != nil {
+		panic(err) // the options above are fixed; this cannot fail at run time
+	}
+	return env
+}()
+
+// CompileRules compiles rules. Every expression is parsed and type-checked now, so a rule
+// that cannot work is an error here, naming the rule and the expression, and never at
+// evaluation. Two rules for the same group, kind and version are an error too.
+func CompileRules(rules []Rule) (*RuleSet, error) {
+	return compileRules(rules, "")
+}
+
+func compileRules(rules []Rule, source string) (*RuleSet, error) {
+	rs := &RuleSet{byKind: map[groupKind][]*compiledRule{}}
+	var errs []error
+	for _, r := range rules {
+		c, err := compileRule(r)
+		if err != nil {
+			err.Source = source
+			errs = append(errs, err)
+			continue
+		}
+		key := groupKind{c.group, r.Kind}
+		for _, o := range rs.byKind[key] {
+			if o.version == c.version {
+				errs = append(errs, &RuleError{Source: source, Rule: c.name,
+					Err: fmt.Errorf("another rule, %q, is for the same kind and version", o.name)})
+			}
+		}
+		rs.byKind[key] = append(rs.byKind[key], c)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return rs, nil
+}
+
+func compileRule(r Rule) (*compiledRule, *RuleError) {
+	c := &compiledRule{src: r, group: r.Group, version: r.Version}
+	if r.APIVersion != "" {
+		if r.Group != "" || r.Version != "" {
+			return nil, &RuleError{Rule: ruleName(r), Err: errors.New("give apiVersion or group and version, not both")}
+		}
+		c.group = group(r.APIVersion)
+		if i := strings.IndexByte(r.APIVersion, '/'); i >= 0 {
+			c.version = r.APIVersion[i+1:]
+		} else if !strings.Contains(r.APIVersion, ".") && r.APIVersion != "" {
+			// "v1" alone is the core group's version, as in an object's apiVersion.
+			c.group, c.version = "", r.APIVersion
+		} else {
+			c.group = r.APIVersion
+		}
+	}
+	r.Group, r.Version = c.group, c.version
+	c.name = ruleName(r)
+	c.by = "cel:" + c.name
+	if r.Kind == "" {
+		return nil, &RuleError{Rule: c.name, Err: errors.New("no kind")}
+	}
+	if r.InProgress == "" && r.Failed == "" && r.Current == "" {
+		return nil, &RuleError{Rule: c.name, Err: errors.New("no expression: give at least one of current, failed, inProgress")}
+	}
+	for _, e := range []struct {
+		field, expr string
+		want        *cel.Type
+		prg         *cel.Program
+	}{
+		{"inProgress", r.InProgress, cel.BoolType, &c.inProgress},
+		{"failed", r.Failed, cel.BoolType, &c.failed},
+		{"current", r.Current, cel.BoolType, &c.current},
+		{"message", r.Message, cel.StringType, &c.messageP},
+	} {
+		if strings.TrimSpace(e.expr) == "" {
+			continue
+		}
+		prg, err := compileExpr(e.expr, e.want)
+		if err != nil {
+			return nil, &RuleError{Rule: c.name, Field: e.field, Expr: e.expr, Err: err}
+		}
+		*e.prg = prg
+	}
+	return c, nil
+}
+
+func ruleName(r Rule) string {
+	if r.Name != "" {
+		return r.Name
+	}
+	g := r.Group
+	if g == "" {
+		g = group(r.APIVersion)
+	}
+	if g == "" {
+		return r.Kind
+	}
+	return g + "/" + r.Kind
+}
+
+// compileExpr parses and checks expr, which must give want (or dyn, decided at run time
+// since objects are untyped; a dyn that is not want is then an evaluation error).
+func compileExpr(expr string, want *cel.Type) (cel.Program, error) {
+	ast, iss := celEnv.Compile(expr)
+	if iss.Err() != nil {
+		return nil, iss.Err()
+	}
+	if out := ast.OutputType(); !out.IsExactType(want) && !out.IsExactType(cel.DynType) {
+		return nil, fmt.Errorf("gives %s, want %s", out, want)
+	}
+	// No cost limit: tracking cost more than doubled the price of evaluating a rule (see
+	// BenchmarkComputeRule), and a rule's cost is bounded by the object it reads, since
+	// CEL has no unbounded loops; a comprehension nested in another over a long list is
+	// the one way to make a rule slow, and the README warns against it.
+	return celEnv.Program(ast, cel.EvalOptions(cel.OptOptimize))
+}
+
+// Merge returns a set with the rules of s and of others; for a kind and version in more
+// than one, the first set's rule wins, so user rules put first shadow the library's. Nil
+// sets are skipped.
+func (s *RuleSet) Merge(others ...*RuleSet) *RuleSet {
+	out := &RuleSet{byKind: map[groupKind][]*compiledRule{}}
+	for _, set := range append([]*RuleSet{s}, others...) {
+		if set == nil {
+			continue
+		}
+	next:
+		for k, rs := range set.byKind {
+			for _, r := range rs {
+				for _, o := range out.byKind[k] {
+					if o.version == r.version {
+						continue next
+					}
+				}
+				out.byKind[k] = append(out.byKind[k], r)
+			}
+		}
+	}
+	return out
+}
+
+// Rules returns the source of every rule in s, sorted by group and kind.
+func (s *RuleSet) Rules() []Rule {
+	if s == nil {
+		return nil
+	}
+	var out []Rule
+	for _, rs := range s.byKind {
+		for _, r := range rs {
+			src := r.src
+			src.Name, src.Group, src.Version, src.APIVersion = r.name, r.group, r.version, ""
+			out = append(out, src)
+		}
+	}
+	sortRules(out)
+	return out
+}
+
+// Len returns the number of rules in s.
+func (s *RuleSet) Len() int {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, rs := range s.byKind {
+		n += len(rs)
+	}
+	return n
+}
+
+// lookup returns the rule for an object of apiVersion and kind, or nil. A rule for the
+// object's version wins over one for any version.
+func (s *RuleSet) lookup(g, apiVersion, kind string) *compiledRule {
+	if s == nil || len(s.byKind) == 0 {
+		return nil
+	}
+	rs := s.byKind[groupKind{g, kind}]
+	var any *compiledRule
+	for _, r := range rs {
+		switch {
+		case r.version == "":
+			any = r
+		case strings.HasSuffix(apiVersion, r.version) && len(apiVersion)-len(r.version) == len(g)+min(len(g), 1):
+			return r
+		}
+	}
+	return any
+}
+
+// Options changes how ComputeWith judges an object. The zero value is Compute's behaviour.
+type Options struct {
+	// Rules are status rules for custom resources, tried before the built-in library's.
+	// Default: none.
+	Rules *RuleSet
+	// NoLibrary turns off the built-in library of rules (see Library). Default false: the
+	// library is used.
+	NoLibrary bool
+	// Now stops the clock, as for ComputeAt. Default: time.Now.
+	Now time.Time
+}
+
+// rules returns the rule sets opts asks for, in the order they are tried.
+func (o *Options) ruleSets() (user, lib *RuleSet) {
+	if o == nil {
+		return nil, Library()
+	}
+	if !o.NoLibrary {
+		lib = Library()
+	}
+	return o.Rules, lib
+}
+
+// ComputeWith is Compute with options: user status rules, the library turned off, a
+// stopped clock. Compute(u) is ComputeWith(u, Options{}).
+func ComputeWith(u *unstructured.Unstructured, opts Options) (*Result, error) {
+	res, _, err := Explain(u, opts)
+	return res, err
+}
+
+// Explain is ComputeWith that also says which rule judged u, for a person asking why:
+// "deletion", "generation", "conditions" (Stalled or Reconciling), "kind:Deployment" (a
+// built-in kind rule), "ready" (the Ready condition), "default" (rule 6), "malformed",
+// or "cel:<name>" for a status rule. Do not match on it beyond the "cel:" prefix; the
+// names may be refined.
+func Explain(u *unstructured.Unstructured, opts Options) (*Result, string, error) {
+	if u == nil {
+		return &Result{Status: UnknownStatus, Message: errNilObject.Error()}, "malformed", errNilObject
+	}
+	v := evaluate(u.Object, opts.Now, false, &opts)
+	res, err := v.result()
+	by := v.judge()
+	if by == byKindRule {
+		by += u.GetKind()
+	}
+	return res, by, err
+}
+
+// judge names the rule that decided v.
+func (v verdict) judge() string {
+	if v.by == "" {
+		return "default"
+	}
+	return v.by
+}
+
+// activation hands an object's fields to a program without building a map per call.
+type activation struct {
+	self                   map[string]any
+	apiVersion, kind       string
+	metadata, spec, status map[string]any
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "self":
+		return a.self, true
+	case "apiVersion":
+		return a.apiVersion, true
+	case "kind":
+		return a.kind, true
+	case "metadata":
+		return a.metadata, true
+	case "spec":
+		return a.spec, true
+	case "status":
+		return a.status, true
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+var emptyMap = map[string]any{}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return emptyMap
+	}
+	return m
+}
+
+// apply evaluates r on the object. decided is false when r has no current expression and
+// none of the others matched: the generic rules then decide.
+func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, status map[string]any) (v verdict, decided bool) {
+	spec, _ := m["spec"].(map[string]any)
+	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
+		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}
+	by := r.by
+	for _, e := range [...]struct {
+		field  string
+		prg    cel.Program
+		status Status
+	}{
+		{"inProgress", r.inProgress, InProgressStatus},
+		{"failed", r.failed, FailedStatus},
+		{"current", r.current, CurrentStatus},
+	} {
+		if e.prg == nil {
+			continue
+		}
+		ok, err := evalBool(e.prg, act)
+		if err != nil {
+			return r.evalError(kind, e.field, err), true
+		}
+		if !ok {
+			continue
+		}
+		v = verdict{status: e.status, message: r.message(act, e.field), by: by}
+		switch e.status {
+		case InProgressStatus:
+			v.reason = "RuleInProgress"
+		case FailedStatus:
+			v.reason = "RuleFailed"
+		}
+		return v, true
+	}
+	if r.current == nil {
+		return verdict{}, false
+	}
+	return verdict{status: InProgressStatus, reason: "RuleNotCurrent", message: r.message(act, ""), by: by}, true
+}
+
+// evalError is the Unknown verdict for an expression that failed on this object, most
+// often because it reads a field the object does not have (use has() to test for one).
+func (r *compiledRule) evalError(kind, field string, err error) verdict {
+	fe := &FieldError{Kind: kind, Path: fmt.Sprintf("(status rule %q, %s)", r.name, field),
+		Want: "an object the expression can evaluate", Value: err.Error()}
+	return verdict{status: UnknownStatus, err: fe, by: r.by,
+		message: fmt.Sprintf("status rule %q: %s expression: %v", r.name, field, err)}
+}
+
+func evalBool(prg cel.Program, act *activation) (bool, error) {
+	out, _, err := prg.Eval(act)
+	if err != nil {
+		return false, err
+	}
+	b, ok := out.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("gives %s, want bool", typeName(out))
+	}
+	return bool(b), nil
+}
+
+func typeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	return v.Type().TypeName()
+}
+
+// message is the Result's Message: the message expression's value if it gives a non-empty
+// string, else a sentence naming the rule and what matched.
+func (r *compiledRule) message(act *activation, field string) string {
+	if r.messageP != nil {
+		if out, _, err := r.messageP.Eval(act); err == nil {
+			if s, ok := out.(types.String); ok && s != "" {
+				return string(s)
+			}
+		}
+	}
+	// The default depends on the status alone, not on which expression decided, so that
+	// Augment's Reconciling and Stalled, which a rule may read, do not change it.
+	switch field {
+	case "current":
+		return fmt.Sprintf("Resource is current (status rule %q)", r.name)
+	case "failed":
+		return fmt.Sprintf("Resource failed (status rule %q)", r.name)
+	}
+	return fmt.Sprintf("Resource is in progress (status rule %q)", r.name)
+}
+
+func sortRules(rs []Rule) {
+	sort.Slice(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Version < b.Version
+	})
+}

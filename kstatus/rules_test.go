@@ -1,0 +1,177 @@
+package kstatus
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+)
+
+var updateRules = flag.Bool("update-rules", false, "write the messages the library rules give into testdata/kstatus/rules (review the diff)")
+
+// ruleFixture is one file of testdata/kstatus/rules/<project>: an object and what the
+// library decides for it. Reason is the Reason of the Result's condition; Rule is what
+// Explain names as the judge.
+type ruleFixture struct {
+	Object   json.RawMessage `json:"object"`
+	Expected struct {
+		Status  Status `json:"status"`
+		Reason  string `json:"reason,omitempty"`
+		Message string `json:"message"`
+		Rule    string `json:"rule"`
+	} `json:"expected"`
+}
+
+func loadRuleFixtures(t testing.TB) (paths []string, fixtures map[string]*ruleFixture) {
+	t.Helper()
+	paths, _ = filepath.Glob(filepath.Join(fixtureDir, "rules", "*", "*.yaml"))
+	if len(paths) == 0 {
+		t.Fatal("no fixtures in testdata/kstatus/rules")
+	}
+	sort.Strings(paths)
+	fixtures = map[string]*ruleFixture{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx := &ruleFixture{}
+		if err := yaml.UnmarshalStrict(data, fx); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		fixtures[p] = fx
+	}
+	return paths, fixtures
+}
+
+// TestLibraryFixtures judges every fixture of the built-in library: status, reason,
+// message and the rule that decided.
+func TestLibraryFixtures(t *testing.T) {
+	paths, fixtures := loadRuleFixtures(t)
+	for _, p := range paths {
+		fx := fixtures[p]
+		name := strings.TrimSuffix(strings.TrimPrefix(p, filepath.Join(fixtureDir, "rules")+"/"), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			u := objectOf(t, fx.Object)
+			res, rule, err := Explain(u, Options{})
+			if err != nil {
+				t.Fatalf("Explain() error = %v (%s)", err, res.Message)
+			}
+			got := fx.Expected
+			got.Status, got.Message, got.Rule, got.Reason = res.Status, res.Message, rule, ""
+			if len(res.Conditions) > 0 {
+				got.Reason = res.Conditions[0].Reason
+			}
+			if *updateRules && got.Status == fx.Expected.Status && got.Reason == fx.Expected.Reason {
+				writeExpected(t, p, got.Message, got.Rule)
+				return
+			}
+			if diff := cmp.Diff(fx.Expected, got); diff != "" {
+				t.Errorf("Explain() mismatch (-want +got):\n%s", diff)
+			}
+			checkResult(t, res, err)
+		})
+	}
+}
+
+// writeExpected rewrites the message and rule lines of a fixture, leaving its comments
+// and layout alone.
+func writeExpected(t *testing.T, path, message, rule string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	i := strings.Index(text, "\nexpected:\n")
+	if i < 0 {
+		t.Fatalf("%s: no expected section", path)
+	}
+	var lines []string
+	for _, l := range strings.Split(text[i+len("\nexpected:\n"):], "\n") {
+		if strings.HasPrefix(l, "  status:") || strings.HasPrefix(l, "  reason:") {
+			lines = append(lines, l)
+		}
+	}
+	m, _ := yaml.Marshal(map[string]string{"message": message})
+	r, _ := yaml.Marshal(map[string]string{"rule": rule})
+	for _, l := range strings.Split(strings.TrimSpace(string(m))+"\n"+strings.TrimSpace(string(r)), "\n") {
+		lines = append(lines, "  "+l)
+	}
+	out := text[:i] + "\nexpected:\n" + strings.Join(lines, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLibraryFixturesCoverEveryRule fails when a library rule lacks a fixture for a state
+// it can decide: Current when it has a current expression, Failed when it has a failed
+// one, and InProgress for every rule that decides on its own (an inProgress expression,
+// or a current one that did not match).
+func TestLibraryFixturesCoverEveryRule(t *testing.T) {
+	paths, fixtures := loadRuleFixtures(t)
+	seen := map[string]map[Status]bool{}
+	kinds := map[string]bool{}
+	for _, p := range paths {
+		fx := fixtures[p]
+		u := objectOf(t, fx.Object)
+		kinds[group(u.GetAPIVersion())+"/"+u.GetKind()] = true
+		if !strings.HasPrefix(fx.Expected.Rule, "cel:") {
+			continue
+		}
+		name := strings.TrimPrefix(fx.Expected.Rule, "cel:")
+		if seen[name] == nil {
+			seen[name] = map[Status]bool{}
+		}
+		seen[name][fx.Expected.Status] = true
+	}
+	for _, r := range Library().Rules() {
+		if !kinds[r.Group+"/"+r.Kind] {
+			t.Errorf("library rule %s has no fixture", r.Name)
+			continue
+		}
+		var want []Status
+		if r.Current != "" {
+			want = append(want, CurrentStatus)
+		}
+		if r.Failed != "" {
+			want = append(want, FailedStatus)
+		}
+		if r.InProgress != "" || (r.Current != "" && r.Current != "true") {
+			want = append(want, InProgressStatus)
+		}
+		// A project's fixtures cover a rule through any kind sharing its expressions (the
+		// Flux kinds, Strimzi's): count the states seen for any rule of the same text.
+		got := map[Status]bool{}
+		for _, o := range Library().Rules() {
+			if o.Current == r.Current && o.Failed == r.Failed && o.InProgress == r.InProgress {
+				for st := range seen[o.Name] {
+					got[st] = true
+				}
+			}
+		}
+		for _, st := range want {
+			if !got[st] {
+				t.Errorf("library rule %s has no fixture for %s", r.Name, st)
+			}
+		}
+	}
+}
+
+// objectOf decodes a fixture's object as client-go does, integers as int64.
+func objectOf(t testing.TB, raw json.RawMessage) *unstructured.Unstructured {
+	t.Helper()
+	var m map[string]any
+	if err := utiljson.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("decode object: %v", err)
+	}
+	return &unstructured.Unstructured{Object: m}
+}
