@@ -44,7 +44,42 @@ func ParseManifests(text string) ([]Object, error) {
 		if err != nil {
 			return nil, &ManifestError{Document: i + 1, Err: err}
 		}
-		out = append(out, objs...)
+		for _, u := range objs {
+			typed, err := NewObjectFromUnstructured(u)
+			if err != nil {
+				return nil, &ManifestError{Document: i + 1, Err: fmt.Errorf("%s: %w", describe(u), err)}
+			}
+			out = append(out, typed)
+		}
+	}
+	return out, nil
+}
+
+// ManifestObject is one object of a manifest as written, with the document it came from
+// (counting from 1, as ManifestError does).
+type ManifestObject struct {
+	Document int
+	Object   *unstructured.Unstructured
+}
+
+// ParseUnstructuredManifests reads text as ParseManifests does, with the same errors, but
+// returns every object as written, none converted to a typed object. Converting drops fields
+// the type does not have and fails on values of the wrong type, so this is the form to
+// validate (see Validator) or to apply when the server must see exactly what the author wrote.
+func ParseUnstructuredManifests(text string) ([]ManifestObject, error) {
+	docs, err := splitDocuments(text)
+	if err != nil {
+		return nil, err
+	}
+	var out []ManifestObject
+	for i, doc := range docs {
+		objs, err := parseDocument(doc)
+		if err != nil {
+			return nil, &ManifestError{Document: i + 1, Err: err}
+		}
+		for _, u := range objs {
+			out = append(out, ManifestObject{Document: i + 1, Object: u})
+		}
 	}
 	return out, nil
 }
@@ -112,7 +147,8 @@ func isBlankYAML(doc []byte) bool {
 	return true
 }
 
-func parseDocument(doc []byte) ([]Object, error) {
+// parseDocument returns the objects of one document, the items of a List in order.
+func parseDocument(doc []byte) ([]*unstructured.Unstructured, error) {
 	if len(doc) == 0 || bytes.Equal(bytes.TrimSpace(doc), []byte("null")) {
 		return nil, nil
 	}
@@ -132,7 +168,7 @@ func parseDocument(doc []byte) ([]Object, error) {
 		if !ok && items != nil {
 			return nil, fmt.Errorf("%s: items is %T, want a list", u.GetKind(), items)
 		}
-		var out []Object
+		var out []*unstructured.Unstructured
 		for i, item := range list {
 			m, ok := item.(map[string]any)
 			if !ok {
@@ -153,11 +189,7 @@ func parseDocument(doc []byte) ([]Object, error) {
 	if _, err := metaAccessible(u); err != nil {
 		return nil, fmt.Errorf("%s: %w", describe(u), err)
 	}
-	typed, err := NewObjectFromUnstructured(u)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", describe(u), err)
-	}
-	return []Object{typed}, nil
+	return []*unstructured.Unstructured{u}, nil
 }
 
 // metaAccessible checks that metadata has the shape ObjectMeta needs, so a later accessor call

@@ -114,13 +114,15 @@ func newApplyCommand(o *options) *cobra.Command {
 		timeout      time.Duration
 		fieldManager string
 		force        bool
+		validate     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- [--wait]",
 		Short: "Apply manifests with server-side apply, then optionally wait until they are reconciled",
 		Long: `Apply every object of the manifests with server-side apply: CustomResourceDefinitions first,
 then Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
-applying its custom resources. Every kind is checked before anything is applied.
+applying its custom resources. Every kind, and every object against the cluster's schemas (see
+'kates validate'; --validate=false skips this), is checked before anything is applied.
 
 With --wait, then wait until every object is Current, as 'kates wait' does.`,
 		Example: `  kates apply -f deploy/ --wait --timeout 2m
@@ -140,6 +142,11 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			}
 			if err := checkKinds(c, ms); err != nil {
 				return err
+			}
+			if validate {
+				if _, err := validateManifests(cmd.Context(), c, ms, true); err != nil {
+					return err
+				}
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -177,6 +184,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up applying and waiting after this long (0: never)")
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager that owns the fields applied")
 	cmd.Flags().BoolVar(&force, "force-conflicts", false, "take fields another field manager owns instead of failing")
+	cmd.Flags().BoolVar(&validate, "validate", true, "check every object against the cluster's schemas before applying any (as 'kates validate'); false to leave it to the server")
 	return cmd
 }
 

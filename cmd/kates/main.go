@@ -150,6 +150,6 @@ or the cluster refused a request; 2 bad usage or input.`,
 	o.config.AddFlags(root.PersistentFlags())
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "client-go's log level; 0 shows none of its logs")
 	root.PersistentPreRun = func(*cobra.Command, []string) { setupLogs(*verbosity, s.errOut) }
-	root.AddCommand(newApplyCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o))
+	root.AddCommand(newApplyCommand(o), newValidateCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o))
 	return root
 }
