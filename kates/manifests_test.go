@@ -118,3 +118,46 @@ func FuzzParseManifests(f *testing.F) {
 		}
 	})
 }
+
+// TestParseUnstructuredManifestsKeepsWhatWasWritten checks what ParseManifests' typed
+// conversion would lose: a misspelled field, a value of the wrong type; and the document
+// numbers, which count Lists and empty documents as documents.
+func TestParseUnstructuredManifestsKeepsWhatWasWritten(t *testing.T) {
+	text := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec: {replicass: 2, replicas: three}
+---
+# only a comment
+---
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}
+`
+	objs, err := kates.ParseUnstructuredManifests(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type doc struct {
+		Document int
+		Name     string
+		Spec     any
+	}
+	var got []doc
+	for _, o := range objs {
+		got = append(got, doc{o.Document, o.Object.GetName(), o.Object.Object["spec"]})
+	}
+	want := []doc{
+		{1, "web", map[string]any{"replicass": float64(2), "replicas": "three"}},
+		{3, "a", nil},
+		{3, "b", nil},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseUnstructuredManifests mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := kates.ParseManifests(text); err == nil || !strings.Contains(err.Error(), "document 1") {
+		t.Errorf("ParseManifests of a value of the wrong type = %v, want an error naming document 1", err)
+	}
+}

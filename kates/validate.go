@@ -165,22 +165,30 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 			err = fmt.Errorf("kates: validate: internal error: %v", r)
 		}
 	}()
+	// u is the one copy of obj made here; the checks below may change it (defaults, pruning).
 	u, err := toValidatable(obj)
 	if err != nil {
 		return err
 	}
-	t, err := v.c.resolve(u, false)
+	m, err := v.c.mappingForObject(u.GroupVersionKind())
 	if err != nil {
-		return err
+		return fmt.Errorf("kates: %w", err)
 	}
-	gvk := t.mapping.GroupVersionKind
+	namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace
+	switch {
+	case namespaced && u.GetNamespace() == "":
+		u.SetNamespace(v.c.namespace)
+	case !namespaced && u.GetNamespace() != "":
+		u.SetNamespace("") // as the Client clears it before writing
+	}
+	t := &target{obj: u, mapping: m}
+	gvk := m.GroupVersionKind
 	verdict := func(errs field.ErrorList) error {
 		if len(errs) == 0 {
 			return nil
 		}
 		return &ValidationError{GroupVersionKind: gvk, Namespace: t.obj.GetNamespace(), Name: t.obj.GetName(), Errors: errs}
 	}
-	namespaced := t.mapping.Scope.Name() == meta.RESTScopeNameNamespace
 	crd, err := v.crd(ctx, t.mapping.Resource.GroupResource())
 	if err != nil {
 		return fmt.Errorf("kates: validate %s: %w", t.describe(), err)
@@ -291,11 +299,10 @@ func validateMeta(obj map[string]any, namespaced bool, nameFn apimachineryvalida
 
 func anyName(string, bool) []string { return nil }
 
-// validate runs, on a copy of obj, what the API server runs on a custom resource being created:
+// validate runs, on obj, which it changes, what the API server runs on a custom resource being created:
 // defaulting, pruning (reported, as strict field validation does), the OpenAPI schema, embedded
 // objects' metadata, list types, then CEL rules unless earlier errors make them unsafe to run.
 func (cv *crdVersion) validate(ctx context.Context, obj map[string]any, namespaced bool) field.ErrorList {
-	obj = kruntime.DeepCopyJSON(obj)
 	integers(obj)
 	errs := validateMeta(obj, namespaced, apimachineryvalidation.NameIsDNSSubdomain)
 	structuraldefaulting.Default(obj, cv.structural)
@@ -381,7 +388,7 @@ func validateBuiltin(b *builtinSchemas, u *unstructured.Unstructured, namespaced
 	if !ok {
 		return nil, fmt.Errorf("the server publishes no schema for %s", gvk)
 	}
-	obj := kruntime.DeepCopyJSON(u.Object)
+	obj := u.Object // Validate's own copy: pruneUndeclared may change it
 	errs := validateMeta(obj, namespaced, anyName)
 	root := smdschema.TypeRef{NamedType: &name}
 	errs = append(errs, pruneUndeclared(b.schema, root, obj, nil)...)
