@@ -212,34 +212,17 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 	return verdict(errs)
 }
 
-// toValidatable converts obj as the Client's methods do, after checking it is a Kubernetes
-// object at all, and makes a map of non-JSON Go values (an int, a []string) JSON-shaped, as the
-// Client's encoding would, instead of letting the schema code panic on it.
+// toValidatable converts obj as the Client's methods do (a map of Go values JSON encodes, such
+// as an int, is taken as the Client takes it), after checking it is a Kubernetes object at all.
 func toValidatable(obj any) (*unstructured.Unstructured, error) {
-	var m map[string]any
 	switch o := obj.(type) {
-	case map[string]any:
-		m = o
+	case map[string]any, unstructured.Unstructured, kruntime.Object:
 	case *unstructured.Unstructured:
-		if o != nil {
-			m = o.Object
+		if o == nil {
+			return nil, fmt.Errorf("kates: validate: %w: nil *Unstructured", ErrNotObject)
 		}
-	case unstructured.Unstructured:
-		m = o.Object
-	case kruntime.Object:
 	default:
 		return nil, fmt.Errorf("kates: validate: %w: %T (want a typed object, *kates.Unstructured or map[string]any)", ErrNotObject, obj)
-	}
-	if m != nil && !isJSONValue(m) {
-		data, err := json.Marshal(m)
-		if err != nil {
-			return nil, fmt.Errorf("kates: validate: %w: %v", ErrNotObject, err)
-		}
-		m = nil
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("kates: validate: %w: %v", ErrNotObject, err)
-		}
-		obj = m
 	}
 	u, err := toUnstructured(obj)
 	if err != nil {
@@ -256,8 +239,8 @@ func toValidatable(obj any) (*unstructured.Unstructured, error) {
 	return u, nil
 }
 
-// isJSONValue reports whether v holds only what JSON decodes into (and what Unstructured's deep
-// copy accepts).
+// isJSONValue reports whether v holds only what JSON decodes into, which is what Unstructured's
+// deep copy accepts.
 func isJSONValue(v any) bool {
 	switch x := v.(type) {
 	case nil, string, bool, int64, float64, json.Number:

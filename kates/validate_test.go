@@ -292,11 +292,6 @@ func TestValidateUnknownKindsAndNonObjects(t *testing.T) {
 			}
 		})
 	}
-	// Go values JSON would encode are fine in a map, as the Client takes them.
-	err = v.Validate(ctx, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "gotypes", "labels": map[string]string{"a": "b"}}, "data": map[string]string{"n": "1"}})
-	if err != nil {
-		t.Errorf("Validate(map with Go types) = %v", err)
-	}
 }
 
 // TestValidateSeesCRDChanges uses one Validator while a CRD comes, changes and goes: the
@@ -411,5 +406,35 @@ func TestValidateConcurrently(t *testing.T) {
 		if err := <-errs; !apierrors.IsInvalid(err) {
 			t.Errorf("Validate = %v, want invalid", err)
 		}
+	}
+}
+
+// TestClientAndValidatorTakeMapsOfGoValues passes maps holding Go values JSON encodes but
+// Unstructured does not hold (an int, a map[string]string): both the Validator and the Client
+// take them as the request would encode them, where Unstructured's deep copy used to panic.
+func TestClientAndValidatorTakeMapsOfGoValues(t *testing.T) {
+	c, _ := newClient(t)
+	v, err := kates.NewValidator(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	cm := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "gotypes", "labels": map[string]string{"a": "b"}},
+		"data":     map[string]string{"n": "1"}}
+	if err := v.Validate(ctx, cm); err != nil {
+		t.Errorf("Validate = %v", err)
+	}
+	var got kates.ConfigMap
+	if err := c.Create(ctx, cm, &got); err != nil {
+		t.Fatalf("Create = %v", err)
+	}
+	if diff := cmp.Diff(map[string]string{"n": "1"}, got.Data); diff != "" {
+		t.Errorf("created data mismatch (-want +got):\n%s", diff)
+	}
+	bad := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "badint"}, "data": map[string]int{"n": 1}}
+	if err := v.Validate(ctx, bad); !apierrors.IsInvalid(err) {
+		t.Errorf("Validate(data of ints) = %v, want invalid", err)
 	}
 }
