@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -437,4 +439,37 @@ func TestClientAndValidatorTakeMapsOfGoValues(t *testing.T) {
 	if err := v.Validate(ctx, bad); !apierrors.IsInvalid(err) {
 		t.Errorf("Validate(data of ints) = %v, want invalid", err)
 	}
+}
+
+// TestValidatorWatchEndsWithCloseOrGarbage checks the CRD watch a Validator starts on its first
+// custom resource ends when it is closed, and when it is dropped without Close.
+func TestValidatorWatchEndsWithCloseOrGarbage(t *testing.T) {
+	c, _ := newClient(t)
+	_, group := gadgetCRD(t, c)
+	ctx := context.Background()
+	obj := fromYAML(t, group, "apiVersion: GROUP/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {color: red, size: 3}")
+	// Warm the connection up: its goroutines belong to the client, not to a Validator.
+	if err := c.List(ctx, kates.Query{Kind: "gadgets." + group}, &[]*kates.Unstructured{}); err != nil {
+		t.Fatal(err)
+	}
+	ignore := goleak.IgnoreCurrent()
+	validate := func() *kates.Validator {
+		v, err := kates.NewValidator(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Validate(ctx, obj); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	validate().Close()
+	goleak.VerifyNone(t, ignore)
+
+	validate() // dropped without Close
+	for range 5 {
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+	}
+	goleak.VerifyNone(t, ignore)
 }
