@@ -2,6 +2,7 @@ package kates
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,8 +99,10 @@ type validatorState struct {
 	// (possibly stale) result.
 	crdGen   uint64
 	watching bool // the CRD watch is established, so cached CRDs are kept up to date
-	started  bool
-	stop     context.CancelFunc
+	// local holds the CRDs ValidateWithCRD was given, compiled, by the hash of their JSON.
+	local   map[[sha256.Size]byte]*localCRD
+	started bool
+	stop    context.CancelFunc
 }
 
 // builtinSchemas is the published schema of one group-version, fetched once.
@@ -116,6 +119,11 @@ type crdSchemas struct {
 	versions map[string]*crdVersion
 }
 
+type localCRD struct {
+	compiled *crdSchemas
+	spec     apiextensionsv1.CustomResourceDefinitionSpec
+}
+
 type crdVersion struct {
 	structural *structuralschema.Structural
 	validator  apiextensionsvalidation.SchemaValidator
@@ -127,7 +135,7 @@ func NewValidator(c *Client) (*Validator, error) {
 	if c == nil {
 		return nil, errors.New("kates: NewValidator: nil Client")
 	}
-	s := &validatorState{c: c, builtins: map[schema.GroupVersion]*builtinSchemas{}, crds: map[string]*crdSchemas{}}
+	s := &validatorState{c: c, builtins: map[schema.GroupVersion]*builtinSchemas{}, crds: map[string]*crdSchemas{}, local: map[[sha256.Size]byte]*localCRD{}}
 	v := &Validator{s}
 	runtime.AddCleanup(v, func(s *validatorState) { s.close() }, s)
 	return v, nil
@@ -197,7 +205,7 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 		cv := crd.versions[gvk.Version]
 		if cv == nil {
 			// Served a moment ago per discovery, but not by this CRD any more: it changed.
-			return &UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: v.c.suggest(gvk.Kind)}
+			return fmt.Errorf("kates: %w", &UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: v.c.suggest(gvk.Kind)})
 		}
 		return verdict(cv.validate(ctx, t.obj.Object, namespaced))
 	}
@@ -210,6 +218,72 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 		return fmt.Errorf("kates: validate %s: %w", t.describe(), err)
 	}
 	return verdict(errs)
+}
+
+// ValidateWithCRD checks obj, a custom resource, against crd (a *CustomResourceDefinition,
+// *Unstructured or map) as Validate checks it against the cluster's CRD, without asking the
+// cluster: for a batch that brings the CRD along with its custom resources, before the CRD is
+// installed or while it is being changed. obj must be of the kind crd defines, in a version it
+// serves; otherwise the error is one IsUnknownKind recognises. Compiled CRDs are kept for the
+// Validator's life, keyed by their content.
+func (v *Validator) ValidateWithCRD(ctx context.Context, obj, crd any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("kates: validate: internal error: %v", r)
+		}
+	}()
+	u, err := toValidatable(obj)
+	if err != nil {
+		return err
+	}
+	cu, err := toUnstructured(crd)
+	if err != nil {
+		return fmt.Errorf("kates: validate with CRD: %w", err)
+	}
+	compiled, spec, err := v.localCRD(cu)
+	if err != nil {
+		return fmt.Errorf("kates: validate with CRD %s: %w", cu.GetName(), err)
+	}
+	gvk := u.GroupVersionKind()
+	cv := compiled.versions[gvk.Version]
+	if gvk.Group != spec.Group || gvk.Kind != spec.Names.Kind || cv == nil {
+		return fmt.Errorf("kates: %w", &UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: []string{spec.Names.Plural + "." + spec.Group}})
+	}
+	namespaced := spec.Scope == apiextensionsv1.NamespaceScoped
+	switch {
+	case namespaced && u.GetNamespace() == "":
+		u.SetNamespace(v.c.namespace)
+	case !namespaced && u.GetNamespace() != "":
+		u.SetNamespace("")
+	}
+	if errs := cv.validate(ctx, u.Object, namespaced); len(errs) > 0 {
+		return &ValidationError{GroupVersionKind: gvk, Namespace: u.GetNamespace(), Name: u.GetName(), Errors: errs}
+	}
+	return nil
+}
+
+// localCRD compiles a CRD given by the caller, once per distinct content.
+func (s *validatorState) localCRD(u *unstructured.Unstructured) (*crdSchemas, *apiextensionsv1.CustomResourceDefinitionSpec, error) {
+	data, err := json.Marshal(u.Object)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := sha256.Sum256(data)
+	s.mu.Lock()
+	l, ok := s.local[key]
+	s.mu.Unlock()
+	if ok {
+		return l.compiled, &l.spec, nil
+	}
+	compiled, crd, err := compileCRD(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	l = &localCRD{compiled: compiled, spec: crd.Spec}
+	s.mu.Lock()
+	s.local[key] = l
+	s.mu.Unlock()
+	return l.compiled, &l.spec, nil
 }
 
 // toValidatable converts obj as the Client's methods do (a map of Go values JSON encodes, such
@@ -516,7 +590,7 @@ func (s *validatorState) crd(ctx context.Context, gr schema.GroupResource) (*crd
 	case err != nil:
 		return nil, fmt.Errorf("get CustomResourceDefinition %s: %w", name, err)
 	default:
-		if c, err = compileCRD(u); err != nil {
+		if c, _, err = compileCRD(u); err != nil {
 			return nil, err
 		}
 	}
@@ -530,10 +604,10 @@ func (s *validatorState) crd(ctx context.Context, gr schema.GroupResource) (*crd
 
 // compileCRD builds the validators of every served version of a CRD, as the API server does
 // when it starts serving it.
-func compileCRD(u *unstructured.Unstructured) (*crdSchemas, error) {
+func compileCRD(u *unstructured.Unstructured) (*crdSchemas, *apiextensionsv1.CustomResourceDefinition, error) {
 	var crd apiextensionsv1.CustomResourceDefinition
 	if err := kruntime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &crd); err != nil {
-		return nil, fmt.Errorf("decode CustomResourceDefinition %s: %w", u.GetName(), err)
+		return nil, nil, fmt.Errorf("decode CustomResourceDefinition %s: %w", u.GetName(), err)
 	}
 	out := &crdSchemas{name: crd.Name, versions: map[string]*crdVersion{}}
 	for _, ver := range crd.Spec.Versions {
@@ -543,7 +617,7 @@ func compileCRD(u *unstructured.Unstructured) (*crdSchemas, error) {
 		var props apiextensions.JSONSchemaProps
 		if ver.Schema != nil && ver.Schema.OpenAPIV3Schema != nil {
 			if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(ver.Schema.OpenAPIV3Schema, &props, nil); err != nil {
-				return nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, ver.Name, err)
+				return nil, nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, ver.Name, err)
 			}
 		} else {
 			preserve := true
@@ -551,11 +625,11 @@ func compileCRD(u *unstructured.Unstructured) (*crdSchemas, error) {
 		}
 		structural, err := structuralschema.NewStructural(&props)
 		if err != nil {
-			return nil, fmt.Errorf("CustomResourceDefinition %s version %s: schema is not structural: %w", crd.Name, ver.Name, err)
+			return nil, nil, fmt.Errorf("CustomResourceDefinition %s version %s: schema is not structural: %w", crd.Name, ver.Name, err)
 		}
 		validator, _, err := apiextensionsvalidation.NewSchemaValidator(&props)
 		if err != nil {
-			return nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, ver.Name, err)
+			return nil, nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, ver.Name, err)
 		}
 		out.versions[ver.Name] = &crdVersion{
 			structural: structural,
@@ -563,7 +637,7 @@ func compileCRD(u *unstructured.Unstructured) (*crdSchemas, error) {
 			cel:        cel.NewValidator(structural, true, celconfig.PerCallLimit),
 		}
 	}
-	return out, nil
+	return out, &crd, nil
 }
 
 // startWatch starts the CRD watch once; s.mu is held.

@@ -152,7 +152,7 @@ func checkAgainstServer(t *testing.T, c *kates.Client, v *kates.Validator, ns st
 
 func TestValidateCustomResources(t *testing.T) {
 	c, ns := newClient(t)
-	_, group := gadgetCRD(t, c)
+	crd, group := gadgetCRD(t, c)
 	v, err := kates.NewValidator(c)
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +187,21 @@ func TestValidateCustomResources(t *testing.T) {
 		{"Unstructured", kates.Unstructured{Object: gadget("unstructuredvalue", "{color: pink, size: 3}")}, []string{"spec.color"}},
 	}
 	checkAgainstServer(t, c, v, ns, cases)
+
+	// The same CRD given locally, as a batch brings it along, gives the same verdicts.
+	for _, tc := range cases {
+		t.Run("with the CRD given/"+tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			want, got := v.Validate(ctx, tc.obj), v.ValidateWithCRD(ctx, tc.obj, crd)
+			if diff := cmp.Diff(fmt.Sprint(want), fmt.Sprint(got)); diff != "" {
+				t.Errorf("ValidateWithCRD() mismatch with Validate() (-want +got):\n%s", diff)
+			}
+		})
+	}
+	other := fromYAML(t, group, "apiVersion: GROUP/v3\nkind: Gadget\nmetadata: {name: v3}\nspec: {}")
+	if err := v.ValidateWithCRD(context.Background(), other, crd); !kates.IsUnknownKind(err) {
+		t.Errorf("ValidateWithCRD(a version the CRD lacks) = %v, want an unknown kind", err)
+	}
 
 	t.Run("object not changed", func(t *testing.T) {
 		obj := gadget("untouched", "{color: red, size: 3, colour: red}")

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kates-dev/kates/kates"
 )
@@ -23,8 +25,8 @@ a built-in kind against the schema the server publishes (undeclared fields and w
 strict field validation reports them). Nothing is written. Every violation is listed with its
 file and document. Exit code 0 when every object is valid, 2 when one is not.
 
-Objects of a kind that a CustomResourceDefinition in the same files defines are checked only
-when that kind is already served (the server checks them when they are applied).`,
+A custom resource whose CustomResourceDefinition is in the same files is checked against that
+one, installed or not.`,
 		Example: `  kates validate -f deploy/
   kustomize build overlays/prod | kates validate -f -`,
 		Args: cobra.NoArgs,
@@ -44,11 +46,7 @@ when that kind is already served (the server checks them when they are applied).
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(o.out, "%d of %d objects valid", checked, len(ms))
-			if skipped := len(ms) - checked; skipped > 0 {
-				fmt.Fprintf(o.out, "; %d of kinds not served yet not checked", skipped)
-			}
-			fmt.Fprintln(o.out)
+			fmt.Fprintf(o.out, "%d of %d objects valid\n", checked, len(ms))
 			return nil
 		},
 	}
@@ -56,8 +54,8 @@ when that kind is already served (the server checks them when they are applied).
 	return cmd
 }
 
-// validateManifests checks every object of ms and returns how many it checked: all but those
-// of a kind a CRD among ms defines and the server does not serve yet. Every invalid object and
+// validateManifests checks every object of ms, a custom resource against its CRD among ms if it
+// is there, and returns how many it checked (all but those of unknown kinds). Every invalid object and
 // unknown kind is listed in one usage error (exit 2), each line naming file and document, so
 // a batch is corrected in one pass; other errors (the cluster unreachable) are failures.
 // applying says the batch was to be applied, for the message.
@@ -67,13 +65,27 @@ func validateManifests(ctx context.Context, c *kates.Client, ms []manifest, appl
 		return 0, failure(err)
 	}
 	defer v.Close()
-	defined := crdKinds(ms)
+	// A custom resource whose CRD comes in the batch is checked against that CRD, which may not
+	// be installed yet or may change its schema.
+	batchCRDs := map[schema.GroupKind]*unstructured.Unstructured{}
+	for _, m := range ms {
+		if isCRD(m.obj) {
+			group, _, _ := unstructured.NestedString(m.raw.Object, "spec", "group")
+			kind, _, _ := unstructured.NestedString(m.raw.Object, "spec", "names", "kind")
+			batchCRDs[schema.GroupKind{Group: group, Kind: kind}] = m.raw
+		}
+	}
 	var problems []string
 	checked, invalid := 0, 0
 	for _, m := range ms {
 		gvk := m.raw.GroupVersionKind()
 		where := fmt.Sprintf("%s: document %d (%s)", m.source, m.document, describeManifest(m))
-		err := v.Validate(ctx, m.raw)
+		var err error
+		if crd, ok := batchCRDs[gvk.GroupKind()]; ok {
+			err = v.ValidateWithCRD(ctx, m.raw, crd)
+		} else {
+			err = v.Validate(ctx, m.raw)
+		}
 		var verr *kates.ValidationError
 		switch {
 		case err == nil:
@@ -85,9 +97,6 @@ func validateManifests(ctx context.Context, c *kates.Client, ms []manifest, appl
 				problems = append(problems, where+": "+e.Error())
 			}
 		case kates.IsUnknownKind(err):
-			if _, ok := defined[gvk.GroupKind()]; ok {
-				continue // its CRD is in the batch; the server checks it when applied
-			}
 			invalid++
 			problems = append(problems, fmt.Sprintf("%s: the server does not serve kind %s of %s%s",
 				where, gvk.Kind, gvk.GroupVersion(), didYouMean(c, gvk.Group, err)))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/kates-dev/kates/kates"
 )
@@ -95,5 +96,40 @@ metadata: {name: second, labels: {"a b": c}}
 	}
 	if err := c.Get(context.Background(), first, nil); err != nil {
 		t.Errorf("with --validate=false, the valid object is applied: %v", err)
+	}
+}
+
+// TestValidateCustomResourcesAgainstTheirCRDInTheBatch validates custom resources whose CRD
+// comes in the same files and is not installed: they are checked against that CRD.
+func TestValidateCustomResourcesAgainstTheirCRDInTheBatch(t *testing.T) {
+	_, ns := newClient(t)
+	data, err := os.ReadFile("../../testdata/validate/gadgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "v" + rand.String(6) + ".example.com"
+	crd := strings.ReplaceAll(string(data), "example.com", group)
+	gadget := func(name, spec string) string {
+		return "apiVersion: " + group + "/v1\nkind: Gadget\nmetadata: {name: " + name + "}\nspec: " + spec + "\n---\n"
+	}
+	good := writeFile(t, "good.yaml", gadget("g", "{color: red, size: 3}")+crd)
+	bad := writeFile(t, "bad.yaml", gadget("g", "{color: purple, size: 3, minReplicas: 5, maxReplicas: 1}")+crd+"\n---\n"+gadget("h", "{color: red, size: 3, minReplicas: 5, maxReplicas: 1}"))
+
+	r := runKates(t, nil, "-n", ns, "validate", "-f", good)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 of 2 objects valid") {
+		t.Errorf("exit %d, want 0 and 2 of 2 objects valid", r.code)
+	}
+	r = runKates(t, nil, "-n", ns, "validate", "-f", bad)
+	if r.code != 2 {
+		t.Errorf("exit %d, want 2", r.code)
+	}
+	for _, w := range []string{
+		bad + ": document 1 (Gadget g): spec.color: Unsupported value: \"purple\"",
+		bad + ": document 3 (Gadget h): spec: Invalid value: minReplicas must not exceed maxReplicas",
+		"2 of 3 objects invalid",
+	} {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("stderr lacks %q", w)
+		}
 	}
 }
