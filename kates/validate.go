@@ -82,7 +82,7 @@ func (e *ValidationError) Status() metav1.Status { return e.statusError().Status
 // used from the next call and a CRD installed later is found; the watch ends with Close, or
 // when the Validator is garbage-collected. Without the right to watch CRDs, nothing about them
 // is cached. A kind the server does not serve is an error IsUnknownKind recognises, with close
-// matches.
+// matches. ValidateWithCRD checks a custom resource against a CRD the caller has, installed or not.
 type Validator struct {
 	*validatorState
 }
@@ -115,15 +115,16 @@ type builtinSchemas struct {
 
 // crdSchemas is one CRD compiled for validation, by version.
 type crdSchemas struct {
-	name     string
 	versions map[string]*crdVersion
 }
 
+// localCRD is a CRD given to ValidateWithCRD, compiled.
 type localCRD struct {
 	compiled *crdSchemas
 	spec     apiextensionsv1.CustomResourceDefinitionSpec
 }
 
+// crdVersion is what the API server builds to validate one version of a CRD.
 type crdVersion struct {
 	structural *structuralschema.Structural
 	validator  apiextensionsvalidation.SchemaValidator
@@ -570,8 +571,8 @@ func (b *builtinSchemas) fetch(c *Client, gv schema.GroupVersion) error {
 // crd returns the compiled CRD that defines gr, or nil when no CRD does (a built-in kind, or an
 // identity that may not read CRDs).
 func (s *validatorState) crd(ctx context.Context, gr schema.GroupResource) (*crdSchemas, error) {
-	if gr.Group == "" {
-		return nil, nil // CRDs cannot define kinds of the core group
+	if !strings.Contains(gr.Group, ".") {
+		return nil, nil // a CRD's group has a dot: apps, batch and the core group are built in
 	}
 	name := gr.Resource + "." + gr.Group
 	s.mu.Lock()
@@ -609,7 +610,7 @@ func compileCRD(u *unstructured.Unstructured) (*crdSchemas, *apiextensionsv1.Cus
 	if err := kruntime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &crd); err != nil {
 		return nil, nil, fmt.Errorf("decode CustomResourceDefinition %s: %w", u.GetName(), err)
 	}
-	out := &crdSchemas{name: crd.Name, versions: map[string]*crdVersion{}}
+	out := &crdSchemas{versions: map[string]*crdVersion{}}
 	for _, ver := range crd.Spec.Versions {
 		if !ver.Served {
 			continue
