@@ -368,7 +368,10 @@ func (cv *crdVersion) validate(ctx context.Context, obj map[string]any, namespac
 	for _, p := range unknown {
 		errs = append(errs, unknownField(p))
 	}
-	errs = append(errs, apiextensionsvalidation.ValidateCustomResource(nil, obj, cv.validator)...)
+	// The schema validator's order follows map iteration; messages should not change between runs.
+	schemaErrs := apiextensionsvalidation.ValidateCustomResource(nil, obj, cv.validator)
+	sort.SliceStable(schemaErrs, func(i, j int) bool { return schemaErrs[i].Field < schemaErrs[j].Field })
+	errs = append(errs, schemaErrs...)
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj, cv.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, cv.structural, obj)...)
 	if cv.cel != nil {

@@ -167,6 +167,7 @@ func TestValidateCustomResources(t *testing.T) {
 		{"valid", valid, nil},
 		{"valid with defaults filled by the server", gadget("defaults", "{color: blue, size: 1}"), nil},
 		{"valid v2", fromYAML(t, group, "apiVersion: GROUP/v2\nkind: Gadget\nmetadata: {name: v2}\nspec: {size: small}"), nil},
+		{"unknown fields kept under x-kubernetes-preserve-unknown-fields", gadget("preserved", "{color: red, size: 3, extra: {colour: red, deep: {x: [1, {y: z}]}}}"), nil},
 		{"required field missing", gadget("required", "{size: 3}"), []string{"spec.color"}},
 		{"required object missing", fromYAML(t, group, "apiVersion: GROUP/v1\nkind: Gadget\nmetadata: {name: nospec}"), []string{"spec"}},
 		{"enum", gadget("enum", "{color: purple, size: 3}"), []string{"spec.color"}},
@@ -192,8 +193,8 @@ func TestValidateCustomResources(t *testing.T) {
 	for _, tc := range cases {
 		t.Run("with the CRD given/"+tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			want, got := v.Validate(ctx, tc.obj), v.ValidateWithCRD(ctx, tc.obj, crd)
-			if diff := cmp.Diff(fmt.Sprint(want), fmt.Sprint(got)); diff != "" {
+			want, got := violations(v.Validate(ctx, tc.obj)), violations(v.ValidateWithCRD(ctx, tc.obj, crd))
+			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("ValidateWithCRD() mismatch with Validate() (-want +got):\n%s", diff)
 			}
 		})
@@ -239,6 +240,8 @@ func TestValidateBuiltinKinds(t *testing.T) {
 	// A typed Deployment without TypeMeta, as client-go code builds them.
 	bare := deployment("bare")
 	bare.TypeMeta = kates.TypeMeta{}
+	badLabel := deployment("badlabel")
+	badLabel.Labels = map[string]string{"-bad-": "x"}
 
 	typo := fromYAML(t, "", `apiVersion: apps/v1
 kind: Deployment
@@ -263,6 +266,7 @@ spec:
 	cases := []validateCase{
 		{"typed Deployment", deployment("typed"), nil},
 		{"typed Deployment without TypeMeta", bare, nil},
+		{"typed Deployment with a bad label", badLabel, []string{"metadata.labels"}},
 		{"ConfigMap map", map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm"}, "data": map[string]any{"a": "1"}}, nil},
 		{"misspelled fields", typo, []string{"spec.replicass", "spec.template.spec.containers[0].imagePullPolicyy"}},
 		{"wrong type", &kates.Unstructured{Object: wrongType}, []string{"spec.replicas"}},
@@ -382,6 +386,21 @@ func updateCRD(t *testing.T, ctx context.Context, c *kates.Client, crd *kates.Cu
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// violations lists err's violations, sorted (the schema validator's order follows map order), or
+// err itself when it is no *kates.ValidationError.
+func violations(err error) []string {
+	var verr *kates.ValidationError
+	if !errors.As(err, &verr) {
+		return []string{fmt.Sprint(err)}
+	}
+	var out []string
+	for _, e := range verr.Errors {
+		out = append(out, e.Error())
+	}
+	slices.Sort(out)
+	return out
 }
 
 // eventually retries f until it returns nil, failing the test with f's last error when ctx ends.
