@@ -517,20 +517,27 @@ func pruneUndeclared(s *smdschema.Schema, tr smdschema.TypeRef, v any, path *fie
 
 // builtin returns the published schema of gv, fetching it once; concurrent callers wait for
 // the one fetch. A failed fetch is not kept, so the next call tries again.
-func (s *validatorState) builtin(ctx context.Context, gv schema.GroupVersion) (*builtinSchemas, error) {
+func (s *validatorState) builtin(ctx context.Context, gv schema.GroupVersion) (_ *builtinSchemas, err error) {
 	s.mu.Lock()
 	b, ok := s.builtins[gv]
 	if !ok {
 		b = &builtinSchemas{done: make(chan struct{})}
 		s.builtins[gv] = b
 		s.mu.Unlock()
+		// Callers waiting for this fetch must be released however it ends, a panic included.
+		defer func() {
+			if r := recover(); r != nil {
+				b.err = fmt.Errorf("internal error: %v", r)
+				err = b.err
+			}
+			if b.err != nil {
+				s.mu.Lock()
+				delete(s.builtins, gv)
+				s.mu.Unlock()
+			}
+			close(b.done)
+		}()
 		b.err = b.fetch(s.c, gv)
-		if b.err != nil {
-			s.mu.Lock()
-			delete(s.builtins, gv)
-			s.mu.Unlock()
-		}
-		close(b.done)
 		return b, b.err
 	}
 	s.mu.Unlock()

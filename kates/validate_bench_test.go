@@ -84,11 +84,12 @@ spec: {color: red, size: 3, code: ABC-12, owner: {email: a@b.c}, ports: [{name: 
 }
 
 // FuzzValidate feeds the Validator arbitrary JSON, shaped by the seeds like the objects it
-// meets: it must answer every input with a verdict or an error, never a panic (which Validate
-// would turn into an "internal error").
+// meets, to Validate and to ValidateWithCRD (as the object, and as the CRD): it must answer
+// every input with a verdict or an error, never a panic (which it would turn into an
+// "internal error").
 func FuzzValidate(f *testing.F) {
 	c, _ := newClient(f)
-	_, group := gadgetCRD(f, c)
+	crd, group := gadgetCRD(f, c)
 	v, err := kates.NewValidator(c)
 	if err != nil {
 		f.Fatal(err)
@@ -123,6 +124,12 @@ func FuzzValidate(f *testing.F) {
 		}
 		if _, isMap := obj.(map[string]any); !isMap && !errors.Is(err, kates.ErrNotObject) {
 			t.Errorf("Validate(%s) = %v, want ErrNotObject", data, err)
+		}
+		// The same input against the CRD given locally, and as the CRD itself.
+		for _, err := range []error{v.ValidateWithCRD(ctx, obj, crd), v.ValidateWithCRD(ctx, crd, obj)} {
+			if err != nil && strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("ValidateWithCRD(%s): %v", data, err)
+			}
 		}
 	})
 }
