@@ -225,8 +225,8 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 // *Unstructured or map) as Validate checks it against the cluster's CRD, without asking the
 // cluster: for a batch that brings the CRD along with its custom resources, before the CRD is
 // installed or while it is being changed. obj must be of the kind crd defines, in a version it
-// serves; otherwise the error is one IsUnknownKind recognises. Compiled CRDs are kept for the
-// Validator's life, keyed by their content.
+// serves; otherwise the error is one IsUnknownKind recognises. The last CRDs given are kept
+// compiled, keyed by their content.
 func (v *Validator) ValidateWithCRD(ctx context.Context, obj, crd any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -263,6 +263,10 @@ func (v *Validator) ValidateWithCRD(ctx context.Context, obj, crd any) (err erro
 	return nil
 }
 
+// maxLocalCRDs bounds how many compiled CRDs ValidateWithCRD keeps: more than a batch of
+// manifests brings, few enough that their compiled CEL programs stay small.
+const maxLocalCRDs = 64
+
 // localCRD compiles a CRD given by the caller, once per distinct content.
 func (s *validatorState) localCRD(u *unstructured.Unstructured) (*crdSchemas, *apiextensionsv1.CustomResourceDefinitionSpec, error) {
 	data, err := json.Marshal(u.Object)
@@ -282,6 +286,9 @@ func (s *validatorState) localCRD(u *unstructured.Unstructured) (*crdSchemas, *a
 	}
 	l = &localCRD{compiled: compiled, spec: crd.Spec}
 	s.mu.Lock()
+	if len(s.local) >= maxLocalCRDs {
+		s.local = map[[sha256.Size]byte]*localCRD{} // a program cycling through CRDs must not grow without bound
+	}
 	s.local[key] = l
 	s.mu.Unlock()
 	return l.compiled, &l.spec, nil
@@ -290,12 +297,8 @@ func (s *validatorState) localCRD(u *unstructured.Unstructured) (*crdSchemas, *a
 // toValidatable converts obj as the Client's methods do (a map of Go values JSON encodes, such
 // as an int, is taken as the Client takes it), after checking it is a Kubernetes object at all.
 func toValidatable(obj any) (*unstructured.Unstructured, error) {
-	switch o := obj.(type) {
-	case map[string]any, unstructured.Unstructured, kruntime.Object:
-	case *unstructured.Unstructured:
-		if o == nil {
-			return nil, fmt.Errorf("kates: validate: %w: nil *Unstructured", ErrNotObject)
-		}
+	switch obj.(type) {
+	case map[string]any, unstructured.Unstructured, kruntime.Object: // *Unstructured is one
 	default:
 		return nil, fmt.Errorf("kates: validate: %w: %T (want a typed object, *kates.Unstructured or map[string]any)", ErrNotObject, obj)
 	}
