@@ -27,8 +27,9 @@ soak: ## The long reliability burst (20,000 changes, slow consumer) against one 
 	KATES_SOAK=1 hack/test.sh -run 'TestBurstSoak' -v
 
 .PHONY: fuzz
-fuzz: ## Fuzz ParseManifests and kstatus.Compute for 2 minutes each.
+fuzz: ## Fuzz ParseManifests, Validator.Validate and kstatus.Compute for 2 minutes each.
 	KATES_TEST_KUBECONFIG=$${KATES_TEST_KUBECONFIG:-$(CURDIR)/.kates/kubeconfig} $(GO) test -run '^$$' -fuzz=FuzzParseManifests -fuzztime=2m ./kates/
+	KATES_TEST_KUBECONFIG=$${KATES_TEST_KUBECONFIG:-$(CURDIR)/.kates/kubeconfig} $(GO) test -run '^$$' -fuzz=FuzzValidate -fuzztime=2m -parallel=1 ./kates/
 	$(GO) test -run '^$$' -fuzz=FuzzCompute -fuzztime=2m ./kstatus/
 
 .PHONY: cluster-up

@@ -7,4 +7,5 @@
 //   - snapshot: a controller's loop over Deployments, Services and ConfigMaps, with statuses.
 //   - loadshedding: a slow consumer that always gets the latest view of a fast-changing object.
 //   - wait: apply objects and wait until they are reconciled, with progress.
+//   - validate: check rendered objects against the cluster's schemas, apply only the valid ones.
 package examples

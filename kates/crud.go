@@ -246,7 +246,7 @@ const (
 // reports that as apierrors.IsBadRequest with the field's path; the directive governs the rest
 // of strict decoding. Strict is sent so that nothing is ever dropped without a word. A typed
 // object (a *kates.Deployment) has no unknown fields left to report: they were dropped when it
-// was decoded. Pass *Unstructured (see ParseManifestsAsWritten) to have them checked.
+// was decoded. Pass *Unstructured (see ParseUnstructuredManifests) to have them checked.
 func FieldValidation(mode string) ApplyOption {
 	return func(o *applyOptions) { o.fieldValidation = mode }
 }

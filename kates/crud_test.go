@@ -456,18 +456,19 @@ func TestCategoryExpandsAsKubectl(t *testing.T) {
 func TestApplyRefusesAMisspelledField(t *testing.T) {
 	c, ns := newClient(t)
 	ctx := context.Background()
-	objs, err := kates.ParseManifestsAsWritten("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typo, namespace: " + ns + "}\ndata: {a: b}\ndatta: {c: d}\n")
+	objs, err := kates.ParseUnstructuredManifests("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typo, namespace: " + ns + "}\ndata: {a: b}\ndatta: {c: d}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.Apply(ctx, objs[0], nil)
+	typo := objs[0].Object
+	err = c.Apply(ctx, typo, nil)
 	if !apierrors.IsBadRequest(err) || !strings.Contains(err.Error(), ".datta") {
 		t.Errorf("Apply = %v, want a bad request naming .datta", err)
 	}
-	if err := c.Get(ctx, objs[0], nil); !apierrors.IsNotFound(err) {
+	if err := c.Get(ctx, typo, nil); !apierrors.IsNotFound(err) {
 		t.Errorf("Get after the refused Apply: %v, want NotFound", err)
 	}
-	if err := c.Apply(ctx, objs[0], nil, kates.FieldValidation("Lenient")); err == nil || !strings.Contains(err.Error(), `field validation "Lenient"`) {
+	if err := c.Apply(ctx, typo, nil, kates.FieldValidation("Lenient")); err == nil || !strings.Contains(err.Error(), `field validation "Lenient"`) {
 		t.Errorf("Apply with an unknown validation mode = %v, want an error naming it", err)
 	}
 }

@@ -53,8 +53,21 @@
 // delete by name disappears at once. Writes made through DynamicInterface or Clientset directly,
 // or by other clients, show when the watch delivers them.
 //
+// # Validating
+//
+// A Validator checks objects against the cluster's own schemas without writing anything — a
+// custom resource against its CRD with the API server's validation code, a built-in kind against
+// the schema the server publishes — and answers with the error the server would give:
+//
+//	v, err := kates.NewValidator(client)
+//	if err := v.Validate(ctx, obj); apierrors.IsInvalid(err) {
+//		var invalid *kates.ValidationError
+//		errors.As(err, &invalid) // invalid.Errors: every violation, with its field path
+//	}
+//
 // # Manifests
 //
 // ParseManifests reads multi-document YAML or JSON into typed objects where kates.Scheme knows the
-// kind and Unstructured otherwise, naming the document in every error.
+// kind and Unstructured otherwise, naming the document in every error; ParseUnstructuredManifests
+// keeps every object as written, for validation.
 package kates

@@ -35,40 +35,52 @@ func (e *ManifestError) Unwrap() error { return e.Err }
 // Every document must have apiVersion and kind. The first bad document stops parsing with a
 // *ManifestError naming it; nothing is returned then, so a caller never applies half a file.
 func ParseManifests(text string) ([]Object, error) {
-	return parseManifests(text, true)
-}
-
-// ParseManifestsAsWritten reads Kubernetes objects from text as ParseManifests does, but returns
-// every one as *Unstructured, exactly as written. A typed object keeps only the fields its Go
-// type has, so a misspelled field ("replikas") would vanish before anything could report it;
-// apply these instead, and the API server's strict field validation (Apply's default) refuses
-// the mistake, naming the field.
-func ParseManifestsAsWritten(text string) ([]*Unstructured, error) {
-	objs, err := parseManifests(text, false)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*Unstructured, len(objs))
-	for i, o := range objs {
-		out[i] = o.(*Unstructured)
-	}
-	return out, nil
-}
-
-// parseManifests reads every document of text, converting objects of kinds the Scheme knows
-// into their Go types when typed.
-func parseManifests(text string, typed bool) ([]Object, error) {
 	docs, err := splitDocuments(text)
 	if err != nil {
 		return nil, err
 	}
 	var out []Object
 	for i, doc := range docs {
-		objs, err := parseDocument(doc, typed)
+		objs, err := parseDocument(doc)
 		if err != nil {
 			return nil, &ManifestError{Document: i + 1, Err: err}
 		}
-		out = append(out, objs...)
+		for _, u := range objs {
+			typed, err := NewObjectFromUnstructured(u)
+			if err != nil {
+				return nil, &ManifestError{Document: i + 1, Err: fmt.Errorf("%s: %w", describe(u), err)}
+			}
+			out = append(out, typed)
+		}
+	}
+	return out, nil
+}
+
+// ManifestObject is one object of a manifest as written, with the document it came from
+// (counting from 1, as ManifestError does).
+type ManifestObject struct {
+	Document int
+	Object   *unstructured.Unstructured
+}
+
+// ParseUnstructuredManifests reads text as ParseManifests does, with the same errors, but
+// returns every object as written, none converted to a typed object. Converting drops fields
+// the type does not have and fails on values of the wrong type, so this is the form to
+// validate (see Validator) or to apply when the server must see exactly what the author wrote.
+func ParseUnstructuredManifests(text string) ([]ManifestObject, error) {
+	docs, err := splitDocuments(text)
+	if err != nil {
+		return nil, err
+	}
+	var out []ManifestObject
+	for i, doc := range docs {
+		objs, err := parseDocument(doc)
+		if err != nil {
+			return nil, &ManifestError{Document: i + 1, Err: err}
+		}
+		for _, u := range objs {
+			out = append(out, ManifestObject{Document: i + 1, Object: u})
+		}
 	}
 	return out, nil
 }
@@ -136,7 +148,8 @@ func isBlankYAML(doc []byte) bool {
 	return true
 }
 
-func parseDocument(doc []byte, typed bool) ([]Object, error) {
+// parseDocument returns the objects of one document, the items of a List in order.
+func parseDocument(doc []byte) ([]*unstructured.Unstructured, error) {
 	if len(doc) == 0 || bytes.Equal(bytes.TrimSpace(doc), []byte("null")) {
 		return nil, nil
 	}
@@ -158,7 +171,7 @@ func parseDocument(doc []byte, typed bool) ([]Object, error) {
 		if !ok && items != nil {
 			return nil, fmt.Errorf("%s: items is %T, want a list", u.GetKind(), items)
 		}
-		var out []Object
+		var out []*unstructured.Unstructured
 		for i, item := range list {
 			m, ok := item.(map[string]any)
 			if !ok {
@@ -168,7 +181,7 @@ func parseDocument(doc []byte, typed bool) ([]Object, error) {
 			if err != nil {
 				return nil, err
 			}
-			objs, err := parseDocument(itemJSON, typed)
+			objs, err := parseDocument(itemJSON)
 			if err != nil {
 				return nil, fmt.Errorf("%s item %d: %w", u.GetKind(), i, err)
 			}
@@ -179,14 +192,7 @@ func parseDocument(doc []byte, typed bool) ([]Object, error) {
 	if _, err := metaAccessible(u); err != nil {
 		return nil, fmt.Errorf("%s: %w", describe(u), err)
 	}
-	if !typed {
-		return []Object{u}, nil
-	}
-	t, err := NewObjectFromUnstructured(u)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", describe(u), err)
-	}
-	return []Object{t}, nil
+	return []*unstructured.Unstructured{u}, nil
 }
 
 // metaAccessible checks that metadata has the shape ObjectMeta needs, so a later accessor call

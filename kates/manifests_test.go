@@ -3,7 +3,6 @@ package kates_test
 import (
 	"errors"
 	"fmt"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"os"
 	"strings"
 	"testing"
@@ -117,45 +116,57 @@ func FuzzParseManifests(f *testing.F) {
 				t.Fatalf("object without kind: %#v", o)
 			}
 		}
-		written, werr := kates.ParseManifestsAsWritten(text)
+		written, werr := kates.ParseUnstructuredManifests(text)
 		if werr != nil && written != nil {
-			t.Fatalf("ParseManifestsAsWritten: objects returned beside error %v", werr)
+			t.Fatalf("ParseUnstructuredManifests: objects returned beside error %v", werr)
 		}
 		// As written reads everything the typed parse reads (and more: a field of the wrong
 		// type is the server's to refuse).
 		if err == nil && (werr != nil || len(written) != len(objs)) {
-			t.Fatalf("ParseManifests read %d objects, ParseManifestsAsWritten %d (error %v)", len(objs), len(written), werr)
+			t.Fatalf("ParseManifests read %d objects, ParseUnstructuredManifests %d (error %v)", len(objs), len(written), werr)
 		}
 	})
 }
 
-// TestParseManifestsAsWrittenKeepsEveryField: a misspelled field survives as written, where
-// the typed parse drops it without a word, so the server's strict validation can refuse it.
-func TestParseManifestsAsWrittenKeepsEveryField(t *testing.T) {
-	const text = `apiVersion: apps/v1
+// TestParseUnstructuredManifestsKeepsWhatWasWritten checks what ParseManifests' typed
+// conversion would lose: a misspelled field, a value of the wrong type; and the document
+// numbers, which count Lists and empty documents as documents.
+func TestParseUnstructuredManifestsKeepsWhatWasWritten(t *testing.T) {
+	text := `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
-spec:
-  replikas: 3
-  template:
-    spec:
-      containers: [{name: web, image: nginx, imagePullPolicee: Always}]
+spec: {replicass: 2, replicas: three}
+---
+# only a comment
+---
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}
 `
-	written, err := kates.ParseManifestsAsWritten(text)
+	objs, err := kates.ParseUnstructuredManifests(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(written) != 1 {
-		t.Fatalf("%d objects, want 1", len(written))
+	type doc struct {
+		Document int
+		Name     string
+		Spec     any
 	}
-	if v, found, _ := unstructured.NestedInt64(written[0].Object, "spec", "replikas"); !found || v != 3 {
-		t.Errorf("spec.replikas = %v (found %v), want 3 as written", v, found)
+	var got []doc
+	for _, o := range objs {
+		got = append(got, doc{o.Document, o.Object.GetName(), o.Object.Object["spec"]})
 	}
-	typed, err := kates.ParseManifests(text)
-	if err != nil {
-		t.Fatal(err)
+	want := []doc{
+		{1, "web", map[string]any{"replicass": int64(2), "replicas": "three"}},
+		{3, "a", nil},
+		{3, "b", nil},
 	}
-	if _, ok := typed[0].(*kates.Deployment); !ok {
-		t.Errorf("ParseManifests gave %T, want *kates.Deployment", typed[0])
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseUnstructuredManifests mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := kates.ParseManifests(text); err == nil || !strings.Contains(err.Error(), "document 1") {
+		t.Errorf("ParseManifests of a value of the wrong type = %v, want an error naming document 1", err)
 	}
 }

@@ -1,6 +1,7 @@
 package kates
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -20,11 +21,11 @@ func toUnstructured(resource any) (*unstructured.Unstructured, error) {
 		if r == nil {
 			return nil, fmt.Errorf("kates: resource is a nil *Unstructured")
 		}
-		return r.DeepCopy(), nil
+		return copyJSONObject(r.Object)
 	case unstructured.Unstructured:
-		return r.DeepCopy(), nil
+		return copyJSONObject(r.Object)
 	case map[string]any:
-		return (&unstructured.Unstructured{Object: r}).DeepCopy(), nil
+		return copyJSONObject(r)
 	case runtime.Object:
 		if v := reflect.ValueOf(r); v.Kind() == reflect.Pointer && v.IsNil() {
 			return nil, fmt.Errorf("kates: resource is a nil %T", r)
@@ -45,6 +46,24 @@ func toUnstructured(resource any) (*unstructured.Unstructured, error) {
 	default:
 		return nil, fmt.Errorf("kates: unsupported resource type %T: want a Kubernetes object, *kates.Unstructured or map[string]any", resource)
 	}
+}
+
+// copyJSONObject copies m into an Unstructured. A map built in Go may hold values JSON encodes
+// but Unstructured's deep copy refuses with a panic (an int, a map[string]string, a struct):
+// such a map is copied through encoding/json instead, as the request would encode it.
+func copyJSONObject(m map[string]any) (*unstructured.Unstructured, error) {
+	if isJSONValue(m) {
+		return (&unstructured.Unstructured{Object: m}).DeepCopy(), nil
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("kates: resource cannot be encoded as JSON: %w", err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, fmt.Errorf("kates: resource cannot be encoded as JSON: %w", err)
+	}
+	return &unstructured.Unstructured{Object: out}, nil
 }
 
 // kindOf finds the kind of a typed object whose TypeMeta is empty, as client-go leaves it.

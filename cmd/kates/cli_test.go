@@ -590,7 +590,7 @@ spec:
 	if r.code != 2 {
 		t.Errorf("apply of a misspelled field: exit %d, want 2 (bad input)", r.code)
 	}
-	for _, want := range []string{typo + ": object 1", "spec.replikas"} {
+	for _, want := range []string{typo, "document 1", "spec.replikas"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q", want)
 		}

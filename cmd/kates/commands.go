@@ -118,13 +118,15 @@ func newApplyCommand(o *options) *cobra.Command {
 		output       string
 		serverSide   bool
 		rules        ruleFlags
+		validate     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- [--wait]",
 		Short: "Apply manifests with server-side apply, then optionally wait until they are reconciled",
 		Long: `Apply every object of the manifests with server-side apply: CustomResourceDefinitions first,
 then Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
-applying its custom resources. Every kind is checked before anything is applied.
+applying its custom resources. Every kind, and every object against the cluster's schemas (see
+'kates validate'; --validate=false skips this), is checked before anything is applied.
 
 With --wait, then wait until every object is Current, as 'kates wait' does.`,
 		Example: `  kates apply -f deploy/ --wait --timeout 2m
@@ -171,6 +173,11 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if err := rules.checkSchemas(ms); err != nil {
 				return err
 			}
+			if validate {
+				if _, err := validateManifests(cmd.Context(), c, ms, true); err != nil {
+					return err
+				}
+			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
 			opts := []kates.ApplyOption{kates.FieldManager(fieldManager)}
@@ -197,9 +204,11 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 					}
 					served[kind] = true
 				}
+				// The object as written, not its typed conversion: nothing the author wrote is
+				// dropped on the way, so the server's strict validation sees a misspelled field.
 				out := &kates.Unstructured{}
-				if err := c.Apply(ctx, m.obj, out, opts...); err != nil {
-					return failure(fmt.Errorf("%s: object %d: %w", m.source, m.index, err))
+				if err := c.Apply(ctx, m.raw.DeepCopy(), out, opts...); err != nil {
+					return failure(fmt.Errorf("%s: document %d: %w", m.source, m.document, err))
 				}
 				gvk := out.GroupVersionKind()
 				name := displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()})
@@ -227,6 +236,7 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 	cmd.Flags().StringVarP(&output, "output", "o", "", `"name": print each object applied as TYPE/NAME only`)
 	cmd.Flags().BoolVar(&serverSide, "server-side", true, "accepted for kubectl's command lines: kates always applies server-side")
 	rules.addFlags(cmd)
+	cmd.Flags().BoolVar(&validate, "validate", true, "check every object against the cluster's schemas before applying any (as 'kates validate'); false to leave it to the server")
 	return cmd
 }
 

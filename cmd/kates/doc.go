@@ -5,14 +5,21 @@
 //
 // # Commands
 //
-//	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts]
+//	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts] [--validate=false]
+//	kates validate -f FILE|DIR|-
 //	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted|condition=TYPE[=STATUS]] [--timeout 5m] [--no-fail-fast]
 //	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|wide|json|yaml]
 //	kates watch TYPE[/NAME]... | -f FILE|DIR|- [-o json]
 //
 // apply applies every object with server-side apply: CustomResourceDefinitions first, then
 // Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
-// applying its custom resources. With --wait it then waits as wait does.
+// applying its custom resources. Before it applies anything, it checks every object against the
+// cluster's schemas as validate does: one invalid object and nothing is applied (exit 2);
+// --validate=false leaves the judging to the server, object by object. With --wait it then waits
+// as wait does.
+//
+// validate checks every object against the cluster's schemas (package kates' Validator) without
+// applying anything, and lists every violation with its file, document and field path.
 //
 // apply, wait, status and watch take --status-rules FILE (repeatable): CEL status rules for
 // custom resources whose status the standard conditions do not tell (see package kstatus,
@@ -44,6 +51,7 @@
 //
 //	0  every object reached the status waited for (status: every object is Current; watch: ^C)
 //	1  an object failed, the wait timed out, or the cluster refused a request
-//	2  bad usage or input: an unknown flag or kind, an unreadable file, invalid YAML (the error
-//	   names the file and the document)
+//	2  bad usage or input: an unknown flag or kind (with close matches), an unreadable file,
+//	   invalid YAML, an object invalid by the cluster's schemas (the error names the file and
+//	   the document)
 package main

@@ -44,9 +44,13 @@ func (f *inputFlags) addSelectorFlags(cmd *cobra.Command) {
 
 // manifest is one object read from a file, with where it came from for messages.
 type manifest struct {
-	obj    kates.Object
-	source string
-	index  int // counts from 1 within source
+	obj kates.Object
+	// raw is the object as written: obj is typed where kates.Scheme knows the kind, and the
+	// conversion drops fields the type lacks, which validation must see.
+	raw      *unstructured.Unstructured
+	source   string
+	index    int // counts from 1 within source
+	document int // the document of source it came from, from 1
 }
 
 // readManifests reads every object of the files, directories and "-" (stdin) named by paths.
@@ -73,8 +77,8 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest,
 				return nil, usageErrorf("read %s: %v", file, err)
 			}
 			// As written: a typed parse would drop a misspelled field before the server's
-			// strict validation could refuse it.
-			objs, err := kates.ParseManifestsAsWritten(string(data))
+			// strict validation (or the Validator) could refuse it.
+			objs, err := kates.ParseUnstructuredManifests(string(data))
 			if err != nil {
 				var me *kates.ManifestError
 				if errors.As(err, &me) {
@@ -83,7 +87,13 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest,
 				return nil, usageErrorf("%s: %v", file, err)
 			}
 			for i, o := range objs {
-				out = append(out, manifest{obj: o, source: file, index: i + 1})
+				// A value of the wrong type keeps the object unstructured, for validation
+				// (or the server) to report with the rest, instead of failing here.
+				typed, err := kates.NewObjectFromUnstructured(o.Object)
+				if err != nil {
+					typed = o.Object.DeepCopy()
+				}
+				out = append(out, manifest{obj: typed, raw: o.Object, source: file, index: i + 1, document: o.Document})
 			}
 		}
 	}
@@ -209,8 +219,8 @@ func checkKinds(c *kates.Client, ms []manifest) error {
 		}
 		if _, err := c.Mapping(gvk.Kind + "." + gvk.Version + "." + gvk.Group); err != nil {
 			if kates.IsUnknownKind(err) {
-				return usageErrorf("%s: object %d (%s): the server does not serve kind %s of %s, and no CustomResourceDefinition given defines it",
-					m.source, m.index, describeManifest(m), gvk.Kind, gvk.GroupVersion())
+				return usageErrorf("%s: object %d (%s): the server does not serve kind %s of %s, and no CustomResourceDefinition given defines it%s",
+					m.source, m.index, describeManifest(m), gvk.Kind, gvk.GroupVersion(), didYouMean(c, gvk.Group, err))
 			}
 			return failure(err)
 		}
