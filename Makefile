@@ -15,7 +15,7 @@ build: ## Build the library, the kates CLI (also as kubectl-kates, a kubectl plu
 	cp .kates/bin/kates .kates/bin/kubectl-kates
 
 .PHONY: tools
-tools: ## Build (or find cached) the local cluster's binaries (first run ~5 min on 2 cores).
+tools: ## Build (or find cached) the local cluster's binaries (first run 12.5-15 min on 2 cores).
 	$(GO) run ./cmd/kates-testenv build
 
 .PHONY: test

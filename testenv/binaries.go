@@ -109,7 +109,7 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (*Binaries, error) {
 	}
 
 	start := time.Now()
-	fmt.Fprintf(log, "testenv: building cluster binaries into %s (first run only; ~5 min on 2 cores)\n", dir)
+	fmt.Fprintf(log, "testenv: building cluster binaries into %s (first run only; 12-15 min on 2 cores)\n", dir)
 	for _, m := range toolModules {
 		// One package builds to its own name; several build into the directory, each named
 		// after its package.
