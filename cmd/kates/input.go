@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kates-dev/kates/kates"
@@ -169,14 +168,8 @@ func expand(p string, recursive bool) ([]string, error) {
 // takes ("widgets.example.com").
 func crdKinds(ms []manifest) map[schema.GroupKind]string {
 	out := map[schema.GroupKind]string{}
-	for _, m := range ms {
-		if !isCRD(m.obj) {
-			continue
-		}
-		u, err := toUnstructured(m.obj)
-		if err != nil {
-			continue
-		}
+	for _, m := range crdManifests(ms) {
+		u := m.raw
 		group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
 		kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
 		plural, _, _ := unstructured.NestedString(u.Object, "spec", "names", "plural")
@@ -187,20 +180,21 @@ func crdKinds(ms []manifest) map[schema.GroupKind]string {
 	return out
 }
 
+// crdManifests returns the CustomResourceDefinitions among ms (read them through raw, as
+// written).
+func crdManifests(ms []manifest) []manifest {
+	var out []manifest
+	for _, m := range ms {
+		if isCRD(m.obj) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func isCRD(o kates.Object) bool {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
-}
-
-func toUnstructured(o kates.Object) (*unstructured.Unstructured, error) {
-	if u, ok := o.(*unstructured.Unstructured); ok {
-		return u, nil
-	}
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
-	if err != nil {
-		return nil, err
-	}
-	return &unstructured.Unstructured{Object: m}, nil
 }
 
 // checkKinds fails with a usage error naming the file when an object's kind is neither served

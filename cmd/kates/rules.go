@@ -76,14 +76,8 @@ func (f *ruleFlags) checkSchemas(ms []manifest) error {
 	if f.rules == nil {
 		return nil
 	}
-	for _, m := range ms {
-		if !isCRD(m.obj) {
-			continue
-		}
-		u, err := toUnstructured(m.obj)
-		if err != nil {
-			continue
-		}
+	for _, m := range crdManifests(ms) {
+		u := m.raw
 		group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
 		kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
 		versions, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
