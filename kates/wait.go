@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -260,9 +261,35 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		return false, nil
 	})
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		if last == nil {
+			// Ended before the first complete view: still say which objects were not
+			// reached, rather than "0 of 0".
+			last = c.notObserved(refs)
+		}
 		return &WaitError{For: opts.For, Condition: opts.Condition, JSONPath: opts.JSONPath, Results: cloneStatuses(last), Err: ctxErr}
 	}
 	return err
+}
+
+// notObserved is the status of each of refs when a wait ends before its first complete view:
+// Unknown, since nothing was seen of them yet.
+func (c *Client) notObserved(refs []ObjectRef) []ObjectStatus {
+	out := make([]ObjectStatus, len(refs))
+	for i, ref := range refs {
+		st := ObjectStatus{Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name, Status: kstatus.UnknownStatus,
+			Reason: "NotObserved", Message: "Not observed yet: the wait ended before the first complete view of its kind"}
+		if m, err := c.refMapping(ref); err == nil {
+			st.Group, st.Kind = m.GroupVersionKind.Group, m.GroupVersionKind.Kind
+			switch {
+			case m.Scope.Name() != meta.RESTScopeNameNamespace:
+				st.Namespace = ""
+			case st.Namespace == "" && ref.Name != "":
+				st.Namespace = c.namespace
+			}
+		}
+		out[i] = st
+	}
+	return out
 }
 
 // aggregate is kstatus.Aggregate of the results' statuses.

@@ -424,3 +424,26 @@ func TestWaitForACondition(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitEndingBeforeTheFirstViewNamesEveryObject: a wait whose context ends before the first
+// complete view (a timeout shorter than the first list on a loaded server) still lists every
+// object, Unknown and not observed, instead of "0 of 0 objects".
+func TestWaitEndingBeforeTheFirstViewNamesEveryObject(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "never-seen", Namespace: ns}}
+	err := c.Wait(ctx, []any{cm, kates.ObjectRef{Kind: "deploy", Name: "web"}}, kates.WaitOptions{})
+	var werr *kates.WaitError
+	if !errors.As(err, &werr) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait with an ended context = %v, want a *WaitError wrapping context.Canceled", err)
+	}
+	got := werr.Unfinished()
+	if len(got) != 2 || got[0].Kind != "ConfigMap" || got[0].Name != "never-seen" || got[0].Namespace != ns ||
+		got[1].Kind != "Deployment" || got[1].Group != "apps" || got[0].Status != kstatus.UnknownStatus || got[0].Reason != "NotObserved" {
+		t.Errorf("Unfinished() = %v, want both objects, Unknown and not observed", got)
+	}
+	if !strings.Contains(err.Error(), "2 of 2 objects not Current") {
+		t.Errorf("error %q does not count both objects", err)
+	}
+}
