@@ -112,7 +112,7 @@ func TestProgressCountAndTruncate(t *testing.T) {
 }
 
 func TestApplyOrderPutsCRDsThenNamespacesFirst(t *testing.T) {
-	objs, err := kates.ParseManifests(`
+	objs, err := kates.ParseUnstructuredManifests(`
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: a, namespace: ns}
@@ -139,7 +139,7 @@ metadata: {name: s, namespace: ns}
 	}
 	var ms []manifest
 	for _, o := range objs {
-		ms = append(ms, manifest{obj: o})
+		ms = append(ms, manifest{obj: o.Object, raw: o.Object, document: o.Document})
 	}
 	var got []string
 	for _, m := range applyOrder(ms) {
