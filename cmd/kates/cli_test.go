@@ -788,3 +788,45 @@ func TestApplyFromURLAndGlob(t *testing.T) {
 		t.Errorf("apply -f of a pattern matching nothing: exit %d, want 2", r.code)
 	}
 }
+
+// TestDiffAsKubectl: kates diff compares each object live with a server-side dry-run apply of
+// its manifest: exit 0 with nothing to show when applying would change nothing, exit 1 with a
+// unified diff (no managedFields, no status) when it would, an object not yet created shown
+// whole; and nothing is written.
+func TestDiffAsKubectl(t *testing.T) {
+	c, ns := newClient(t)
+	file := writeFile(t, "web.yaml", webManifest)
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file); r.code != 0 {
+		t.Fatalf("apply: exit %d", r.code)
+	}
+	if r := runKates(t, nil, "diff", "-n", ns, "-f", file); r.code != 0 || strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("diff of what is applied: exit %d, output %q, want 0 and nothing", r.code, r.stdout)
+	}
+	changed := writeFile(t, "changed.yaml", strings.Replace(webManifest, "replicas: 2", "replicas: 3", 1)+
+		"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\ndata: {k: v}\n")
+	r := runKates(t, nil, "diff", "-n", ns, "-f", changed)
+	if r.code != 1 {
+		t.Errorf("diff of a change: exit %d, want 1", r.code)
+	}
+	for _, want := range []string{"-  replicas: 2", "+  replicas: 3", "+  name: extra"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("diff output lacks %q", want)
+		}
+	}
+	for _, never := range []string{"managedFields", "status:", "resourceVersion"} {
+		if strings.Contains(r.stdout, never) {
+			t.Errorf("diff output shows %q", never)
+		}
+	}
+	var dep kates.Deployment
+	if err := c.Get(context.Background(), &kates.Deployment{ObjectMeta: kates.ObjectMeta{Name: "web", Namespace: ns}}, &dep); err != nil {
+		t.Fatal(err)
+	}
+	if *dep.Spec.Replicas != 2 {
+		t.Errorf("replicas %d after diff, want 2: diff must write nothing", *dep.Spec.Replicas)
+	}
+	err := c.Get(context.Background(), &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "extra", Namespace: ns}}, nil)
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("Get of the ConfigMap only diffed: %v, want NotFound", err)
+	}
+}

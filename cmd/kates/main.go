@@ -196,6 +196,6 @@ or the cluster refused a request; 2 bad usage or input.`,
 	verbosity := root.PersistentFlags().IntP("v", "v", 0, "client-go's log level; 0 shows none of its logs")
 	root.PersistentPreRun = func(*cobra.Command, []string) { setupLogs(*verbosity, s.errOut) }
 	root.PersistentFlags().BoolVar(&o.warningsAsErrors, "warnings-as-errors", false, "treat warnings from the server as errors: exit 1 after the command if there were any")
-	root.AddCommand(newApplyCommand(o), newValidateCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o), newVersionCommand(o))
+	root.AddCommand(newApplyCommand(o), newDiffCommand(o), newValidateCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o), newVersionCommand(o))
 	return root, o
 }
