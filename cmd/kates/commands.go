@@ -156,18 +156,8 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if err := rules.load(); err != nil {
 				return err
 			}
-			ms, err := readManifests(in.files, in.recursive, o.in)
+			ms, c, err := readChecked(o, &in)
 			if err != nil {
-				return err
-			}
-			c, err := o.client()
-			if err != nil {
-				return err
-			}
-			if err := checkKinds(c, ms); err != nil {
-				return err
-			}
-			if err := checkNamespaces(o, c, ms); err != nil {
 				return err
 			}
 			if err := rules.checkSchemas(ms); err != nil {

@@ -52,18 +52,8 @@ KATES_EXTERNAL_DIFF (or KUBECTL_EXTERNAL_DIFF) names another diff program.`,
 			if len(in.files) == 0 {
 				return usageErrorf("diff needs -f FILE|DIR|-")
 			}
-			ms, err := readManifests(in.files, in.recursive, o.in)
+			ms, c, err := readChecked(o, &in)
 			if err != nil {
-				return err
-			}
-			c, err := o.client()
-			if err != nil {
-				return err
-			}
-			if err := checkKinds(c, ms); err != nil {
-				return err
-			}
-			if err := checkNamespaces(o, c, ms); err != nil {
 				return err
 			}
 			return runDiff(cmd.Context(), o, c, ms, fieldManager)

@@ -222,6 +222,27 @@ func checkKinds(c *kates.Client, ms []manifest) error {
 	return nil
 }
 
+// readChecked reads the manifests in's files name and connects, then checks every kind is
+// served or defined among them (checkKinds) and every namespace agrees with -n
+// (checkNamespaces): what apply and diff need before they send anything.
+func readChecked(o *options, in *inputFlags) ([]manifest, *kates.Client, error) {
+	ms, err := readManifests(in.files, in.recursive, o.in)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := o.client()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkKinds(c, ms); err != nil {
+		return nil, nil, err
+	}
+	if err := checkNamespaces(o, c, ms); err != nil {
+		return nil, nil, err
+	}
+	return ms, c, nil
+}
+
 // checkNamespaces refuses, as kubectl does, a namespaced object whose manifest names another
 // namespace than the one -n gives: applying it to either would surprise someone. Without -n,
 // the manifest's namespace is used, and the kubeconfig's for objects that name none.
