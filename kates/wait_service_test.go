@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/kstatus"
 )
 
 // A Service is done when its ready endpoints are exactly its selected, ready, non-terminating
@@ -105,6 +106,14 @@ func TestWaitForAServiceMeansItReachesEveryReadyPod(t *testing.T) {
 		if n := serviceReachesExactly(t, ctx, c, ns, "web", fmt.Sprintf("%d replicas", replicas)); n != int(replicas) {
 			t.Errorf("%d replicas: the Service reaches %d ready pods after Wait", replicas, n)
 		}
+	}
+	// Status confirms a Service's verdict on fresh reads too, and says which rule judged it.
+	st, err := c.Status(ctx, []any{svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) != 1 || st[0].Status != kstatus.CurrentStatus || st[0].Rule == "" {
+		t.Errorf("Status of the Service = %+v, want Current with the rule that judged it", st)
 	}
 }
 

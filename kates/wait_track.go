@@ -644,6 +644,9 @@ func (t *tracker) confirm(ctx context.Context, results []ObjectStatus, services 
 		}
 		for _, s := range byNamespace[ns] {
 			st, _ := related.Judge(related.Entry(s.entry), x, time.Now())
+			// The same rule judged it (a refuted verdict is shown, so keep saying which);
+			// only the reads are newer.
+			st.Rule = results[s.index].Rule
 			out[s.index] = st
 			ok = ok && st.Status == kstatus.CurrentStatus
 		}
