@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -278,14 +277,9 @@ func (c *Client) notObserved(refs []ObjectRef) []ObjectStatus {
 	for i, ref := range refs {
 		st := ObjectStatus{Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name, Status: kstatus.UnknownStatus,
 			Reason: "NotObserved", Message: "Not observed yet: the wait ended before the first complete view of its kind"}
-		if m, err := c.refMapping(ref); err == nil {
-			st.Group, st.Kind = m.GroupVersionKind.Group, m.GroupVersionKind.Kind
-			switch {
-			case m.Scope.Name() != meta.RESTScopeNameNamespace:
-				st.Namespace = ""
-			case st.Namespace == "" && ref.Name != "":
-				st.Namespace = c.namespace
-			}
+		// Named as the tracker would have named it: its kind resolved, its namespace defaulted.
+		if row, err := c.resolveRow(ref); err == nil && !row.unserved {
+			st.Group, st.Kind, st.Namespace = row.gvk().Group, row.gvk().Kind, row.namespace
 		}
 		out[i] = st
 	}
