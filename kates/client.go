@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -54,10 +53,10 @@ type Client struct {
 	// writes records the client's writes for the accumulators built from it (coherence).
 	writes *writeLog
 
-	// protoClients holds the protobuf REST clients of typed watches, one per group version;
-	// see typedRESTClient.
+	// protoClients holds the protobuf REST clients of typed watches, one per group version and
+	// managedFields choice; see typedRESTClient.
 	protoMu      sync.Mutex
-	protoClients map[schema.GroupVersion]rest.Interface
+	protoClients map[protoClientKey]rest.Interface
 }
 
 // NewClient returns a Client for the cluster config names.

@@ -275,7 +275,7 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 		o.TimeoutSeconds = &secs
 	}
 	if obj, list, ok := typedFor(rq, opts, hold); ok {
-		rc, err := c.typedRESTClient(rq.mapping.GroupVersionKind.GroupVersion())
+		rc, err := c.typedRESTClient(rq.mapping.GroupVersionKind.GroupVersion(), !opts.KeepManagedFields)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -284,7 +284,7 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 	expected := &unstructured.Unstructured{}
 	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)
 	if !rq.MetadataOnly {
-		return c.unstructuredListWatch(rq, prepare, watchTimeout), expected, nil
+		return unstructuredListWatch(c.rest, rq, prepare, watchTimeout), expected, nil
 	}
 	var mi metadata.ResourceInterface = c.metadata.Resource(rq.mapping.Resource)
 	if rq.Namespace != "" {
