@@ -35,31 +35,46 @@ type interner struct {
 
 func newInterner() *interner { return &interner{m: make(map[string]string, 4096)} }
 
-func (in *interner) intern(s string) string {
+// internBatch interns the strings of one object under one read lock of its interner, rather
+// than taking the lock for each string (a hundred times a Pod, from two reflectors at once):
+// strings it does not find are noted and added under one write lock at the end.
+type internBatch struct {
+	in     *interner
+	misses []string
+}
+
+// intern returns the canonical copy of s, or s, noting it to be added. The read lock is held.
+func (b *internBatch) intern(s string) string {
 	if s == "" || len(s) > maxInterned {
 		return s
 	}
-	in.mu.RLock()
-	c, ok := in.m[s]
-	in.mu.RUnlock()
-	if ok {
+	if c, ok := b.in.m[s]; ok {
 		return c
 	}
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if c, ok := in.m[s]; ok {
-		return c
-	}
-	if len(in.m) < maxInternedStrings {
-		in.m[s] = s
+	if len(b.in.m) < maxInternedStrings {
+		b.misses = append(b.misses, s)
 	}
 	return s
 }
 
-// internT is intern for the string types of API enums (protocols, policies, phases).
-func internT[T ~string](in *interner, s T) T { return T(in.intern(string(s))) }
+// add makes the strings intern did not find canonical, the first copy of each winning.
+func (b *internBatch) add() {
+	if len(b.misses) == 0 {
+		return
+	}
+	b.in.mu.Lock()
+	defer b.in.mu.Unlock()
+	for _, s := range b.misses {
+		if _, ok := b.in.m[s]; !ok && len(b.in.m) < maxInternedStrings {
+			b.in.m[s] = s
+		}
+	}
+}
 
-func (in *interner) internAll(ss []string) {
+// internT is intern for the string types of API enums (protocols, policies, phases).
+func internT[T ~string](in *internBatch, s T) T { return T(in.intern(string(s))) }
+
+func (in *internBatch) internAll(ss []string) {
 	for i := range ss {
 		ss[i] = in.intern(ss[i])
 	}
@@ -69,7 +84,7 @@ func (in *interner) internAll(ss []string) {
 // first given, so the entries are taken out (onto the stack, for the usual small maps) and put
 // back with interned keys: clear keeps the map's storage, so this allocates nothing, where
 // building a new map would allocate as much as the decode did.
-func (in *interner) internMap(m map[string]string, values bool) {
+func (in *internBatch) internMap(m map[string]string, values bool) {
 	if len(m) == 0 {
 		return
 	}
@@ -90,17 +105,21 @@ func (in *interner) internMap(m map[string]string, values bool) {
 // internObject interns obj's metadata, and for the kinds whose objects repeat most (Pods, and
 // the Pod templates of workloads) their spec and status strings.
 func (in *interner) internObject(obj runtime.Object) {
+	b := &internBatch{in: in}
+	in.mu.RLock()
 	if m, ok := obj.(metav1.Object); ok {
-		in.internMeta(m)
+		b.internMeta(m)
 	}
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		in.internPodSpec(&o.Spec)
-		in.internPodStatus(&o.Status)
+		b.internPodSpec(&o.Spec)
+		b.internPodStatus(&o.Status)
 	}
+	in.mu.RUnlock()
+	b.add()
 }
 
-func (in *interner) internMeta(m metav1.Object) {
+func (in *internBatch) internMeta(m metav1.Object) {
 	m.SetNamespace(in.intern(m.GetNamespace()))
 	m.SetGenerateName(in.intern(m.GetGenerateName()))
 	in.internMap(m.GetLabels(), true)
@@ -115,7 +134,7 @@ func (in *interner) internMeta(m metav1.Object) {
 	in.internAll(m.GetFinalizers())
 }
 
-func (in *interner) internPodSpec(s *corev1.PodSpec) {
+func (in *internBatch) internPodSpec(s *corev1.PodSpec) {
 	s.NodeName, s.ServiceAccountName, s.DeprecatedServiceAccount = in.intern(s.NodeName), in.intern(s.ServiceAccountName), in.intern(s.DeprecatedServiceAccount)
 	s.SchedulerName, s.Hostname, s.Subdomain, s.PriorityClassName = in.intern(s.SchedulerName), in.intern(s.Hostname), in.intern(s.Subdomain), in.intern(s.PriorityClassName)
 	for i := range s.InitContainers {
@@ -147,7 +166,7 @@ func (in *interner) internPodSpec(s *corev1.PodSpec) {
 	in.internMap(s.NodeSelector, true)
 }
 
-func (in *interner) internContainer(c *corev1.Container) {
+func (in *internBatch) internContainer(c *corev1.Container) {
 	c.Name, c.Image, c.WorkingDir = in.intern(c.Name), in.intern(c.Image), in.intern(c.WorkingDir)
 	c.TerminationMessagePath = in.intern(c.TerminationMessagePath)
 	in.internAll(c.Command)
@@ -175,7 +194,7 @@ func (in *interner) internContainer(c *corev1.Container) {
 	}
 }
 
-func (in *interner) internPodStatus(s *corev1.PodStatus) {
+func (in *internBatch) internPodStatus(s *corev1.PodStatus) {
 	s.HostIP, s.NominatedNodeName = in.intern(s.HostIP), in.intern(s.NominatedNodeName)
 	s.Phase, s.QOSClass = internT(in, s.Phase), internT(in, s.QOSClass)
 	for i := range s.HostIPs {

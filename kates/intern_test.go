@@ -1,6 +1,9 @@
 package kates
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"unsafe"
 
@@ -43,4 +46,56 @@ func TestInternSharesRepeatedStrings(t *testing.T) {
 	if a.Labels["app.kubernetes.io/name"] != "web" || a.Name != "p" {
 		t.Errorf("interning changed the object: %+v", a.ObjectMeta)
 	}
+}
+
+// BenchmarkInternPod interns realistic Pods (testdata/realistic/pod.json), each decoded afresh
+// as a watch would, into an interner that has seen the first.
+func BenchmarkInternPod(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "realistic", "pod.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pod corev1.Pod
+	if err := json.Unmarshal(data, &pod); err != nil {
+		b.Fatal(err)
+	}
+	in := newInterner()
+	in.internObject(pod.DeepCopy())
+	pods := make([]*corev1.Pod, 256)
+	for i := range pods {
+		pods[i] = pod.DeepCopy()
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		in.internObject(pods[i%len(pods)])
+		i++
+	}
+}
+
+// BenchmarkInternPodParallel is BenchmarkInternPod from several goroutines at once, as the
+// reflectors of a Watch's queries intern concurrently.
+func BenchmarkInternPodParallel(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "realistic", "pod.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pod corev1.Pod
+	if err := json.Unmarshal(data, &pod); err != nil {
+		b.Fatal(err)
+	}
+	in := newInterner()
+	in.internObject(pod.DeepCopy())
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		pods := make([]*corev1.Pod, 64)
+		for i := range pods {
+			pods[i] = pod.DeepCopy()
+		}
+		i := 0
+		for pb.Next() {
+			in.internObject(pods[i%len(pods)])
+			i++
+		}
+	})
 }

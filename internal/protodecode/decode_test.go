@@ -48,7 +48,7 @@ func fixtures(t testing.TB) []runtime.Object {
 
 func readJSON(t testing.TB, name string, into any) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "realistic", name))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, into))
 }
