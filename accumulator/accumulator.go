@@ -228,6 +228,19 @@ func (a *Accumulator) signal() {
 	}
 }
 
+// bigChangeSets counts the queries with at least parallelConvertMin changed objects waiting.
+func (a *Accumulator) bigChangeSets() int {
+	n := 0
+	for _, q := range a.queries {
+		q.store.mu.Lock()
+		if len(q.store.dirty) >= parallelConvertMin {
+			n++
+		}
+		q.store.mu.Unlock()
+	}
+	return n
+}
+
 // newItem transforms obj in place and, for an unstructured object, computes its status. obj is
 // an *unstructured.Unstructured or a typed object of kind gvk. A typed object's status is
 // computed later, from its statusView, when an Update first hands it out in an Entry (see
@@ -382,15 +395,30 @@ func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]
 
 	// Phase 1 may fail: it takes the changes from the stores, consults the overlay, runs the
 	// predicate and converts the changed objects, touching neither target nor any last view.
-	pending := make([]*pending, 0, len(a.queries))
-	for i, q := range a.queries {
-		pd, err := a.prepare(ctx, q, &p.fields[i], predicate)
-		if pd != nil {
-			pending = append(pending, pd)
+	// Queries are independent here: when several have big change sets (a bootstrap, relists)
+	// they are prepared side by side, the consumer waiting for them all. Not with a predicate,
+	// which is the caller's code and was never promised to be called concurrently.
+	pending := make([]*pending, len(a.queries))
+	errs := make([]error, len(a.queries))
+	if predicate == nil && a.bigChangeSets() > 1 {
+		var wg sync.WaitGroup
+		for i, q := range a.queries {
+			wg.Go(func() { pending[i], errs[i] = a.prepare(ctx, q, &p.fields[i], nil) })
 		}
+		wg.Wait()
+	} else {
+		for i, q := range a.queries {
+			if pending[i], errs[i] = a.prepare(ctx, q, &p.fields[i], predicate); errs[i] != nil {
+				break
+			}
+		}
+	}
+	for _, err := range errs {
 		if err != nil {
 			for _, pd := range pending {
-				pd.rollback()
+				if pd != nil {
+					pd.rollback()
+				}
 			}
 			return false, err
 		}
@@ -400,6 +428,9 @@ func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]
 	var ds []*Delta
 	written := false
 	for _, pd := range pending {
+		if pd == nil {
+			continue
+		}
 		if pd.commit(tv) {
 			written = true
 		}

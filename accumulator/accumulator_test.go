@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -457,5 +458,56 @@ func TestTransform(t *testing.T) {
 	update(t, acc, &snap)
 	if calls != 2 {
 		t.Errorf("Transform called %d times, want 2 (once per stored object, once per write record)", calls)
+	}
+}
+
+// TestUpdateBigChangeSetsSideBySide: queries with big change sets (a bootstrap) are prepared
+// side by side; the view is the same as one prepared query by query, and a canceled Update
+// leaves every query's changes pending.
+func TestUpdateBigChangeSetsSideBySide(t *testing.T) {
+	type twoSnapshot struct {
+		A []*corev1.ConfigMap
+		B map[string]*corev1.ConfigMap
+	}
+	const n = 1500 // over the threshold (512) in both queries
+	fill := func(acc *accumulator.Accumulator) {
+		for _, q := range []string{"A", "B"} {
+			objs := make([]*unstructured.Unstructured, n)
+			for i := range objs {
+				objs[i] = newCM(strings.ToLower(q)+"-ns", fmt.Sprintf("cm-%05d", n-i), "1")
+			}
+			replace(t, acc, q, "1", objs...)
+		}
+	}
+	acc := mustNew(t, accumulator.Options{}, cmQuery("A", ""), cmQuery("B", ""))
+	fill(acc)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var snap twoSnapshot
+	if _, err := acc.Update(ctx, &snap); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Update(canceled ctx) = %v, want context.Canceled", err)
+	}
+	if snap.A != nil || snap.B != nil {
+		t.Fatal("a canceled Update touched the target")
+	}
+
+	ok, deltas := update(t, acc, &snap)
+	if !ok || len(snap.A) != n || len(snap.B) != n || len(deltas) != 2*n {
+		t.Fatalf("after a canceled Update: ok=%v, %d and %d objects, %d deltas; want %d each, %d deltas", ok, len(snap.A), len(snap.B), len(deltas), n, 2*n)
+	}
+	if !slices.IsSortedFunc(snap.A, func(x, y *corev1.ConfigMap) int { return strings.Compare(x.Name, y.Name) }) {
+		t.Error("slice field not sorted")
+	}
+
+	// The same through a predicate, which keeps Updates query by query.
+	seq := mustNew(t, accumulator.Options{}, cmQuery("A", ""), cmQuery("B", ""))
+	fill(seq)
+	var want twoSnapshot
+	if _, err := seq.FilteredUpdate(context.Background(), &want, nil, func(*unstructured.Unstructured) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, snap); diff != "" {
+		t.Errorf("side by side differs from query by query (-want +got):\n%s", diff)
 	}
 }
