@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -242,6 +243,16 @@ func TestApplyJSONPathOutput(t *testing.T) {
 	if !strings.Contains(r.stdout, "one=Current\n") || !strings.Contains(r.stdout, "two=Current\n") {
 		t.Errorf("status -o jsonpath: stdout %q, want name=status lines", r.stdout)
 	}
+	r = runKates(t, nil, "wait", "-n", ns, "cm/one", "cm/two", "-o", `jsonpath={.kind}/{.name}:{.status}{"\n"}`)
+	if want := "ConfigMap/one:Current\nConfigMap/two:Current\n"; r.code != 0 || r.stdout != want {
+		t.Errorf("wait -o jsonpath: exit %d, stdout %q, want %q", r.code, r.stdout, want)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	w := startWatch(t, ctx, "-n", ns, "cm", "-l", "set=jp", "-o", `jsonpath={.name} {.status}{"\n"}`)
+	createThenDelete(t, ctx, c, "four", "jp", func() { w.expect(`^four Current$`) })
+	w.expect(`^four NotFound$`)
+	w.interrupt()
 	r = runKates(t, nil, "apply", "-n", ns, "-f", writeFile(t, "three.yaml", configMaps("three")), "-o", "jsonpath={.metadata.name")
 	if r.code != 2 || !strings.Contains(r.stderr, "jsonpath") {
 		t.Errorf("apply -o with a broken template: exit %d, want 2 naming the jsonpath", r.code)

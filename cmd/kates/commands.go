@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -61,13 +62,41 @@ func parseFor(s string) (kates.WaitOptions, error) {
 // runWait waits for objects, showing progress, and ends with a summary line. A wait that does
 // not succeed is exit code 1, its error listing each object that failed or did not finish.
 func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, opts kates.WaitOptions, allNamespaces bool) error {
+	return runWaitPrinting(ctx, o, c, objects, opts, allNamespaces, nil)
+}
+
+// runWaitPrinting is runWait that, with jp (wait -o jsonpath=...), shows neither progress nor
+// summary and, once every object is done, prints each object's status through jp, as kubectl
+// wait -o jsonpath prints the objects it waited for. A wait that does not succeed is the same
+// error as runWait's.
+func runWaitPrinting(ctx context.Context, o *options, c *kates.Client, objects []any, opts kates.WaitOptions, allNamespaces bool, jp *kates.JSONPath) error {
 	start := time.Now()
 	desired := opts.For
+	if jp != nil {
+		quiet := *o
+		quiet.out = io.Discard
+		var rs []kates.ObjectStatus
+		opts.Progress = func(last []kates.ObjectStatus) { rs = last }
+		err := runWaitPrinting(ctx, &quiet, c, objects, opts, allNamespaces, nil)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if err := printJSONPath(o.out, jp, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	p := newProgressPrinter(o.out, desired, start, allNamespaces)
 	var last []kates.ObjectStatus
+	also := opts.Progress
 	opts.Progress = func(rs []kates.ObjectStatus) {
 		last = rs
 		p.update(rs)
+		if also != nil {
+			also(rs)
+		}
 	}
 	err := c.Wait(ctx, objects, opts)
 	p.finish()
@@ -441,6 +470,7 @@ func newWaitCommand(o *options) *cobra.Command {
 		noFailFast bool
 		skipLB     bool
 		rules      ruleFlags
+		output     string
 	)
 	cmd := &cobra.Command{
 		Use:   "wait -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...]",
@@ -467,6 +497,13 @@ once the kind is served.`,
 			if err != nil {
 				return err
 			}
+			jp, isJSONPath, err := jsonPathOutput(output)
+			if err != nil {
+				return err
+			}
+			if output != "" && !isJSONPath {
+				return usageErrorf("-o %q: want jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
+			}
 			waitOpts.NoFailFast = noFailFast
 			waitOpts.SkipLoadBalancers = skipLB
 			if err := rules.load(); err != nil {
@@ -483,7 +520,7 @@ once the kind is served.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return runWait(ctx, o, c, objects, waitOpts, in.allNamespaces)
+			return runWaitPrinting(ctx, o, c, objects, waitOpts, in.allNamespaces, jp)
 		},
 	}
 	in.addFileFlags(cmd, "manifests of the objects to wait for")
@@ -491,6 +528,7 @@ once the kind is served.`,
 	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE] (as kubectl wait)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "jsonpath=TEMPLATE or jsonpath-file=FILE: no progress; once every object is done, each object's status (the fields of status -o json) through the template, as kubectl wait -o jsonpath")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	rules.addFlags(cmd)
 	return cmd
