@@ -202,7 +202,7 @@ func (c *Client) ApplySet(ctx context.Context, opts ApplySetOptions) (*ApplySet,
 	s.exists = true
 	if got := parent.GetLabels()[ApplySetParentIDLabel]; got != s.id {
 		if got == "" {
-			return nil, fmt.Errorf("kates: applyset %s: the object exists and is not an ApplySet parent (no label %s): refusing to take it over", s, ApplySetParentIDLabel)
+			return nil, fmt.Errorf("kates: applyset %s: the object exists and is not an ApplySet parent: refusing to take it over (a parent made by hand needs the label %s=%s and the annotation %s)", s, ApplySetParentIDLabel, s.id, ApplySetToolingAnnotation)
 		}
 		return nil, fmt.Errorf("kates: applyset %s: its label %s is %q, want %q", s, ApplySetParentIDLabel, got, s.id)
 	}
@@ -294,7 +294,7 @@ func (s *ApplySet) String() string {
 	return r
 }
 
-// Parent returns the parent's apiVersion, kind, namespace and name, as an object to pass to Get.
+// parentRef is the parent's apiVersion, kind, namespace and name, as an object to pass to Get.
 func (s *ApplySet) parentRef() *unstructured.Unstructured {
 	return NewUnstructured(s.mapping.GroupVersionKind.GroupVersion().String(), s.mapping.GroupVersionKind.Kind, s.ns, s.name)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -199,5 +200,60 @@ func TestApplysetRefusesWhatIsNotItsOwn(t *testing.T) {
 	}
 	if err := c.Get(ctx, kates.NewUnstructured("v1", "Secret", ns, "mine"), nil); !apierrors.IsNotFound(err) {
 		t.Errorf("parent after a refused Prepare: %v, want NotFound: nothing written", err)
+	}
+}
+
+// TestApplysetCustomResourceParent: a custom resource may be the parent once its
+// CustomResourceDefinition carries applyset.kubernetes.io/is-parent-type, as kubectl requires;
+// it is never created by the set, and the ID hashes its kind and group.
+func TestApplysetCustomResourceParent(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	crd, group := crdFixture(t)
+	if err := c.Create(ctx, crd, crd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+	if err := c.WaitFor(ctx, "widgets."+group); err != nil {
+		t.Fatal(err)
+	}
+	parent := "widgets." + group + "/owner"
+	if _, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: parent}); err == nil || !strings.Contains(err.Error(), "cannot be an ApplySet parent") {
+		t.Fatalf("ApplySet of an unlabelled CRD's kind: %v, want refused", err)
+	}
+	label := []byte(`{"metadata":{"labels":{"` + kates.ApplySetParentTypeLabel + `":"true"}}}`)
+	if err := c.Patch(ctx, crd, kates.MergePatchType, label, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: parent}); err == nil || !strings.Contains(err.Error(), "create it first") {
+		t.Fatalf("ApplySet of a missing custom resource parent: %v, want refused", err)
+	}
+	// Made by hand, as for kubectl: with the set's ID and the tool.
+	owner := kates.NewUnstructured(group+"/v1", "Widget", ns, "owner")
+	owner.SetLabels(map[string]string{kates.ApplySetParentIDLabel: kates.ApplySetID(group, "Widget", ns, "owner")})
+	owner.SetAnnotations(map[string]string{kates.ApplySetToolingAnnotation: "kates/v1", kates.ApplySetGroupKindsAnnotation: ""})
+	if err := c.Create(ctx, owner, nil); err != nil {
+		t.Fatal(err)
+	}
+	set, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: parent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := kates.ApplySetID(group, "Widget", ns, "owner"); set.ID() != want {
+		t.Errorf("ID() = %q, want %q", set.ID(), want)
+	}
+	if _, err := set.ApplyAll(ctx, []*unstructured.Unstructured{configMap(ns, "m")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Prune(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := &unstructured.Unstructured{}
+	if err := c.Get(ctx, kates.NewUnstructured(group+"/v1", "Widget", ns, "owner"), got); err != nil {
+		t.Fatal(err)
+	}
+	if got.GetLabels()[kates.ApplySetParentIDLabel] != set.ID() || got.GetAnnotations()[kates.ApplySetGroupKindsAnnotation] != "ConfigMap" {
+		t.Errorf("parent Widget: labels %v, annotations %v; want the set's ID and ConfigMap", got.GetLabels(), got.GetAnnotations())
 	}
 }
