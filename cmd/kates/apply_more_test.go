@@ -257,6 +257,10 @@ func TestApplyJSONPathOutput(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "jsonpath") {
 		t.Errorf("apply -o with a broken template: exit %d, want 2 naming the jsonpath", r.code)
 	}
+	r = runKates(t, nil, "apply", "-n", ns, "-f", writeFile(t, "three.yaml", configMaps("three")), "-o", "jsonpath-file=/no/such/template")
+	if r.code != 2 || !strings.Contains(r.stderr, "/no/such/template") {
+		t.Errorf("apply -o jsonpath-file of a missing file: exit %d, want 2 naming the file", r.code)
+	}
 	if err := c.Get(context.Background(), kates.NewUnstructured("v1", "ConfigMap", ns, "three"), nil); !apierrors.IsNotFound(err) {
 		t.Errorf("configmap three after a refused -o: %v, want NotFound", err)
 	}

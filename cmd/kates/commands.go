@@ -331,13 +331,12 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 				pruned, err = set.Prune(ctx)
 				for _, p := range pruned {
 					name := displayName(kates.ObjectStatus{Group: p.Group, Kind: p.Kind, Name: p.Name})
-					if p.Namespace != "" && p.Namespace != c.Namespace() {
-						name += " -n " + p.Namespace
-					}
 					switch {
 					case jp != nil:
 					case output == "name":
 						fmt.Fprintln(o.out, name)
+					case p.Namespace != "" && p.Namespace != c.Namespace():
+						fmt.Fprintf(o.out, "%s -n %s %s\n", name, p.Namespace, gone)
 					default:
 						fmt.Fprintf(o.out, "%s %s\n", name, gone)
 					}
