@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,9 +52,11 @@ func TestApplyPruneWithApplySet(t *testing.T) {
 	}
 
 	// The parent: exactly kubectl's keys, the ID computed as the KEP says.
-	id := kates.ApplySetID("", "Secret", ns, "app")
-	if !strings.HasPrefix(id, "applyset-") || !strings.HasSuffix(id, "-v1") {
-		t.Fatalf("id %q", id)
+	// KEP-3659: base64url, unpadded, of sha256("<name>.<namespace>.<kind>.<group>"); core group "".
+	sum := sha256.Sum256([]byte("app." + ns + ".Secret."))
+	id := "applyset-" + base64.RawURLEncoding.EncodeToString(sum[:]) + "-v1"
+	if got := kates.ApplySetID("", "Secret", ns, "app"); got != id {
+		t.Errorf("kates.ApplySetID = %q, want %q", got, id)
 	}
 	parent := &unstructured.Unstructured{}
 	if err := c.Get(ctx, kates.NewUnstructured("v1", "Secret", ns, "app"), parent); err != nil {
