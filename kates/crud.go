@@ -164,6 +164,12 @@ func (c *Client) Patch(ctx context.Context, resource any, pt PatchType, data []b
 // An object with finalizers is not gone when Delete returns: it is terminating, and snapshots
 // show it so until the finalizers are done.
 func (c *Client) Delete(ctx context.Context, resource, target any) error {
+	return c.deleteWith(ctx, resource, target, metav1.DeleteOptions{})
+}
+
+// deleteWith is Delete with the request's options: a UID precondition, a propagation policy, a
+// dry run (which records nothing).
+func (c *Client) deleteWith(ctx context.Context, resource, target any, opts metav1.DeleteOptions) error {
 	t, err := c.resolve(resource, true)
 	if err != nil {
 		return err
@@ -171,7 +177,7 @@ func (c *Client) Delete(ctx context.Context, resource, target any) error {
 	gvk := t.mapping.GroupVersionKind
 	// The dynamic client hides the response; its body says whether the object is gone or
 	// terminating, and which UID went, which the coherence record needs.
-	body, err := json.Marshal(metav1.DeleteOptions{})
+	body, err := json.Marshal(opts)
 	if err != nil {
 		return err
 	}
@@ -183,6 +189,8 @@ func (c *Client) Delete(ctx context.Context, resource, target any) error {
 	}
 	out, _ := obj.(*unstructured.Unstructured)
 	switch {
+	case len(opts.DryRun) > 0:
+		// Nothing was deleted: nothing to record.
 	case out != nil && out.GetKind() == gvk.Kind && out.GetDeletionTimestamp() != nil:
 		c.writes.recordWrite(gvk, out) // still there, terminating
 	case out != nil && out.GetKind() == gvk.Kind:

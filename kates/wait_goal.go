@@ -3,12 +3,12 @@ package kates
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/util/jsonpath"
 
 	"github.com/kates-dev/kates/kstatus"
 )
@@ -16,7 +16,7 @@ import (
 // jsonPathGoal is a parsed WaitOptions.JSONPath.
 type jsonPathGoal struct {
 	expr string // the expression, in braces
-	path *jsonpath.JSONPath
+	path *JSONPath
 	// value is the value waited for; hasValue is false when any value will do.
 	value    string
 	hasValue bool
@@ -63,10 +63,12 @@ func parseJSONPathGoal(s string) (*jsonPathGoal, error) {
 	if hasValue && value == "" {
 		return nil, bad("empty value", nil)
 	}
-	p := jsonpath.New("wait")
-	if err := p.Parse(expr); err != nil {
-		return nil, bad("does not parse", err)
+	// Strictly: a missing key is a value not there yet (eval), not an empty text.
+	p, err := ParseJSONPath(expr)
+	if err != nil {
+		return nil, bad("does not parse", errors.Unwrap(err))
 	}
+	p.path.AllowMissingKeys(false)
 	return &jsonPathGoal{expr: expr, path: p, value: value, hasValue: hasValue}, nil
 }
 
@@ -101,17 +103,9 @@ func (g *jsonPathGoal) judge(st ObjectStatus, u *unstructured.Unstructured) Obje
 // single scalar is its text ("Running", "3", "true"); several results, lists and objects are
 // their JSON, which a value is never compared equal to unless written so.
 func (g *jsonPathGoal) eval(u *unstructured.Unstructured) (string, bool) {
-	results, err := g.path.FindResults(u.Object)
+	vals, err := g.path.values(u.Object)
 	if err != nil {
 		return "", false // a missing key: not there yet
-	}
-	var vals []any
-	for _, r := range results {
-		for _, v := range r {
-			if v.IsValid() && v.CanInterface() {
-				vals = append(vals, v.Interface())
-			}
-		}
 	}
 	switch {
 	case len(vals) == 0:

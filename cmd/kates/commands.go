@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kates-dev/kates/kates"
@@ -59,13 +62,41 @@ func parseFor(s string) (kates.WaitOptions, error) {
 // runWait waits for objects, showing progress, and ends with a summary line. A wait that does
 // not succeed is exit code 1, its error listing each object that failed or did not finish.
 func runWait(ctx context.Context, o *options, c *kates.Client, objects []any, opts kates.WaitOptions, allNamespaces bool) error {
+	return runWaitPrinting(ctx, o, c, objects, opts, allNamespaces, nil)
+}
+
+// runWaitPrinting is runWait that, with jp (wait -o jsonpath=...), shows neither progress nor
+// summary and, once every object is done, prints each object's status through jp, as kubectl
+// wait -o jsonpath prints the objects it waited for. A wait that does not succeed is the same
+// error as runWait's.
+func runWaitPrinting(ctx context.Context, o *options, c *kates.Client, objects []any, opts kates.WaitOptions, allNamespaces bool, jp *kates.JSONPath) error {
 	start := time.Now()
 	desired := opts.For
+	if jp != nil {
+		quiet := *o
+		quiet.out = io.Discard
+		var rs []kates.ObjectStatus
+		opts.Progress = func(last []kates.ObjectStatus) { rs = last }
+		err := runWaitPrinting(ctx, &quiet, c, objects, opts, allNamespaces, nil)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if err := printJSONPath(o.out, jp, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	p := newProgressPrinter(o.out, desired, start, allNamespaces)
 	var last []kates.ObjectStatus
+	also := opts.Progress
 	opts.Progress = func(rs []kates.ObjectStatus) {
 		last = rs
 		p.update(rs)
+		if also != nil {
+			also(rs)
+		}
 	}
 	err := c.Wait(ctx, objects, opts)
 	p.finish()
@@ -119,23 +150,41 @@ func newApplyCommand(o *options) *cobra.Command {
 		serverSide   bool
 		rules        ruleFlags
 		validate     bool
+		showDiff     bool
+		prune        bool
+		applyset     string
+		tooling      string
 	)
 	cmd := &cobra.Command{
-		Use:   "apply -f FILE|DIR|- [--wait]",
+		Use:   "apply -f FILE|DIR|- | -k DIR [--wait] [--prune --applyset NAME]",
 		Short: "Apply manifests with server-side apply, then optionally wait until they are reconciled",
 		Long: `Apply every object of the manifests with server-side apply: CustomResourceDefinitions first,
 then Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
 applying its custom resources. Every kind, and every object against the cluster's schemas (see
 'kates validate'; --validate=false skips this), is checked before anything is applied.
 
-With --wait, then wait until every object is Current, as 'kates wait' does.`,
+With --wait, then wait until every object is Current, as 'kates wait' does. An object's
+annotation kates.dev/wait changes that for the object: "false" does not wait for it at all,
+"exists" waits only until it exists; "true" (or no annotation) waits until it is Current.
+
+With --prune --applyset [RESOURCE[.GROUP]/]NAME, the objects are applied as an ApplySet
+(KEP-3659, as kubectl apply --prune --applyset): the parent object (a Secret by default, or
+a ConfigMap, or a custom resource whose CRD is labelled applyset.kubernetes.io/is-parent-type)
+records the set, each object gets the label applyset.kubernetes.io/part-of, and the objects of
+the set that earlier applies made and these manifests no longer hold are deleted. Only objects
+that carry the set's label are ever deleted. With --wait, pruned objects are waited for until
+they are gone; with --dry-run=server, what would be pruned is listed and nothing is deleted.
+
+With --diff, show what the apply will change first, as 'kates diff' does.`,
 		Example: `  kates apply -f deploy/ --wait --timeout 2m
-  kustomize build overlays/prod | kates apply -f - --wait
-  kates apply -f deploy/ --dry-run=server -o name`,
+  kates apply -k overlays/prod --wait
+  kates apply -f deploy/ --prune --applyset web --wait
+  kates apply -f deploy/ --dry-run=server -o name
+  kates apply -f deploy/ -o jsonpath='{.metadata.uid}{"\n"}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(in.files) == 0 {
-				return usageErrorf("apply needs -f FILE|DIR|-")
+			if !in.hasInput() {
+				return usageErrorf("apply needs -f FILE|DIR|- or -k DIR")
 			}
 			switch dryRun {
 			case "none", "server":
@@ -147,16 +196,30 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			if dryRun == "server" && wait {
 				return usageErrorf("--dry-run=server with --wait: nothing is applied, so there is nothing to wait for")
 			}
-			if output != "" && output != "name" {
-				return usageErrorf("-o %q: want name (or no -o)", output)
+			jp, isJSONPath, err := jsonPathOutput(output)
+			if err != nil {
+				return err
+			}
+			if output != "" && output != "name" && !isJSONPath {
+				return usageErrorf("-o %q: want name, jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
 			}
 			if !serverSide {
 				return usageErrorf("--server-side=false: kates always applies server-side")
+			}
+			switch {
+			case prune && applyset == "":
+				return usageErrorf("--prune needs --applyset [RESOURCE[.GROUP]/]NAME: kates prunes only objects an ApplySet tracks")
+			case applyset != "" && !prune:
+				return usageErrorf("--applyset needs --prune (as in kubectl)")
 			}
 			if err := rules.load(); err != nil {
 				return err
 			}
 			ms, c, err := readChecked(o, &in)
+			if err != nil {
+				return err
+			}
+			waitFor, err := waitAnnotations(ms)
 			if err != nil {
 				return err
 			}
@@ -170,19 +233,60 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
+			ordered := applyOrder(ms)
+			// The objects as written, not their typed conversion: nothing the author wrote is
+			// dropped on the way, so the server's strict validation sees a misspelled field.
+			objs := make([]*kates.Unstructured, len(ordered))
+			for i, m := range ordered {
+				objs[i] = m.raw.DeepCopy()
+			}
+			var set *kates.ApplySet
+			if prune {
+				set, err = c.ApplySet(ctx, kates.ApplySetOptions{Parent: applyset, Tooling: tooling, DryRun: dryRun == "server"})
+				if err != nil {
+					return applySetError(err)
+				}
+			}
+			if showDiff {
+				// What will be sent: with the set's label, when there is a set.
+				shown := slices.Clone(ordered)
+				for i := range shown {
+					shown[i].raw = objs[i]
+					if set != nil {
+						labels := objs[i].GetLabels()
+						if labels == nil {
+							labels = map[string]string{}
+						}
+						if _, taken := labels[kates.ApplySetPartOfLabel]; !taken {
+							labels[kates.ApplySetPartOfLabel] = set.ID()
+							objs[i].SetLabels(labels)
+						}
+					}
+				}
+				if err := runDiff(ctx, o, c, shown, fieldManager); err != nil && !isDiffFound(err) {
+					return err
+				}
+			}
+			if set != nil {
+				// Before anything is applied: the parent records the set's kinds and
+				// namespaces old and new, and each object carries the set's label.
+				if err := set.Prepare(ctx, objs); err != nil {
+					return applySetError(err)
+				}
+			}
 			opts := []kates.ApplyOption{kates.FieldManager(fieldManager)}
 			if force {
 				opts = append(opts, kates.ForceOwnership())
 			}
-			done := "applied"
+			done, gone := "applied", "pruned"
 			if dryRun == "server" {
 				opts = append(opts, kates.DryRun())
-				done = "applied (server dry run)"
+				done, gone = "applied (server dry run)", "pruned (server dry run)"
 			}
 			kinds := crdKinds(ms)
 			served := map[string]bool{}
-			var applied []any
-			for _, m := range applyOrder(ms) {
+			var applied, current, exists []any
+			for i, m := range ordered {
 				if kind, ok := kinds[m.obj.GetObjectKind().GroupVersionKind().GroupKind()]; ok && !served[kind] {
 					if _, err := c.Mapping(kind); dryRun == "server" && kates.IsUnknownKind(err) {
 						// Its CRD was only dry-run: the kind will not be served.
@@ -194,40 +298,149 @@ With --wait, then wait until every object is Current, as 'kates wait' does.`,
 					}
 					served[kind] = true
 				}
-				// The object as written, not its typed conversion: nothing the author wrote is
-				// dropped on the way, so the server's strict validation sees a misspelled field.
 				out := &kates.Unstructured{}
-				if err := c.Apply(ctx, m.raw.DeepCopy(), out, opts...); err != nil {
+				if err := c.Apply(ctx, objs[i], out, opts...); err != nil {
 					return failure(fmt.Errorf("%s: document %d: %w", m.source, m.document, err))
+				}
+				if set != nil {
+					set.Applied(out)
 				}
 				gvk := out.GroupVersionKind()
 				name := displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()})
-				if output == "name" {
+				switch {
+				case jp != nil:
+					if err := printJSONPath(o.out, jp, out); err != nil {
+						return err
+					}
+				case output == "name":
 					fmt.Fprintln(o.out, name)
-				} else {
+				default:
 					fmt.Fprintf(o.out, "%s %s\n", name, done)
 				}
 				applied = append(applied, out)
+				switch waitFor[m.raw] {
+				case waitNone:
+				case waitExists:
+					exists = append(exists, out)
+				default:
+					current = append(current, out)
+				}
+			}
+			var pruned []kates.PrunedObject
+			if set != nil {
+				pruned, err = set.Prune(ctx)
+				for _, p := range pruned {
+					name := displayName(kates.ObjectStatus{Group: p.Group, Kind: p.Kind, Name: p.Name})
+					switch {
+					case jp != nil:
+					case output == "name":
+						fmt.Fprintln(o.out, name)
+					case p.Namespace != "" && p.Namespace != c.Namespace():
+						fmt.Fprintf(o.out, "%s -n %s %s\n", name, p.Namespace, gone)
+					default:
+						fmt.Fprintf(o.out, "%s %s\n", name, gone)
+					}
+				}
+				if err != nil {
+					return applySetError(err)
+				}
 			}
 			if !wait {
 				return nil
 			}
-			return runWait(ctx, o, c, applied, rules.wait(kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}), false)
+			return waitAfterApply(ctx, o, c, current, exists, len(applied)-len(current)-len(exists), pruned, rules.wait(kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}))
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
-	cmd.Flags().BoolVar(&wait, "wait", false, "wait until every object applied is Current")
+	in.addKustomizeFlag(cmd)
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until every object applied is Current (see the kates.dev/wait annotation above) and every object pruned is gone")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "with --wait, do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up applying and waiting after this long (0: never)")
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager that owns the fields applied")
 	cmd.Flags().BoolVar(&force, "force-conflicts", false, "take fields another field manager owns instead of failing")
 	cmd.Flags().StringVar(&dryRun, "dry-run", "none", `"server": the server validates, defaults and admits every object without persisting it`)
 	cmd.Flags().Lookup("dry-run").NoOptDefVal = "server"
-	cmd.Flags().StringVarP(&output, "output", "o", "", `"name": print each object applied as TYPE/NAME only`)
+	cmd.Flags().StringVarP(&output, "output", "o", "", `"name": print each object applied as TYPE/NAME only; jsonpath=TEMPLATE or jsonpath-file=FILE: print each object the server answered through the template (as kubectl)`)
 	cmd.Flags().BoolVar(&serverSide, "server-side", true, "accepted for kubectl's command lines: kates always applies server-side")
 	rules.addFlags(cmd)
 	cmd.Flags().BoolVar(&validate, "validate", true, "check every object against the cluster's schemas before applying any (as 'kates validate'); false to leave it to the server")
+	cmd.Flags().BoolVar(&showDiff, "diff", false, "first show what the apply will change, as 'kates diff' does")
+	cmd.Flags().BoolVar(&prune, "prune", false, "delete the objects of the ApplySet (--applyset) that the manifests no longer hold")
+	cmd.Flags().StringVar(&applyset, "applyset", "", "[RESOURCE[.GROUP]/]NAME: the parent object of the ApplySet to apply and prune (a Secret NAME by default; namespace -n), as kubectl's")
+	cmd.Flags().StringVar(&tooling, "applyset-tooling", kates.DefaultApplySetTooling(), `the parent's applyset.kubernetes.io/tooling, NAME/VERSION; kates refuses a set of another tool name, as kubectl does, so "kubectl/v1.34.0" shares a set with kubectl`)
 	return cmd
+}
+
+// applySetError is an ApplySet's refusal (a parent of another tool, a member of another set)
+// as the usage error it is, or any other error as a failure.
+func applySetError(err error) error {
+	var status interface{ Status() metav1.Status }
+	if errors.As(err, &status) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return failure(err)
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
+// waitAfterApply waits, after an apply, for current to be Current (or what opts say instead),
+// for exists to exist, and for pruned to be gone. skipped objects (kates.dev/wait: "false")
+// are only counted in a line.
+func waitAfterApply(ctx context.Context, o *options, c *kates.Client, current, exists []any, skipped int, pruned []kates.PrunedObject, opts kates.WaitOptions) error {
+	if skipped > 0 {
+		fmt.Fprintf(o.out, "not waiting for %d object(s) annotated %s: \"false\"\n", skipped, waitAnnotation)
+	}
+	if len(exists) > 0 {
+		if err := runWait(ctx, o, c, exists, kates.WaitOptions{For: kstatus.CurrentStatus, Exists: true}, false); err != nil {
+			return err
+		}
+	}
+	if len(current) > 0 || len(exists)+len(pruned)+skipped == 0 {
+		if err := runWait(ctx, o, c, current, opts, false); err != nil {
+			return err
+		}
+	}
+	if len(pruned) > 0 {
+		refs := make([]any, len(pruned))
+		for i, p := range pruned {
+			refs[i] = kates.ObjectRef{Kind: p.Kind, APIVersion: schema.GroupVersion{Group: p.Group, Version: p.Version}.String(), Namespace: p.Namespace, Name: p.Name, UID: p.UID}
+		}
+		return runWait(ctx, o, c, refs, kates.WaitOptions{For: kstatus.NotFoundStatus}, false)
+	}
+	return nil
+}
+
+// waitAnnotation is the annotation by which a manifest says how apply --wait waits for it.
+const waitAnnotation = "kates.dev/wait"
+
+// waitMode is what the kates.dev/wait annotation asks.
+type waitMode int
+
+const (
+	waitCurrent waitMode = iota // "true", or no annotation
+	waitExists                  // "exists": until it exists
+	waitNone                    // "false": not at all
+)
+
+// waitAnnotations reads the kates.dev/wait annotation of every manifest; a value it does not
+// know is a usage error naming the file and document, before anything is applied.
+func waitAnnotations(ms []manifest) (map[*kates.Unstructured]waitMode, error) {
+	out := map[*kates.Unstructured]waitMode{}
+	for _, m := range ms {
+		v, ok := m.raw.GetAnnotations()[waitAnnotation]
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(v) {
+		case "true", "current":
+			out[m.raw] = waitCurrent
+		case "exists", "created":
+			out[m.raw] = waitExists
+		case "false", "none":
+			out[m.raw] = waitNone
+		default:
+			return nil, usageErrorf("%s: document %d (%s): annotation %s: %q: want \"true\", \"exists\" or \"false\"", m.source, m.document, describeManifest(m), waitAnnotation, v)
+		}
+	}
+	return out, nil
 }
 
 // applyOrder puts CustomResourceDefinitions first and Namespaces second, so what the rest needs
@@ -256,6 +469,7 @@ func newWaitCommand(o *options) *cobra.Command {
 		noFailFast bool
 		skipLB     bool
 		rules      ruleFlags
+		output     string
 	)
 	cmd := &cobra.Command{
 		Use:   "wait -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...]",
@@ -282,6 +496,13 @@ once the kind is served.`,
 			if err != nil {
 				return err
 			}
+			jp, isJSONPath, err := jsonPathOutput(output)
+			if err != nil {
+				return err
+			}
+			if output != "" && !isJSONPath {
+				return usageErrorf("-o %q: want jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
+			}
 			waitOpts.NoFailFast = noFailFast
 			waitOpts.SkipLoadBalancers = skipLB
 			if err := rules.load(); err != nil {
@@ -298,7 +519,7 @@ once the kind is served.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return runWait(ctx, o, c, objects, waitOpts, in.allNamespaces)
+			return runWaitPrinting(ctx, o, c, objects, waitOpts, in.allNamespaces, jp)
 		},
 	}
 	in.addFileFlags(cmd, "manifests of the objects to wait for")
@@ -306,6 +527,7 @@ once the kind is served.`,
 	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE] (as kubectl wait)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "jsonpath=TEMPLATE or jsonpath-file=FILE: no progress; once every object is done, each object's status (the fields of status -o json) through the template, as kubectl wait -o jsonpath")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	rules.addFlags(cmd)
 	return cmd
@@ -326,10 +548,16 @@ every object is Current, 1 otherwise.`,
 		Example: `  kates status -f deploy/
   kates status deploy -A -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			jp, isJSONPath, err := jsonPathOutput(output)
+			if err != nil {
+				return err
+			}
 			switch output {
 			case "table", "wide", "json", "yaml":
 			default:
-				return usageErrorf("-o %q: want table, wide, json or yaml", output)
+				if !isJSONPath {
+					return usageErrorf("-o %q: want table, wide, json, yaml, jsonpath=TEMPLATE or jsonpath-file=FILE", output)
+				}
 			}
 			if err := rules.load(); err != nil {
 				return err
@@ -350,6 +578,15 @@ every object is Current, 1 otherwise.`,
 				rs = []kates.ObjectStatus{}
 			}
 			switch output {
+			case "json", "yaml", "table", "wide":
+			default: // jsonpath: each object in turn, as kubectl apply's
+				for _, r := range rs {
+					if err := printJSONPath(o.out, jp, r); err != nil {
+						return err
+					}
+				}
+			}
+			switch output {
 			case "json":
 				data, err := json.MarshalIndent(rs, "", "  ")
 				if err != nil {
@@ -362,7 +599,7 @@ every object is Current, 1 otherwise.`,
 					return failure(err)
 				}
 				o.out.Write(data)
-			default:
+			case "table", "wide":
 				if len(rs) == 0 {
 					// As kubectl says it: an empty table would read as a failure to answer.
 					fmt.Fprintln(o.errOut, "No resources found")
@@ -384,7 +621,7 @@ every object is Current, 1 otherwise.`,
 	}
 	in.addFileFlags(cmd, "manifests of the objects to show")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json or yaml")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json, yaml, or jsonpath=TEMPLATE / jsonpath-file=FILE (applied to each object's status, whose fields are those of -o json)")
 	rules.addFlags(cmd)
 	return cmd
 }
@@ -405,8 +642,12 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
   kates watch pods -l app=web -A
   kates watch -f manifests/ -o json | jq -r 'select(.status == "Failed") | .message'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if output != "" && output != "json" {
-				return usageErrorf("-o %q: want json (one object per change and line), or no -o", output)
+			jp, isJSONPath, err := jsonPathOutput(output)
+			if err != nil {
+				return err
+			}
+			if output != "" && output != "json" && !isJSONPath {
+				return usageErrorf("-o %q: want json (one object per change and line), jsonpath=TEMPLATE or jsonpath-file=FILE, or no -o", output)
 			}
 			if err := rules.load(); err != nil {
 				return err
@@ -420,6 +661,9 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 				return err
 			}
 			var p progressPrinter = newJSONLinesPrinter(o.out)
+			if jp != nil {
+				p = newJSONPathLinesPrinter(o.out, jp)
+			}
 			if output == "" {
 				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now(), in.allNamespaces)
 			}
@@ -430,7 +674,7 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 	}
 	in.addFileFlags(cmd, "manifests of the objects to watch")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); default a live table on a terminal, else a line per change")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); jsonpath=TEMPLATE or jsonpath-file=FILE: the template over each change's status object; default a live table on a terminal, else a line per change")
 	rules.addFlags(cmd)
 	return cmd
 }

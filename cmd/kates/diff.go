@@ -35,7 +35,7 @@ func newDiffCommand(o *options) *cobra.Command {
 		fieldManager string
 	)
 	cmd := &cobra.Command{
-		Use:   "diff -f FILE|DIR|-",
+		Use:   "diff -f FILE|DIR|- | -k DIR",
 		Short: "Show what applying the manifests would change, as the server would apply them",
 		Long: `Show, as a unified diff, what 'kates apply' would change: each object as it is live beside
 the result of a server-side dry-run apply of the manifest, so defaults, admission webhooks and
@@ -49,8 +49,8 @@ KATES_EXTERNAL_DIFF (or KUBECTL_EXTERNAL_DIFF) names another diff program.`,
   kustomize build overlays/prod | kates diff -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(in.files) == 0 {
-				return usageErrorf("diff needs -f FILE|DIR|-")
+			if !in.hasInput() {
+				return usageErrorf("diff needs -f FILE|DIR|- or -k DIR")
 			}
 			ms, c, err := readChecked(o, &in)
 			if err != nil {
@@ -60,6 +60,7 @@ KATES_EXTERNAL_DIFF (or KUBECTL_EXTERNAL_DIFF) names another diff program.`,
 		},
 	}
 	in.addFileFlags(cmd, "manifests to compare with the cluster")
+	in.addKustomizeFlag(cmd)
 	cmd.Flags().StringVar(&fieldManager, "field-manager", kates.DefaultFieldManager, "the field manager the dry-run apply uses (as apply would)")
 	return cmd
 }
@@ -126,6 +127,13 @@ func runDiff(ctx context.Context, o *options, c *kates.Client, ms []manifest, fi
 		return &exitError{code: exitFailed, err: errSilent}
 	}
 	return &exitError{code: exitUsage, err: fmt.Errorf("diff program %q: %w", strings.Join(prog, " "), err)}
+}
+
+// isDiffFound says err is runDiff's exit code 1: there are differences, which apply --diff
+// goes on to apply.
+func isDiffFound(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.code == exitFailed && ee.err == errSilent
 }
 
 // forDiff is a copy of u without what every write changes or no manifest sets: managedFields,

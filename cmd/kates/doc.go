@@ -5,8 +5,10 @@
 //
 // # Commands
 //
-//	kates apply -f FILE|DIR|- [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts] [--validate=false]
-//	kates validate -f FILE|DIR|-
+//	kates apply -f FILE|DIR|- | -k DIR [--wait] [--timeout 5m] [--field-manager kates] [--force-conflicts] [--validate=false]
+//	            [--diff] [--prune --applyset [RESOURCE[.GROUP]/]NAME] [--dry-run=server] [-o name|jsonpath=TEMPLATE]
+//	kates diff -f FILE|DIR|- | -k DIR
+//	kates validate -f FILE|DIR|- | -k DIR
 //	kates wait  -f FILE|DIR|- | TYPE/NAME... | TYPE [NAME...] [--for current|deleted|condition=TYPE[=STATUS]] [--timeout 5m] [--no-fail-fast]
 //	kates status -f FILE|DIR|- | TYPE[/NAME]... [-o table|wide|json|yaml]
 //	kates watch TYPE[/NAME]... | -f FILE|DIR|- [-o json]
@@ -17,6 +19,16 @@
 // cluster's schemas as validate does: one invalid object and nothing is applied (exit 2);
 // --validate=false leaves the judging to the server, object by object. With --wait it then waits
 // as wait does.
+//
+// apply --wait honours each manifest's annotation kates.dev/wait: "false" does not wait for the
+// object, "exists" waits only until it exists, "true" (the default) until it is Current.
+// apply --prune --applyset tracks the objects as a KEP-3659 ApplySet (package kates' ApplySet)
+// and deletes the members the manifests no longer hold; kubectl apply --prune --applyset can
+// take the same set over (with --applyset-tooling kubectl/VERSION, since each tool refuses
+// another's set). -o jsonpath=TEMPLATE (or jsonpath-file=FILE) on apply, status, watch and wait
+// prints through client-go's jsonpath, as kubectl does; status, watch and wait apply it to each
+// object's status, whose fields are those of status -o json. "kates completion bash|zsh|fish"
+// writes a script completing kinds, names and namespaces from the cluster.
 //
 // validate checks every object against the cluster's schemas (package kates' Validator) without
 // applying anything, and lists every violation with its file, document and field path.

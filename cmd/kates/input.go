@@ -17,6 +17,8 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/kates-dev/kates/kates"
 )
@@ -24,6 +26,7 @@ import (
 // inputFlags are the flags that say which objects a command works on.
 type inputFlags struct {
 	files         []string
+	kustomize     string
 	recursive     bool
 	selector      string
 	fieldSelector string
@@ -33,6 +36,27 @@ type inputFlags struct {
 func (f *inputFlags) addFileFlags(cmd *cobra.Command, what string) {
 	cmd.Flags().StringSliceVarP(&f.files, "filename", "f", nil, what+": a file, a directory of .yaml, .yml and .json files, or - for stdin (repeatable)")
 	cmd.Flags().BoolVarP(&f.recursive, "recursive", "R", false, "read directories given to -f recursively")
+}
+
+// addKustomizeFlag adds -k DIR, kustomize's build of DIR, as kubectl's apply, diff and
+// delete take it.
+func (f *inputFlags) addKustomizeFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&f.kustomize, "kustomize", "k", "", "a kustomization directory: apply what kustomize builds from it (as kubectl -k), instead of -f")
+	_ = cmd.MarkFlagDirname("kustomize")
+}
+
+// hasInput says whether -f or -k names any input.
+func (f *inputFlags) hasInput() bool { return len(f.files) > 0 || f.kustomize != "" }
+
+// read reads the manifests -f or -k names; both at once is a usage error, as in kubectl.
+func (f *inputFlags) read(stdin io.Reader) ([]manifest, error) {
+	if f.kustomize == "" {
+		return readManifests(f.files, f.recursive, stdin)
+	}
+	if len(f.files) > 0 {
+		return nil, usageErrorf("give -f or -k, not both")
+	}
+	return readKustomization(f.kustomize)
 }
 
 func (f *inputFlags) addSelectorFlags(cmd *cobra.Command) {
@@ -75,31 +99,67 @@ func readManifests(paths []string, recursive bool, stdin io.Reader) ([]manifest,
 			if err != nil {
 				return nil, usageErrorf("read %s: %v", file, err)
 			}
-			// As written: a typed parse would drop a misspelled field before the server's
-			// strict validation (or the Validator) could refuse it.
-			objs, err := kates.ParseUnstructuredManifests(string(data))
+			more, err := parseManifests(file, data)
 			if err != nil {
-				var me *kates.ManifestError
-				if errors.As(err, &me) {
-					return nil, usageErrorf("%s: document %d: %v", file, me.Document, me.Err)
-				}
-				return nil, usageErrorf("%s: %v", file, err)
+				return nil, err
 			}
-			for i, o := range objs {
-				// A value of the wrong type keeps the object unstructured, for validation
-				// (or the server) to report with the rest, instead of failing here.
-				typed, err := kates.NewObjectFromUnstructured(o.Object)
-				if err != nil {
-					typed = o.Object.DeepCopy()
-				}
-				out = append(out, manifest{obj: typed, raw: o.Object, source: file, index: i + 1, document: o.Document})
-			}
+			out = append(out, more...)
 		}
 	}
 	if len(out) == 0 {
 		return nil, usageErrorf("no objects in %s", strings.Join(paths, ", "))
 	}
 	return out, nil
+}
+
+// parseManifests parses the objects of data, read from source. An error is a usage error
+// naming source and the document.
+func parseManifests(source string, data []byte) ([]manifest, error) {
+	// As written: a typed parse would drop a misspelled field before the server's strict
+	// validation (or the Validator) could refuse it.
+	objs, err := kates.ParseUnstructuredManifests(string(data))
+	if err != nil {
+		var me *kates.ManifestError
+		if errors.As(err, &me) {
+			return nil, usageErrorf("%s: document %d: %v", source, me.Document, me.Err)
+		}
+		return nil, usageErrorf("%s: %v", source, err)
+	}
+	var out []manifest
+	for i, o := range objs {
+		// A value of the wrong type keeps the object unstructured, for validation (or the
+		// server) to report with the rest, instead of failing here.
+		typed, err := kates.NewObjectFromUnstructured(o.Object)
+		if err != nil {
+			typed = o.Object.DeepCopy()
+		}
+		out = append(out, manifest{obj: typed, raw: o.Object, source: source, index: i + 1, document: o.Document})
+	}
+	return out, nil
+}
+
+// readKustomization builds the kustomization in dir with kustomize's own API, as kubectl -k
+// does (krusty, on the disk, with kustomize's default options). A kustomization that does not
+// build is a usage error carrying kustomize's message.
+func readKustomization(dir string) ([]manifest, error) {
+	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	resources, err := k.Run(filesys.MakeFsOnDisk(), dir)
+	if err != nil {
+		return nil, usageErrorf("-k %s: %v", dir, err)
+	}
+	data, err := resources.AsYaml()
+	if err != nil {
+		return nil, usageErrorf("-k %s: %v", dir, err)
+	}
+	source := dir + " (kustomize build)"
+	ms, err := parseManifests(source, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) == 0 {
+		return nil, usageErrorf("-k %s: the kustomization builds no objects", dir)
+	}
+	return ms, nil
 }
 
 // expand lists the manifest files p names: p itself (a file, "-" or an http(s) URL), the
@@ -226,7 +286,7 @@ func checkKinds(c *kates.Client, ms []manifest) error {
 // served or defined among them (checkKinds) and every namespace agrees with -n
 // (checkNamespaces): what apply and diff need before they send anything.
 func readChecked(o *options, in *inputFlags) ([]manifest, *kates.Client, error) {
-	ms, err := readManifests(in.files, in.recursive, o.in)
+	ms, err := in.read(o.in)
 	if err != nil {
 		return nil, nil, err
 	}

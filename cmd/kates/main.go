@@ -197,5 +197,6 @@ or the cluster refused a request; 2 bad usage or input.`,
 	root.PersistentPreRun = func(*cobra.Command, []string) { setupLogs(*verbosity, s.errOut) }
 	root.PersistentFlags().BoolVar(&o.warningsAsErrors, "warnings-as-errors", false, "treat warnings from the server as errors: exit 1 after the command if there were any")
 	root.AddCommand(newApplyCommand(o), newDiffCommand(o), newValidateCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o), newVersionCommand(o))
+	addCompletions(root, o)
 	return root, o
 }

@@ -204,12 +204,20 @@ func (p *linePrinter) finish() {}
 // object that is gone is written once more with status NotFound and reason Gone.
 type jsonLinesPrinter struct {
 	mu      sync.Mutex
-	enc     *json.Encoder
+	emit    func(kates.ObjectStatus)
 	tracker changeTracker
 }
 
 func newJSONLinesPrinter(out io.Writer) *jsonLinesPrinter {
-	return &jsonLinesPrinter{enc: json.NewEncoder(out)}
+	enc := json.NewEncoder(out)
+	// One line each; a broken pipe shows when the command exits.
+	return &jsonLinesPrinter{emit: func(r kates.ObjectStatus) { _ = enc.Encode(r) }}
+}
+
+// newJSONPathLinesPrinter is watch -o jsonpath: each change's status object through p, in the
+// same order and with the same "Gone" record as -o json.
+func newJSONPathLinesPrinter(out io.Writer, p *kates.JSONPath) *jsonLinesPrinter {
+	return &jsonLinesPrinter{emit: func(r kates.ObjectStatus) { _ = printJSONPath(out, p, r) }}
 }
 
 func (p *jsonLinesPrinter) update(rs []kates.ObjectStatus) {
@@ -221,7 +229,7 @@ func (p *jsonLinesPrinter) update(rs []kates.ObjectStatus) {
 		changed = append(changed, old)
 	}
 	for _, r := range changed {
-		_ = p.enc.Encode(r) // one line each; a broken pipe shows when the command exits
+		p.emit(r)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func newValidateCommand(o *options) *cobra.Command {
 	var in inputFlags
 	cmd := &cobra.Command{
-		Use:   "validate -f FILE|DIR|-",
+		Use:   "validate -f FILE|DIR|- | -k DIR",
 		Short: "Check manifests against the cluster's schemas without applying anything",
 		Long: `Check every object of the manifests against the schemas of the cluster: a custom resource
 against its CustomResourceDefinition's schema, with the API server's own rules (required fields,
@@ -31,10 +31,10 @@ one, installed or not.`,
   kustomize build overlays/prod | kates validate -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(in.files) == 0 {
-				return usageErrorf("validate needs -f FILE|DIR|-")
+			if !in.hasInput() {
+				return usageErrorf("validate needs -f FILE|DIR|- or -k DIR")
 			}
-			ms, err := readManifests(in.files, in.recursive, o.in)
+			ms, err := in.read(o.in)
 			if err != nil {
 				return err
 			}
@@ -51,6 +51,7 @@ one, installed or not.`,
 		},
 	}
 	in.addFileFlags(cmd, "manifests to validate")
+	in.addKustomizeFlag(cmd)
 	return cmd
 }
 
