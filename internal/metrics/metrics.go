@@ -270,11 +270,11 @@ func (w *Watch) Stop() {
 
 // Query observes one query's store: it implements accumulator.QueryObserver.
 type Query struct {
-	watch                              *Watch
-	adds, updates, deletes, replaces   prometheus.Counter
-	relists, coalesced, errors         prometheus.Counter
-	objects, bootstrap                 prometheus.Gauge
-	held                               atomic.Int64
+	watch                            *Watch
+	adds, updates, deletes, replaces prometheus.Counter
+	relists, coalesced, errors       prometheus.Counter
+	objects, bootstrap               prometheus.Gauge
+	held                             atomic.Int64
 }
 
 // Received implements accumulator.QueryObserver.
