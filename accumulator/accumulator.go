@@ -110,15 +110,17 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		}
 		q.store = newStore(a, spec.Name, spec.GVK)
 		q.store.schemeType = q.schemeType
-		if opts.Observer != nil {
-			q.store.obs = opts.Observer.Query(spec)
-		}
 		a.queries = append(a.queries, q)
 		a.byName[spec.Name] = q
 	}
 	if opts.Snapshot != nil {
 		if err := a.convertAhead(opts.Snapshot); err != nil {
 			return nil, err
+		}
+	}
+	if opts.Observer != nil {
+		for _, q := range a.queries {
+			q.store.obs = opts.Observer.Query(q.spec)
 		}
 	}
 	return a, nil

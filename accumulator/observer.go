@@ -19,7 +19,8 @@ const (
 // observation only: nothing it does changes what the Accumulator holds or hands out.
 type Observer interface {
 	// Query returns the observer of one query's store, or nil to observe nothing of it. New
-	// calls it once per query, in order, before it returns.
+	// calls it once per query, in order, once it has checked them all and before it returns;
+	// a New that fails calls it for none.
 	Query(spec QuerySpec) QueryObserver
 	// Updated is called after each Update (UpdateWithDeltas, FilteredUpdate) that found
 	// every query bootstrapped, with the time it took from then on, whatever its outcome.

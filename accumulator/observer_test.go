@@ -307,3 +307,15 @@ func TestObserverHeldMatchesStore(t *testing.T) {
 		}
 	}
 }
+
+// TestObserverNotToldOfAFailedNew checks that a New that fails asks for no query observer.
+func TestObserverNotToldOfAFailedNew(t *testing.T) {
+	rec := newRecorder()
+	_, err := accumulator.New([]accumulator.QuerySpec{cmQuery("A", ""), cmQuery("A", "")}, accumulator.Options{Observer: rec})
+	if err == nil {
+		t.Fatal("New with two queries named A: no error")
+	}
+	if len(rec.asked) != 0 {
+		t.Errorf("Query called for %v by a New that failed", rec.asked)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,9 +69,9 @@ func (c *Client) observeWrite(verb string, err error) {
 	}
 }
 
-// watchMetrics returns the observer of a Watch of queries starting now, or nil if the Client
-// reports no metrics or opts asks for none.
-func (c *Client) watchMetrics(opts WatchOptions, queries []Query) *metrics.Watch {
+// watchMetrics returns the observer of a Watch of queries that began at began, or nil if the
+// Client reports no metrics or opts asks for none.
+func (c *Client) watchMetrics(opts WatchOptions, queries []Query, began time.Time) *metrics.Watch {
 	m := c.metrics.Load()
 	if m == nil || opts.unobserved {
 		return nil
@@ -79,7 +80,7 @@ func (c *Client) watchMetrics(opts WatchOptions, queries []Query) *metrics.Watch
 	for i, q := range queries {
 		names[i] = q.Name
 	}
-	return m.Watch(names)
+	return m.Watch(names, began)
 }
 
 // observer returns w as an accumulator.Observer: nil, not a nil *metrics.Watch, when w is nil.

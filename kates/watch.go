@@ -104,7 +104,7 @@ func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, err
 
 // WatchWithOptions is Watch with options.
 func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
-	observed := c.watchMetrics(opts, queries) // nil without metrics; bootstrap counts from here
+	began := time.Now() // bootstrap durations count from here
 	if opts.PersistentErrorAfter == 0 {
 		opts.PersistentErrorAfter = 30 * time.Second
 	}
@@ -136,6 +136,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		})
 	}
 	interned := newInterner()
+	observed := c.watchMetrics(opts, queries, began) // nil without metrics
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
 		Transform: transformFor(opts, metadataOnlyKinds(resolved)),

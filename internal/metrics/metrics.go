@@ -197,22 +197,20 @@ func (m *Metrics) WaitObjects(delta int) {
 	}
 }
 
-// Watch returns the observer of one Accumulator, whose queries are named queries, starting
-// now: bootstrap durations count from this moment, so call it as the Watch call begins. Call
-// Stop once nothing feeds the Accumulator's stores any more.
-func (m *Metrics) Watch(queries []string) *Watch {
-	return &Watch{
-		m:      m,
-		start:  time.Now(),
-		update: m.updateDuration.WithLabelValues(strings.Join(queries, ",")),
-		byName: map[string]*Query{},
-	}
+// Watch returns the observer of one Accumulator, whose queries are named queries, for a Watch
+// call that began at began: bootstrap durations count from then. Call Stop once nothing feeds
+// the Accumulator's stores any more.
+func (m *Metrics) Watch(queries []string, began time.Time) *Watch {
+	return &Watch{m: m, start: began, queries: strings.Join(queries, ","), byName: map[string]*Query{}}
 }
 
 // Watch observes one Accumulator: it implements accumulator.Observer.
 type Watch struct {
-	m      *Metrics
-	start  time.Time
+	m       *Metrics
+	start   time.Time
+	queries string // the queries label
+	// update is the Update histogram's child, resolved by the first Query call (so that an
+	// accumulator.New that fails leaves no series behind); Updates come after.
 	update prometheus.Observer
 
 	mu     sync.Mutex
@@ -239,6 +237,9 @@ func (w *Watch) Query(spec accumulator.QuerySpec) accumulator.QueryObserver {
 	}
 	w.mu.Lock()
 	w.byName[spec.Name] = q
+	if w.update == nil {
+		w.update = w.m.updateDuration.WithLabelValues(w.queries)
+	}
 	w.mu.Unlock()
 	return q
 }

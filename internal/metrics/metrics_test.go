@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -75,7 +76,7 @@ func TestWatchFeedsCollectors(t *testing.T) {
 	if err := m.Register(reg); err != nil {
 		t.Fatal(err)
 	}
-	w := m.Watch([]string{"ConfigMaps"})
+	w := m.Watch([]string{"ConfigMaps"}, time.Now())
 	acc, err := accumulator.New([]accumulator.QuerySpec{cmQuery}, accumulator.Options{Observer: w})
 	if err != nil {
 		t.Fatal(err)
