@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,6 +33,8 @@ type Accumulator struct {
 	objectTransform func(runtime.Object)
 	// status is Options.Status: how an object's status is computed (kstatus.Compute if nil).
 	status func(*unstructured.Unstructured) (*kstatus.Result, error)
+	// observer is Options.Observer; nil if none.
+	observer Observer
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -81,6 +84,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 
 		objectTransform: opts.ObjectTransform,
 		status:          opts.Status,
+		observer:        opts.Observer,
 		changed:         make(chan struct{}, 1),
 		updateSem:       make(chan struct{}, 1),
 		plans:           make(map[reflect.Type]*plan),
@@ -112,6 +116,11 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 	if opts.Snapshot != nil {
 		if err := a.convertAhead(opts.Snapshot); err != nil {
 			return nil, err
+		}
+	}
+	if opts.Observer != nil {
+		for _, q := range a.queries {
+			q.store.obs = opts.Observer.Query(q.spec)
 		}
 	}
 	return a, nil
@@ -391,6 +400,10 @@ func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]
 	}
 	if !a.bootstrapped() {
 		return false, nil
+	}
+	if a.observer != nil {
+		start := time.Now()
+		defer func() { a.observer.Updated(time.Since(start)) }()
 	}
 
 	// Phase 1 may fail: it takes the changes from the stores, consults the overlay, runs the

@@ -91,5 +91,12 @@ UpdateWithDeltas reports the net difference between the previous view and the ne
 an object added and deleted in between gives nothing, and a relist that drops objects gives
 deletes. FilteredUpdate keeps out of the view the objects a predicate refuses, judging each
 new version of an object once.
+
+# Observing
+
+Options.Observer is told of every event a store receives, every complete list, every change
+that coalesced with an earlier one no Update had taken, the number of objects held and how
+long each Update took: what metrics need, without this package knowing of any metrics library
+(kates feeds Prometheus collectors from it). Without an Observer each hook is one nil check.
 */
 package accumulator

@@ -129,6 +129,8 @@ type Store struct {
 	// schemeType is the struct type the Scheme registers for gvk; nil if none. A typed object
 	// must be of it or of holdType.
 	schemeType reflect.Type
+	// obs observes the store's events (Options.Observer); nil if none.
+	obs QueryObserver
 
 	// writeMu serializes the writing methods. A writer may read objects without mu, since
 	// only writers change it; it takes mu to change it.
@@ -222,22 +224,26 @@ func (s *Store) Transformer() cache.TransformFunc {
 }
 
 // Add stores a new object. See Update.
-func (s *Store) Add(obj any) error { return s.put("add", obj) }
+func (s *Store) Add(obj any) error { return s.put(EventAdd, obj) }
 
 // Update stores a changed object. An object with the same UID and non-empty resource version as
 // the stored one is the same version and is ignored: it changes nothing and wakes no one.
-func (s *Store) Update(obj any) error { return s.put("update", obj) }
+func (s *Store) Update(obj any) error { return s.put(EventUpdate, obj) }
 
-func (s *Store) put(op string, obj any) error {
-	m, o, it, err := s.arrival(op, obj)
+func (s *Store) put(op EventType, obj any) error {
+	m, o, it, err := s.arrival(string(op), obj)
 	if err != nil {
 		return err
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if s.obs != nil {
+		s.obs.Received(op)
+	}
 
 	key := keyOf(m)
-	if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
+	old := s.objects[key]
+	if old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
 		return nil
 	}
 	if it == nil {
@@ -246,11 +252,29 @@ func (s *Store) put(op string, obj any) error {
 
 	s.mu.Lock()
 	s.objects[key] = it
+	wasDirty := false
+	if s.obs != nil {
+		_, wasDirty = s.dirty[key]
+	}
 	s.dirty[key] = struct{}{}
 	s.advanceLocked(it.rv)
 	s.mu.Unlock()
+	if s.obs != nil {
+		s.observeChange(wasDirty, old == nil)
+	}
 	s.acc.notify()
 	return nil
+}
+
+// observeChange tells s.obs of an event that changed one object: whether a change of it was
+// pending already, and whether the store did not hold it before.
+func (s *Store) observeChange(coalesced, added bool) {
+	if coalesced {
+		s.obs.Coalesced(1)
+	}
+	if added {
+		s.obs.Held(1)
+	}
 }
 
 // Delete removes an object. obj is one of the objects Add takes (its resource version, the
@@ -276,16 +300,25 @@ func (s *Store) Delete(obj any) error {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if s.obs != nil {
+		s.obs.Received(EventDelete)
+	}
 
 	s.mu.Lock()
 	_, had := s.objects[key]
+	wasDirty := false
 	if had {
 		delete(s.objects, key)
+		_, wasDirty = s.dirty[key]
 		s.dirty[key] = struct{}{}
 	}
 	s.advanceLocked(rv)
 	s.mu.Unlock()
 	if had {
+		if s.obs != nil {
+			s.observeChange(wasDirty, false)
+			s.obs.Held(-1)
+		}
 		s.acc.notify()
 	}
 	return nil
@@ -321,18 +354,30 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 
 	s.mu.Lock()
 	changed := false
+	coalesced := 0
 	for key, it := range objects {
 		if s.objects[key] != it {
+			if s.obs != nil {
+				if _, ok := s.dirty[key]; ok {
+					coalesced++
+				}
+			}
 			s.dirty[key] = struct{}{}
 			changed = true
 		}
 	}
 	for key := range s.objects {
 		if _, ok := objects[key]; !ok {
+			if s.obs != nil {
+				if _, ok := s.dirty[key]; ok {
+					coalesced++
+				}
+			}
 			s.dirty[key] = struct{}{}
 			changed = true
 		}
 	}
+	held := len(objects) - len(s.objects)
 	s.objects = objects
 	if resourceVersion != "" {
 		s.rv = resourceVersion
@@ -340,6 +385,15 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 	first := !s.synced
 	s.synced = true
 	s.mu.Unlock()
+	if s.obs != nil {
+		if held != 0 {
+			s.obs.Held(held)
+		}
+		if coalesced > 0 {
+			s.obs.Coalesced(coalesced)
+		}
+		s.obs.Replaced(first)
+	}
 
 	if first {
 		s.acc.markSynced()

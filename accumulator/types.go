@@ -79,6 +79,10 @@ type Options struct {
 	// Status computes the status stored beside each object (Entry.Status). Default:
 	// kstatus.Compute. kates sets it to apply status rules (kstatus.ComputeWith).
 	Status func(*unstructured.Unstructured) (*kstatus.Result, error)
+
+	// Observer, if not nil, is told of every event, list and Update, for metrics (see
+	// Observer). Default: nil, nothing is observed and nothing is paid for it.
+	Observer Observer
 }
 
 // Overlay knows how to report the client's own writes that a watch may not have delivered yet.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -15,6 +16,8 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+
+	"github.com/kates-dev/kates/internal/metrics"
 )
 
 // ClientConfig says which cluster a Client talks to. The zero value behaves like kubectl: the
@@ -57,6 +60,10 @@ type Client struct {
 	// managedFields choice; see typedRESTClient.
 	protoMu      sync.Mutex
 	protoClients map[protoClientKey]rest.Interface
+
+	// metrics is set by RegisterMetrics; nil until then. metricsMu serializes RegisterMetrics.
+	metricsMu sync.Mutex
+	metrics   atomic.Pointer[metrics.Metrics]
 }
 
 // NewClient returns a Client for the cluster config names.

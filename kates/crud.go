@@ -91,6 +91,7 @@ func (c *Client) Create(ctx context.Context, resource, target any) error {
 	}
 	t.obj.SetResourceVersion("")
 	out, err := t.ri.Create(ctx, t.obj, metav1.CreateOptions{})
+	c.observeWrite("create", err)
 	if err != nil {
 		return t.wrap("create", err)
 	}
@@ -119,6 +120,7 @@ func (c *Client) Update(ctx context.Context, resource, target any) error {
 		return err
 	}
 	out, err := t.ri.Update(ctx, t.obj, metav1.UpdateOptions{})
+	c.observeWrite("update", err)
 	if err != nil {
 		return t.wrap("update", err)
 	}
@@ -133,6 +135,7 @@ func (c *Client) UpdateStatus(ctx context.Context, resource, target any) error {
 		return err
 	}
 	out, err := t.ri.UpdateStatus(ctx, t.obj, metav1.UpdateOptions{})
+	c.observeWrite("update_status", err)
 	if err != nil {
 		return t.wrap("update status of", err)
 	}
@@ -152,6 +155,7 @@ func (c *Client) Patch(ctx context.Context, resource any, pt PatchType, data []b
 		opts.FieldManager = DefaultFieldManager
 	}
 	out, err := t.ri.Patch(ctx, t.obj.GetName(), pt, data, opts)
+	c.observeWrite("patch", err)
 	if err != nil {
 		return t.wrap("patch", err)
 	}
@@ -184,6 +188,7 @@ func (c *Client) deleteWith(ctx context.Context, resource, target any, opts meta
 	res := c.rest.Delete().AbsPath(urlSegments(t.mapping, t.obj.GetNamespace(), t.obj.GetName())...).
 		SetHeader("Content-Type", "application/json").Body(body).Do(ctx)
 	obj, err := res.Get()
+	c.observeWrite("delete", err)
 	if err != nil {
 		return t.wrap("delete", err)
 	}
@@ -301,8 +306,12 @@ func (c *Client) Apply(ctx context.Context, resource, target any, opts ...ApplyO
 		po.DryRun = []string{metav1.DryRunAll}
 	}
 	out, err := t.ri.Patch(ctx, t.obj.GetName(), types.ApplyPatchType, body, po)
+	err = patchSchemaErrorIsBadRequest(err)
+	if !o.dryRun {
+		c.observeWrite("apply", err)
+	}
 	if err != nil {
-		return t.wrap("apply", patchSchemaErrorIsBadRequest(err))
+		return t.wrap("apply", err)
 	}
 	if !o.dryRun {
 		c.writes.recordWrite(t.mapping.GroupVersionKind, out)
@@ -366,6 +375,7 @@ func (c *Client) Upsert(ctx context.Context, resource, source, target any) error
 		return err
 	}
 	created, err := t.ri.Create(ctx, t.obj, metav1.CreateOptions{})
+	c.observeWrite("create", err)
 	if err == nil {
 		c.writes.recordWrite(t.mapping.GroupVersionKind, created)
 		return fromUnstructured(created, target)
@@ -381,6 +391,7 @@ func (c *Client) Upsert(ctx context.Context, resource, source, target any) error
 		}
 		MergeUpdate(live, src)
 		out, err = t.ri.Update(ctx, live, metav1.UpdateOptions{})
+		c.observeWrite("update", err)
 		return err
 	})
 	if err != nil {

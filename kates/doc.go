@@ -53,6 +53,16 @@
 // delete by name disappears at once. Writes made through DynamicInterface or Clientset directly,
 // or by other clients, show when the watch delivers them.
 //
+// # Metrics
+//
+// RegisterMetrics registers a Client's Prometheus metrics on a registry the caller passes (none
+// by default): per query, objects held, events received and coalesced, time to bootstrap,
+// list and watch errors and relists; Update durations; writes by verb and result; coherence
+// records held; objects Waits still wait for. README.md lists every metric with its labels.
+//
+//	reg := prometheus.NewRegistry()
+//	err := client.RegisterMetrics(reg) // then serve reg with promhttp.HandlerFor
+//
 // # Validating
 //
 // A Validator checks objects against the cluster's own schemas without writing anything — a

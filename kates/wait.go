@@ -235,6 +235,8 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 	if err != nil {
 		return err
 	}
+	tally := c.waitTally(len(refs)) // nothing reached yet; nil without metrics
+	defer tally.set(0)
 	var last []ObjectStatus
 	err = c.track(ctx, refs, trackOptions{
 		waitKinds:         !deletion,
@@ -248,6 +250,7 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		},
 	}, func(results []ObjectStatus, changed bool) (bool, error) {
 		last = results
+		tally.set(unfinished(results, opts.For))
 		if changed && opts.Progress != nil {
 			opts.Progress(cloneStatuses(results))
 		}

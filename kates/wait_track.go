@@ -348,7 +348,9 @@ func (t *tracker) addPart(ctx context.Context, rows []*trackRow, late bool) erro
 	}
 	p, queries := planPart(rows, t.opts.related)
 	p.late = late
-	acc, err := t.c.WatchWithOptions(ctx, t.opts.rules.watchOptions(), queries...)
+	wo := t.opts.rules.watchOptions()
+	wo.unobserved = true // query names made up here would only clutter the metrics
+	acc, err := t.c.WatchWithOptions(ctx, wo, queries...)
 	if err != nil {
 		return err
 	}

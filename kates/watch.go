@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/internal/metrics"
 	"github.com/kates-dev/kates/kstatus"
 )
 
@@ -85,6 +86,9 @@ type WatchOptions struct {
 	// timeout) may last before Update reports it. Failures that retrying cannot mend — Forbidden,
 	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
 	PersistentErrorAfter time.Duration
+
+	// unobserved keeps the Accumulator out of the Client's metrics: Wait's own watches.
+	unobserved bool
 }
 
 // Watch starts watching queries and returns an Accumulator of them. Each Query.Name names the
@@ -100,6 +104,7 @@ func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, err
 
 // WatchWithOptions is Watch with options.
 func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
+	began := time.Now() // bootstrap durations count from here
 	if opts.PersistentErrorAfter == 0 {
 		opts.PersistentErrorAfter = 30 * time.Second
 	}
@@ -131,6 +136,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		})
 	}
 	interned := newInterner()
+	observed := c.watchMetrics(opts, queries, began) // nil without metrics
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
 		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
@@ -144,6 +150,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
 		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary),
+		Observer:    observer(observed),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
@@ -156,7 +163,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.runQuery(ctx, acc, rq, opts)
+			c.runQuery(ctx, acc, rq, opts, observed)
 		}()
 	}
 	go func() {
@@ -164,6 +171,9 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		wg.Wait()
 		c.writes.unregister(acc)
 		acc.Stop()
+		if observed != nil {
+			observed.Stop()
+		}
 	}()
 	return acc, nil
 }
@@ -202,11 +212,18 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 // runQuery lists and watches one query into its store until ctx ends. client-go's Reflector does
 // the listing (in pages, or as a WatchList stream), the watching and the relisting after 410
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
-func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions) {
+// observed, if not nil, counts the query's failed list and watch requests.
+func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) {
 	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold())
 	if err != nil {
+		if observed != nil {
+			observed.ListWatchError(rq.Name)
+		}
 		acc.SetError(rq.Name, err)
 		return
+	}
+	if observed != nil {
+		countErrors(ctx, lw, observed, rq.Name)
 	}
 	store := &clearingStore{Store: acc.Store(rq.Name), clear: func() { acc.SetError(rq.Name, nil) }}
 	r := cache.NewReflectorWithOptions(lw, expected, store, cache.ReflectorOptions{
