@@ -2,6 +2,7 @@ package kates_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,7 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 		return out
 	}
 	want := []string{"ConfigMap " + ns + "/b", "ConfigMap " + other + "/c", "Secret " + ns + "/s"}
+	slices.Sort(want) // Prune's order: kind, namespace, name (the namespaces' names are random)
 	if diff := cmp.Diff(want, names(pruned)); diff != "" {
 		t.Errorf("dry-run Prune mismatch (-want +got):\n%s", diff)
 	}
