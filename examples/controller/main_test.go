@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/goleak"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -616,4 +617,69 @@ func leadingReplica(t *testing.T, replicas []*replica) *replica {
 		return nil
 	})
 	return leader
+}
+
+// TestBurstIsCoalesced changes five WebApps a hundred times in all, from five writers at once,
+// under one replica: the controller applies Deployments far fewer times than there were
+// changes — the changes that arrive during a pass are shed, and the next pass reconciles the
+// latest of them — and ends with every WebApp at its final spec, Ready.
+func TestBurstIsCoalesced(t *testing.T) {
+	base, ns := exampletest.Namespace(t, "kates-burst-")
+	installCRD(t, base)
+	ctx := context.Background()
+	var out syncBuffer
+	log := &writeLog{lists: map[string][]time.Time{}}
+	r := startReplica(t, base, "solo", log, kates.ElectionOptions{Lease: "webapp", LeaseDuration: testLease,
+		RenewDeadline: testRenew, RetryPeriod: testRetry}, &out)
+	defer r.stop(t)
+	const apps, changesEach = 5, 20
+	for i := range apps {
+		if err := base.Create(ctx, newWebApp(ns, fmt.Sprintf("app-%d", i), 1, "nginx:1.27"), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range apps {
+		eventually(t, time.Minute, "WebApps ready", func() error { return readyAt(base, ns, fmt.Sprintf("app-%d", i), 1, "nginx:1.27") })
+	}
+	deploymentApplies := func() int {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		n := 0
+		for _, w := range log.writes {
+			if w.method == http.MethodPatch && strings.Contains(w.path, "/deployments/") {
+				n++
+			}
+		}
+		return n
+	}
+	passes := func() float64 {
+		return testutil.ToFloat64(r.ctrl.reconciles.WithLabelValues("success")) +
+			testutil.ToFloat64(r.ctrl.reconciles.WithLabelValues("error"))
+	}
+	appliesBefore, passesBefore := deploymentApplies(), passes()
+
+	var wg sync.WaitGroup
+	for i := range apps {
+		wg.Go(func() {
+			for n := range changesEach { // ends at replicas 1
+				patch := fmt.Sprintf(`{"spec":{"replicas":%d}}`, n%3)
+				if err := base.Patch(ctx, newWebApp(ns, fmt.Sprintf("app-%d", i), 0, ""), kates.MergePatchType, []byte(patch), nil); err != nil {
+					t.Error(err) // not Fatal: this is not the test's goroutine
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i := range apps {
+		eventually(t, time.Minute, "WebApps ready after the burst", func() error {
+			return readyAt(base, ns, fmt.Sprintf("app-%d", i), (changesEach-1)%3, "nginx:1.27")
+		})
+	}
+	applies := deploymentApplies() - appliesBefore
+	t.Logf("%d changes: %d Deployment applies, %.0f reconcile passes (some for the Deployments' own status changes)",
+		apps*changesEach, applies, passes()-passesBefore)
+	if applies >= apps*changesEach {
+		t.Errorf("%d Deployment applies for %d changes: the burst was not coalesced", applies, apps*changesEach)
+	}
 }
