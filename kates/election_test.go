@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -264,5 +266,40 @@ func TestElectionOptionsRejected(t *testing.T) {
 				t.Errorf("RunElected = %v, want an error about %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// ExampleRunElected is the warm-standby pattern: every replica watches from the start, and
+// the one that holds the lease reconciles. A standby's view is complete and current when it
+// wins, so its first Update hands it everything at once, without a list.
+func ExampleRunElected() {
+	ctx := context.Background()
+	client, err := kates.NewClient(kates.ClientConfig{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	acc, err := client.Watch(ctx, kates.Query{Name: "Deployments", Kind: "deployments.apps"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var snap struct{ Deployments map[string]*kates.Deployment }
+	err = kates.RunElected(ctx, client, kates.ElectionOptions{
+		Lease: "my-system/my-controller",
+		Views: []*kates.Accumulator{acc}, // campaign only with a complete view
+	}, func(ctx context.Context) error {
+		for {
+			select {
+			case <-ctx.Done(): // lease lost or shutting down: stop writing now
+				return nil
+			case <-acc.Changed():
+				if _, err := acc.Update(ctx, &snap); err != nil {
+					continue
+				}
+				// reconcile(ctx, &snap), writing with ctx
+			}
+		}
+	})
+	if errors.Is(err, kates.ErrLeaseLost) {
+		os.Exit(1) // or call RunElected again to stand by, view still warm
 	}
 }
