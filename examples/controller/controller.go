@@ -36,6 +36,10 @@ type WebAppSpec struct {
 	Image    string `json:"image"`
 	Replicas int32  `json:"replicas"`
 	Port     int32  `json:"port"`
+	// Headless makes the Service headless (clusterIP None): no virtual IP is taken from the
+	// cluster's service range. A Service's clusterIP cannot change, so flipping it on an
+	// existing WebApp leaves it Stalled.
+	Headless bool `json:"headless,omitempty"`
 }
 
 // WebAppStatus is what the controller reports.

@@ -78,6 +78,7 @@ type write struct {
 	method  string
 	path    string
 	rv      int64
+	at      time.Time // when the answer came
 }
 
 // recorder is a replica's transport: it records when it sent each list, and
@@ -123,9 +124,22 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	_ = json.Unmarshal(body, &obj)
 	rv, _ := strconv.ParseInt(obj.Metadata.ResourceVersion, 10, 64)
 	r.log.mu.Lock()
-	r.log.writes = append(r.log.writes, write{replica: r.replica, method: req.Method, path: req.URL.Path, rv: rv})
+	r.log.writes = append(r.log.writes, write{replica: r.replica, method: req.Method, path: req.URL.Path, rv: rv, at: time.Now()})
 	r.log.mu.Unlock()
 	return resp, nil
+}
+
+// writesBetween counts the writes replica made between from and to.
+func (l *writeLog) writesBetween(replica string, from, to time.Time) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, w := range l.writes {
+		if w.replica == replica && !w.at.Before(from) && !w.at.After(to) {
+			n++
+		}
+	}
+	return n
 }
 
 func (l *writeLog) listsSince(replica string, since time.Time) int {

@@ -40,12 +40,12 @@ func (c *Controller) reconcile(ctx context.Context, app *WebApp) error {
 	// The Deployment's kstatus: the view's, or, if we change it now, the server's answer's.
 	depStatus := c.snap.Deployments[key].Status
 	live := c.snap.Deployments[key].Object
-	if live == nil || deploymentDiffers(live, dep) {
+	if why := deploymentDiffers(live, dep); why != "" {
 		applied := &kates.Unstructured{}
 		if err := c.client.Apply(ctx, dep, applied, kates.FieldManager(FieldManager), kates.ForceOwnership()); err != nil {
 			return c.applyFailed(ctx, app, "Deployment", err)
 		}
-		fmt.Fprintf(c.opts.Log, "applied Deployment %s: %d × %s\n", key, *dep.Spec.Replicas, dep.Spec.Template.Spec.Containers[0].Image)
+		fmt.Fprintf(c.opts.Log, "applied Deployment %s: %d × %s (%s)\n", key, *dep.Spec.Replicas, dep.Spec.Template.Spec.Containers[0].Image, why)
 		r, err := kstatus.Compute(applied)
 		if err != nil {
 			return err
@@ -53,11 +53,11 @@ func (c *Controller) reconcile(ctx context.Context, app *WebApp) error {
 		depStatus = *r
 		live = nil
 	}
-	if s := c.snap.Services[key]; s == nil || serviceDiffers(s, svc) {
+	if why := serviceDiffers(c.snap.Services[key], svc); why != "" {
 		if err := c.client.Apply(ctx, svc, nil, kates.FieldManager(FieldManager), kates.ForceOwnership()); err != nil {
 			return c.applyFailed(ctx, app, "Service", err)
 		}
-		fmt.Fprintf(c.opts.Log, "applied Service %s: port %d\n", key, app.Spec.Port)
+		fmt.Fprintf(c.opts.Log, "applied Service %s: port %d (%s)\n", key, app.Spec.Port, why)
 	}
 
 	// The conditions follow the Deployment's computed status: Ready once it is Current (rolled
@@ -148,22 +148,43 @@ func desired(app *WebApp) (*kates.Deployment, *kates.Service) {
 				TargetPort: intstr.FromString("http")}},
 		},
 	}
+	if app.Spec.Headless {
+		svc.Spec.ClusterIP = corev1.ClusterIPNone
+	}
 	return dep, svc
 }
 
-// deploymentDiffers compares the fields the controller sets.
-func deploymentDiffers(live, want *kates.Deployment) bool {
-	if live.Spec.Replicas == nil || *live.Spec.Replicas != *want.Spec.Replicas || !ownedAs(live.ObjectMeta, want.ObjectMeta) {
-		return true
+// deploymentDiffers says how live differs from want in the fields the controller sets, or ""
+// if it does not.
+func deploymentDiffers(live, want *kates.Deployment) string {
+	switch {
+	case live == nil:
+		return "missing"
+	case !ownedAs(live.ObjectMeta, want.ObjectMeta):
+		return "not labelled or owned"
+	case live.Spec.Replicas == nil || *live.Spec.Replicas != *want.Spec.Replicas:
+		return "replicas"
 	}
 	lc, wc := live.Spec.Template.Spec.Containers, want.Spec.Template.Spec.Containers
-	return len(lc) != 1 || lc[0].Image != wc[0].Image || len(lc[0].Ports) != 1 ||
-		lc[0].Ports[0].ContainerPort != wc[0].Ports[0].ContainerPort
+	if len(lc) != 1 || lc[0].Image != wc[0].Image || len(lc[0].Ports) != 1 || lc[0].Ports[0].ContainerPort != wc[0].Ports[0].ContainerPort {
+		return "container"
+	}
+	return ""
 }
 
-func serviceDiffers(live, want *kates.Service) bool {
-	return !ownedAs(live.ObjectMeta, want.ObjectMeta) || len(live.Spec.Ports) != 1 ||
-		live.Spec.Ports[0].Port != want.Spec.Ports[0].Port
+// serviceDiffers is deploymentDiffers for the Service.
+func serviceDiffers(live, want *kates.Service) string {
+	switch {
+	case live == nil:
+		return "missing"
+	case !ownedAs(live.ObjectMeta, want.ObjectMeta):
+		return "not labelled or owned"
+	case len(live.Spec.Ports) != 1 || live.Spec.Ports[0].Port != want.Spec.Ports[0].Port:
+		return "port"
+	case (live.Spec.ClusterIP == corev1.ClusterIPNone) != (want.Spec.ClusterIP == corev1.ClusterIPNone):
+		return "headless"
+	}
+	return ""
 }
 
 // ownedAs reports whether live carries want's labels and controller reference.
