@@ -697,3 +697,40 @@ func TestBurstIsCoalesced(t *testing.T) {
 		t.Errorf("%d Deployment applies for %d changes: the burst was not coalesced", applies, apps*changesEach)
 	}
 }
+
+// TestStalledWhenTheSpecCannotBeApplied flips a WebApp's Service to headless, which the API
+// server refuses (a Service's clusterIP cannot change): the WebApp is reported Stalled, with
+// the server's reason, for its current generation, and kstatus reads it as Failed.
+func TestStalledWhenTheSpecCannotBeApplied(t *testing.T) {
+	base, ns := exampletest.Namespace(t, "kates-stalled-")
+	installCRD(t, base)
+	ctx := context.Background()
+	var out syncBuffer
+	r := startReplica(t, base, "solo", &writeLog{lists: map[string][]time.Time{}}, kates.ElectionOptions{Lease: "webapp",
+		LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}, &out)
+	defer r.stop(t)
+	if err := base.Create(ctx, newWebApp(ns, "web", 0, "nginx:1.27"), nil); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, time.Minute, "WebApp ready", func() error { return readyAt(base, ns, "web", 0, "nginx:1.27") })
+	if err := base.Patch(ctx, newWebApp(ns, "web", 0, ""), kates.MergePatchType, []byte(`{"spec":{"headless":true}}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, time.Minute, "WebApp stalled", func() error {
+		app, err := getWebApp(base, ns, "web")
+		if err != nil {
+			return err
+		}
+		stalled := kstatus.GetCondition(app, string(kstatus.ConditionStalled))
+		if app.Status.ObservedGeneration != app.Generation || stalled == nil || stalled.Status != metav1.ConditionTrue {
+			return fmt.Errorf("generation %d, status of %d, Stalled %+v", app.Generation, app.Status.ObservedGeneration, stalled)
+		}
+		if stalled.Reason != "ApplyRefused" || !strings.Contains(stalled.Message, "Service") {
+			return fmt.Errorf("Stalled %s: %s; want ApplyRefused naming the Service", stalled.Reason, stalled.Message)
+		}
+		if res, err := kstatus.Compute(mustUnstructured(t, app)); err != nil || res.Status != kstatus.FailedStatus {
+			return fmt.Errorf("kstatus.Compute = %+v, %v; want Failed", res, err)
+		}
+		return nil
+	})
+}
