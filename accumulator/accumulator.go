@@ -39,6 +39,8 @@ type Accumulator struct {
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
 	synced atomic.Int32
+	// complete is closed when synced reaches len(queries); see Bootstrapped.
+	complete chan struct{}
 	// notifyMu orders sends on changed (read-locked) before its close (write-locked).
 	notifyMu sync.RWMutex
 	stopped  atomic.Bool
@@ -86,6 +88,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		status:          opts.Status,
 		observer:        opts.Observer,
 		changed:         make(chan struct{}, 1),
+		complete:        make(chan struct{}),
 		updateSem:       make(chan struct{}, 1),
 		plans:           make(map[reflect.Type]*plan),
 	}
@@ -211,9 +214,18 @@ func (a *Accumulator) Stop() {
 
 func (a *Accumulator) bootstrapped() bool { return int(a.synced.Load()) == len(a.queries) }
 
+// Bootstrapped returns a channel that is closed once every query has its complete initial
+// list: from then on an Update returns a complete view. Unlike Changed, waiting on it takes
+// nothing from the consumer, so a program can wait for its view to be complete — a replica
+// standing by for a lease, a readiness check — and leave the first signal on Changed to the
+// loop that will call Update. It is never closed if some query never lists (an error recorded
+// with SetError, Forbidden say, is reported by Update instead), nor by Stop.
+func (a *Accumulator) Bootstrapped() <-chan struct{} { return a.complete }
+
 // markSynced counts a query's first Replace, and signals once every query has had one.
 func (a *Accumulator) markSynced() {
 	if int(a.synced.Add(1)) == len(a.queries) {
+		close(a.complete)
 		a.signal()
 	}
 }

@@ -117,6 +117,11 @@ func TestBootstrapWaitsForEveryQuery(t *testing.T) {
 	if signalled(acc) {
 		t.Fatal("Changed signalled with one query not bootstrapped")
 	}
+	select {
+	case <-acc.Bootstrapped():
+		t.Fatal("Bootstrapped closed with one query not bootstrapped")
+	default:
+	}
 	if ok, err := acc.Update(ctx, &snap); ok || err != nil || snap.A != nil {
 		t.Fatalf("Update before bootstrap = (%v, %v), A=%v", ok, err, snap.A)
 	}
@@ -127,8 +132,13 @@ func TestBootstrapWaitsForEveryQuery(t *testing.T) {
 	ns.SetName("a")
 	ns.SetResourceVersion("3")
 	replace(t, acc, "Namespaces", "12", ns)
+	select {
+	case <-acc.Bootstrapped():
+	default:
+		t.Fatal("Bootstrapped not closed once every query bootstrapped")
+	}
 	if !signalled(acc) {
-		t.Fatal("Changed not signalled once every query bootstrapped")
+		t.Fatal("Changed not signalled once every query bootstrapped (Bootstrapped must leave it)")
 	}
 	if ok, _ := update(t, acc, &snap); !ok {
 		t.Fatal("first Update returned false")

@@ -8,4 +8,6 @@
 //   - loadshedding: a slow consumer that always gets the latest view of a fast-changing object.
 //   - wait: apply objects and wait until they are reconciled, with progress.
 //   - validate: check rendered objects against the cluster's schemas, apply only the valid ones.
+//   - controller: a complete controller for a custom resource, elected among warm standbys,
+//     with status conditions and metrics.
 package examples

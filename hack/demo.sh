@@ -2,7 +2,8 @@
 # Shows kates at work on testdata/demo: builds the kates CLI, applies the demo manifests (a
 # Deployment of 3 behind a Service, a StatefulSet and a Job, in namespace kates-demo) with
 # server-side apply and waits until they are reconciled, with live progress, then prints their
-# computed status. Run from the repository root with the local cluster up (`make demo` starts it);
+# computed status; then runs examples/controller for a few seconds, which reconciles a WebApp
+# (examples/controller/testdata) into a Deployment and a Service and reports it Ready. Run from the repository root with the local cluster up (`make demo` starts it);
 # running it again re-applies the same manifests, which changes nothing and waits for nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +25,20 @@ kates status -f testdata/demo/
 echo
 echo "\$ go run ./examples/crud   # the Go client: create, update, patch, apply, list, delete"
 go run ./examples/crud --kubeconfig "$kubeconfig" --namespace "kates-crud-$RANDOM"
+
+echo
+echo "\$ go run ./examples/controller --namespace kates-demo --for 8s &   # a WebApp controller: one Accumulator, SSA, conditions, elected"
+go build -o .kates/bin/webapp-controller ./examples/controller
+kates apply --wait --timeout 1m -f examples/controller/testdata/crd.yaml -o name
+.kates/bin/webapp-controller --kubeconfig "$kubeconfig" --namespace kates-demo --lease kates-demo/webapp-controller \
+  --metrics-addr 127.0.0.1:18089 --for 8s 2>&1 | grep --line-buffered -v "^I[0-9]" | sed -u "s/^/  controller| /" &
+controller=$!
+sleep 1
+echo "\$ kates apply --wait --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml"
+kates apply --wait --timeout 1m --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
+kates status --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
+if command -v curl >/dev/null; then
+  echo "\$ curl -s 127.0.0.1:18089/metrics | grep '^webapp_'"
+  curl -s 127.0.0.1:18089/metrics | grep '^webapp_' | grep -v _bucket || true
+fi
+wait "$controller"

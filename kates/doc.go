@@ -75,6 +75,22 @@
 //		errors.As(err, &invalid) // invalid.Errors: every violation, with its field path
 //	}
 //
+// # Leader election
+//
+// RunElected runs a function while this replica holds a Lease (client-go's leader election),
+// cancelling its context before another replica can take over. Start the Watch first and pass
+// its Accumulator in ElectionOptions.Views: every replica then keeps a complete view while it
+// stands by, and a new leader reconciles from its first Update instead of listing everything:
+//
+//	acc, err := client.Watch(ctx, queries...)
+//	err = kates.RunElected(ctx, client, kates.ElectionOptions{Lease: "my-system/my-controller",
+//		Views: []*kates.Accumulator{acc}}, func(ctx context.Context) error {
+//		for range acc.Changed() { // the first signal after winning brings the whole view
+//			// acc.Update(ctx, &snap), reconcile; return when ctx ends
+//		}
+//		return nil
+//	})
+//
 // # Manifests
 //
 // ParseManifests reads multi-document YAML or JSON into typed objects where kates.Scheme knows the
