@@ -46,7 +46,11 @@ func main() {
 	// A registry of our own, not the global one: everything on it is ours to name.
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	// TODO(metrics): client.RegisterMetrics(reg)
+	// kates' own metrics on the same registry: objects held and events per query, Update
+	// durations, time to bootstrap, list/watch errors, writes by verb and result.
+	if err := client.RegisterMetrics(reg); err != nil {
+		log.Fatal(err)
+	}
 	ctrl, err := New(client, Options{
 		Namespace: *namespace,
 		Log:       os.Stdout,

@@ -175,6 +175,9 @@ func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, el
 	}
 	election.Identity = id
 	r := &replica{id: id, reg: prometheus.NewRegistry(), done: make(chan error, 1)}
+	if err := client.RegisterMetrics(r.reg); err != nil { // as main does
+		t.Fatal(err)
+	}
 	r.ctrl, err = New(client, Options{Namespace: base.Namespace(), Election: election, Log: out, Retry: 200 * time.Millisecond}, r.reg)
 	if err != nil {
 		t.Fatal(err)
@@ -389,11 +392,14 @@ func TestWebAppLifecycle(t *testing.T) {
 	}
 
 	srv := httptest.NewServer(r.ctrl.Handler(r.reg))
-	for path, want := range map[string]string{
-		"/healthz": "ok",
-		"/readyz":  "leading",
-		"/metrics": `webapp_reconcile_total{result="success"}`,
+	for _, c := range []struct{ path, want string }{
+		{"/healthz", "ok"},
+		{"/readyz", "leading"},
+		{"/metrics", `webapp_reconcile_total{result="success"}`},
+		{"/metrics", `kates_accumulator_objects{kind="Deployment"`},
+		{"/metrics", `kates_client_writes_total{result="success",verb="apply"}`},
 	} {
+		path, want := c.path, c.want
 		resp, err := http.Get(srv.URL + path)
 		if err != nil {
 			t.Fatal(err)
