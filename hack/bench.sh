@@ -107,6 +107,12 @@ else
   echo "wait: kates has no BenchmarkWaitLatency yet" >>"$res/machine.txt"
 fi
 
+echo "== leader election (examples/controller's TestMeasureElection)"
+if ! KATES_MEASURE_ELECTION=1 go test -count=1 -run '^TestMeasureElection$' ./examples/controller >"$tmp/election.log" 2>&1; then
+  echo "election: TestMeasureElection failed:" >>"$res/machine.txt"
+  tail -20 "$tmp/election.log" >&2
+fi
+
 end=$(date +%s)
 echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"
 echo "== report"

@@ -186,6 +186,7 @@ func (rep *report) render() []byte {
 	rep.throughput()
 	rep.bootstrap()
 	rep.wait()
+	rep.election()
 	rep.profiles()
 	rep.machineSection()
 	sections := rep.buf.Bytes()

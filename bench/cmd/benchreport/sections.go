@@ -461,3 +461,29 @@ func (rep *report) machineSection() {
 	rep.p("Raw `go test -bench` output of this run: [results/](results/).")
 	rep.p("")
 }
+
+// election reports results/election.txt, written by examples/controller's TestMeasureElection
+// (hack/bench.sh runs it): failover among replicas of the example controller and the memory
+// of a warm standby. The file is shown as it is: its figures are its own run's.
+func (rep *report) election() {
+	data, err := os.ReadFile(filepath.Join(rep.resultsDir, "election.txt"))
+	rep.p("## 7. Leader election: failover and warm standbys")
+	rep.p("")
+	if err != nil {
+		rep.p("No results/election.txt: `KATES_MEASURE_ELECTION=1 go test ./examples/controller -run TestMeasureElection` writes it.")
+		rep.p("")
+		return
+	}
+	rep.p("examples/controller on the local cluster (`KATES_MEASURE_ELECTION=1 go test ./examples/controller -run " +
+		"TestMeasureElection`, run by hack/bench.sh): three replicas, each with its own client and a warm Accumulator, " +
+		"400 WebApps with their Deployments and headless Services in view; the leader is killed without releasing " +
+		"its lease (as a crash would) and a WebApp changed at once, seven times. Failover is the lease duration " +
+		"(test timings here; 15 s with the defaults) plus a retry period plus one `Update`: the new leader sends no " +
+		"list after winning. A cold replica's bootstrap is what each failover would add without warm standbys. The " +
+		"standby heap is a difference of live heap in a process running other replicas too, so it is noisy.")
+	rep.p("")
+	rep.p("```text")
+	rep.p("%s", strings.TrimSpace(string(data)))
+	rep.p("```")
+	rep.p("")
+}
