@@ -38,7 +38,7 @@ echo "\$ kates apply --wait --status-rules examples/controller/testdata/status-r
 kates apply --wait --timeout 1m --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
 kates status --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
 if command -v curl >/dev/null; then
-  echo "\$ curl -s 127.0.0.1:18089/metrics | grep '^webapp_'"
-  curl -s 127.0.0.1:18089/metrics | grep '^webapp_' | grep -v _bucket || true
+  echo "\$ curl -s 127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)'"
+  curl -s 127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)' | grep -v _bucket || true
 fi
 wait "$controller"
