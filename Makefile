@@ -45,7 +45,7 @@ demo: cluster-up ## Start the local cluster and show the library at work on test
 	hack/demo.sh
 
 .PHONY: bench
-bench: ## Benchmarks against client-go, controller-runtime and the old kates (~10 min); writes bench/README.md.
+bench: ## Benchmarks against client-go, controller-runtime and the old kates (~20 min, +15 for fixtures the first time); writes bench/README.md.
 	hack/bench.sh
 
 .PHONY: fmt
