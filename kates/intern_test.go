@@ -48,9 +48,9 @@ func TestInternSharesRepeatedStrings(t *testing.T) {
 	}
 }
 
-// BenchmarkInternPod interns realistic Pods (testdata/realistic/pod.json), each decoded afresh
-// as a watch would, into an interner that has seen the first.
-func BenchmarkInternPod(b *testing.B) {
+// realisticPod reads testdata/realistic/pod.json.
+func realisticPod(b *testing.B) *corev1.Pod {
+	b.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "realistic", "pod.json"))
 	if err != nil {
 		b.Fatal(err)
@@ -59,6 +59,13 @@ func BenchmarkInternPod(b *testing.B) {
 	if err := json.Unmarshal(data, &pod); err != nil {
 		b.Fatal(err)
 	}
+	return &pod
+}
+
+// BenchmarkInternPod interns realistic Pods (testdata/realistic/pod.json), each decoded afresh
+// as a watch would, into an interner that has seen the first.
+func BenchmarkInternPod(b *testing.B) {
+	pod := realisticPod(b)
 	in := newInterner()
 	in.internObject(pod.DeepCopy())
 	pods := make([]*corev1.Pod, 256)
@@ -76,14 +83,7 @@ func BenchmarkInternPod(b *testing.B) {
 // BenchmarkInternPodParallel is BenchmarkInternPod from several goroutines at once, as the
 // reflectors of a Watch's queries intern concurrently.
 func BenchmarkInternPodParallel(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "realistic", "pod.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var pod corev1.Pod
-	if err := json.Unmarshal(data, &pod); err != nil {
-		b.Fatal(err)
-	}
+	pod := realisticPod(b)
 	in := newInterner()
 	in.internObject(pod.DeepCopy())
 	b.ReportAllocs()

@@ -3,6 +3,8 @@ package protodecode
 import (
 	"bytes"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -245,28 +247,15 @@ var managedFieldsNumber = func() int {
 
 // protobufField returns the field number of a gogo protobuf struct tag ("bytes,17,rep,name=…").
 func protobufField(tag string) int {
-	_, rest, ok := cutComma(tag)
-	if !ok {
+	parts := strings.SplitN(tag, ",", 3)
+	if len(parts) < 2 {
 		return 0
 	}
-	num, _, _ := cutComma(rest)
-	n := 0
-	for _, c := range num {
-		if c < '0' || c > '9' {
-			return 0
-		}
-		n = n*10 + int(c-'0')
+	n, err := strconv.Atoi(parts[1])
+	if err != nil {
+		return 0
 	}
 	return n
-}
-
-func cutComma(s string) (before, after string, ok bool) {
-	for i := range len(s) {
-		if s[i] == ',' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // withoutManagedFields appends to dst the object message obj without the managedFields of its
