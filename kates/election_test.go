@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -137,16 +138,6 @@ func leaseHolder(t *testing.T, c *kates.Client, ns, name string) string {
 	return *l.Spec.HolderIdentity
 }
 
-// ignoreConnections ignores the goroutines of pooled HTTP connections: they belong to the
-// clients, which outlive RunElected, not to it.
-var ignoreConnections = []goleak.Option{
-	goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
-	goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
-	goleak.IgnoreAnyFunction("net/http.(*http2ClientConn).readLoop"),
-	goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"),
-	goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"),
-}
-
 // TestRunElectedFencesAPartitionedLeader cuts the leader off from the API server: its run's
 // context is cancelled (RunElected returns ErrLeaseLost) before the standby's run starts, and
 // no goroutine of either election is left.
@@ -184,7 +175,7 @@ func TestRunElectedFencesAPartitionedLeader(t *testing.T) {
 	if err := waitDone(t, b); err != nil {
 		t.Errorf("RunElected after ctx ended = %v, want nil", err)
 	}
-	goleak.VerifyNone(t, append(ignoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
 }
 
 // TestRunElectedCrashOrRelease ends the leader's context: without Release the lease stays its
@@ -229,7 +220,7 @@ func TestRunElectedCrashOrRelease(t *testing.T) {
 			if err := waitDone(t, b); err != nil {
 				t.Errorf("RunElected after ctx ended = %v, want nil", err)
 			}
-			goleak.VerifyNone(t, append(ignoreConnections, ignore)...)
+			goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
 		})
 	}
 }

@@ -39,16 +39,6 @@ const (
 	testRetry = 300 * time.Millisecond
 )
 
-// ignoreConnections ignores the goroutines of pooled HTTP connections, which belong to the
-// clients, not to the controller.
-var ignoreConnections = []goleak.Option{
-	goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
-	goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
-	goleak.IgnoreAnyFunction("net/http.(*http2ClientConn).readLoop"),
-	goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"),
-	goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"),
-}
-
 // installCRD applies testdata/crd.yaml and waits until it is served. Applying is idempotent, so
 // parallel runs sharing the cluster are fine; the CRD is never deleted, which would delete
 // every other run's WebApps.
@@ -432,7 +422,7 @@ func TestWebAppLifecycle(t *testing.T) {
 
 	r.stop(t)
 	stopWatch()
-	goleak.VerifyNone(t, append(ignoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
 }
 
 func mustUnstructured(t *testing.T, app *WebApp) *kates.Unstructured {
@@ -615,7 +605,7 @@ func TestFailoverToWarmStandby(t *testing.T) {
 		t.Errorf("writes by replica %v: want writes by both %s and %s", writers, leader.id, next.id)
 	}
 	t.Logf("%d writes in %d lease versions; writes by replica %v, terms %v", len(writes), len(lease), writers, termWriter)
-	goleak.VerifyNone(t, append(ignoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
 }
 
 func leadingReplica(t *testing.T, replicas []*replica) *replica {

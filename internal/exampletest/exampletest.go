@@ -1,11 +1,12 @@
 // Package exampletest gives the examples' tests a client on the test cluster and a namespace of
-// their own.
+// their own, and goleak options shared by the tests that check for leaked goroutines.
 package exampletest
 
 import (
 	"context"
 	"testing"
 
+	"go.uber.org/goleak"
 	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/kates-dev/kates/kates"
@@ -35,4 +36,15 @@ func Namespace(t *testing.T, prefix string) (*kates.Client, string) {
 		_ = client.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}, nil)
 	})
 	return client, ns
+}
+
+// IgnoreConnections are goleak options that ignore the goroutines of pooled HTTP connections:
+// they belong to the clients, which outlive what a test checks for leaks (a controller,
+// RunElected), not to it.
+var IgnoreConnections = []goleak.Option{
+	goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+	goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
+	goleak.IgnoreAnyFunction("net/http.(*http2ClientConn).readLoop"),
+	goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"),
+	goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"),
 }
