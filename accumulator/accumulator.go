@@ -453,9 +453,6 @@ func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]
 	var ds []*Delta
 	written := false
 	for _, pd := range pending {
-		if pd == nil {
-			continue
-		}
 		if pd.commit(tv) {
 			written = true
 		}
