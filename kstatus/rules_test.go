@@ -28,6 +28,10 @@ type ruleFixture struct {
 		Message string `json:"message"`
 		Rule    string `json:"rule"`
 	} `json:"expected"`
+	// State names the state of the kind the fixture stands for, one of fixtureStates, so
+	// that TestArgoCDKindsCovered can count which states each kind's fixtures cover.
+	// Optional: a fixture without one counts as healthy or not by its expected status.
+	State string `json:"state,omitempty"`
 }
 
 func loadRuleFixtures(t testing.TB) (paths []string, fixtures map[string]*ruleFixture) {
