@@ -32,6 +32,20 @@ type ruleFixture struct {
 	// that TestArgoCDKindsCovered can count which states each kind's fixtures cover.
 	// Optional: a fixture without one counts as healthy or not by its expected status.
 	State string `json:"state,omitempty"`
+	// ArgoCD records what Argo CD's own health check says of the object, and why ours
+	// differs where it does; TestArgoCDAgreement runs Argo CD's script to hold it to that.
+	ArgoCD *argoCDVerdict `json:"argocd,omitempty"`
+}
+
+// argoCDVerdict is Argo CD's health verdict on a fixture's object: Health is what its
+// health.lua returns (Healthy, Progressing, Degraded, Suspended, Missing or Unknown), Why
+// says why our status differs from the one that health maps to (Healthy→Current,
+// Progressing→InProgress, Degraded→Failed, Missing→NotFound, Unknown→Unknown; Suspended
+// agrees with a fixture of state "paused" whatever its status). Why is required exactly
+// when they differ.
+type argoCDVerdict struct {
+	Health string `json:"health,omitempty"`
+	Why    string `json:"why,omitempty"`
 }
 
 func loadRuleFixtures(t testing.TB) (paths []string, fixtures map[string]*ruleFixture) {
