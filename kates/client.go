@@ -112,6 +112,11 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	if namespace == "" {
 		namespace = "default"
 	}
+	// Writes sent on behalf of an elected run are checked against its term's fence just
+	// before they leave (see Fence); every other request passes straight through.
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return &fencedTransport{next: rt, fence: contextFence}
+	})
 	httpClient, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)

@@ -77,8 +77,14 @@
 //
 // # Leader election
 //
-// RunElected runs a function while this replica holds a Lease (client-go's leader election),
-// cancelling its context before another replica can take over. Start the Watch first and pass
+// RunElected runs a function while this replica holds a coordination.k8s.io Lease. No write of
+// that function's reaches the API server once another replica has taken the Lease over —
+// after a crash, a graceful stop, or a pause past the term that the process wakes from —
+// except one that had already passed its check when the process was paused: every Lease
+// write is conditional on the record this replica last saw, a term ends RenewDeadline after
+// the last renewal was sent (before any successor can begin) or at once when a renewal finds
+// the Lease rewritten, and every write sent with the function's context checks the term's
+// Fence just before it leaves (Fence.WrapTransport fences other clients). Start the Watch first and pass
 // its Accumulator in ElectionOptions.Views: every replica then keeps a complete view while it
 // stands by, and a new leader reconciles from its first Update instead of listing everything:
 //

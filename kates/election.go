@@ -1,27 +1,19 @@
 package kates
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/client-go/tools/leaderelection"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 )
-
-// ErrLeaseLost is what RunElected returns when run was stopped because this replica no longer
-// holds the lease (it could not renew it within RenewDeadline, or another replica took it).
-// The safe reaction is to exit the process, as Kubernetes' own controllers do, or to call
-// RunElected again to stand by for the next term.
-var ErrLeaseLost = errors.New("kates: leader election lease lost")
 
 // ElectionOptions configures RunElected. Only Lease is required.
 type ElectionOptions struct {
@@ -45,8 +37,16 @@ type ElectionOptions struct {
 	RetryPeriod time.Duration
 	// Release gives the lease up when RunElected returns while holding it — after run has
 	// returned, so no write of run can follow — so that a standby takes over at once instead
-	// of after LeaseDuration. Default false: the lease runs out, as a crashed leader's does.
+	// of after LeaseDuration. The release is a write conditional on the Lease being exactly
+	// the record this replica last wrote (its resourceVersion): a replica whose lease was
+	// taken over meanwhile (it was paused past its term, say) leaves the successor's record
+	// alone. Default false: the lease runs out, as a crashed leader's does.
 	Release bool
+	// Fence is the fence of this replica's terms (see Fence): RunElected holds it while run
+	// may write and drops it when the term ends. Give one to fence clients other than the
+	// kates Client too: cfg.Wrap(fence.WrapTransport). Default: a new Fence, used for the
+	// Client's writes made with run's context.
+	Fence *Fence
 	// Views are the Accumulators run will read. RunElected campaigns only once each is
 	// bootstrapped (Accumulator.Bootstrapped), so a replica never wins with an incomplete view
 	// and, standing by, keeps every view current: see RunElected.
@@ -78,6 +78,9 @@ func (o ElectionOptions) withDefaults(c *Client) (ElectionOptions, string, strin
 	if o.RetryPeriod == 0 {
 		o.RetryPeriod = 2 * time.Second
 	}
+	if o.Fence == nil {
+		o.Fence = NewFence()
+	}
 	// The others wait for the lease duration the Lease records, in whole seconds: the fence
 	// below must be measured against that, not against what was asked for.
 	o.LeaseDuration = o.LeaseDuration.Truncate(time.Second)
@@ -92,31 +95,45 @@ func (o ElectionOptions) withDefaults(c *Client) (ElectionOptions, string, strin
 	return o, ns, name, nil
 }
 
-// RunElected runs run while this replica holds the lease opts.Lease names, through client-go's
-// leader election (tools/leaderelection, a Lease lock), the mechanism Kubernetes' own
-// controllers use. It first waits for opts.Views to be bootstrapped, then campaigns; when it
-// wins it calls run with a context that is cancelled when ctx ends or the lease is lost, and
-// returns once run has returned:
+// RunElected runs run while this replica holds the coordination.k8s.io Lease opts.Lease
+// names. It first waits for opts.Views to be bootstrapped, then campaigns; when it wins it
+// calls run with a context that is cancelled when ctx ends or the term ends, and returns once
+// run has returned:
 //
 //   - run's error, if run returned on its own;
-//   - ErrLeaseLost, if run was stopped because the lease was lost;
+//   - ErrLeaseLost, if run was stopped because the term ended;
 //   - nil, if ctx ended (before winning, or while run was running).
 //
 // RunElected never returns while run or any goroutine it started is still running.
 //
-// # Fencing
+// # The guarantee
 //
-// Losing the lease cancels run's context before another replica can act. The others take the
-// lease over only once they have seen its record unchanged for LeaseDuration, counted from when
-// they first read it, which is after this replica sent it; the leader cancels run's context
-// RenewDeadline after it sent that record (see fencedLock for what "that record" means: client-go
-// compares records to the second). With RenewDeadline < LeaseDuration, and clocks that run at
-// the same rate (they need not agree on the time), run's context is cancelled at least
-// LeaseDuration-RenewDeadline before a successor can win. That margin is all run
-// has to stop: a write sent before the cancellation may still land after it, so run must not
-// start writes that outlive its context — every kates call takes the context — and writes that
-// must never race a successor's should also carry a precondition (a resourceVersion, as Update
-// and UpdateStatus do) so that a stale one fails rather than overwrites.
+// No write of run's reaches the API server after another replica has taken the lease over,
+// whether this replica crashed, was stopped, or was paused past its term and woke up, with
+// one exception: a write that had passed its fence check when the process was paused (on
+// the wire, or between the check and the socket). Three mechanisms make that so. Every
+// write to the Lease is conditional on the resourceVersion this replica last read or wrote,
+// so a replica never overwrites a record it has not seen — not to renew, not to release, not
+// to take over. A standby takes the lease only once it has seen the same record
+// (resourceVersion) for the record's lease duration, counted from when it first read it,
+// which is after the holder sent it. And the holder's term ends — run's context cancelled,
+// its Fence dropped — RenewDeadline after it sent its last successful renewal, on the
+// monotonic clock, and at once when a renewal finds the Lease rewritten by anyone else; every
+// write the Client sends with run's context checks the Fence immediately before it leaves
+// (see Fence), so a woken process whose timers are overdue sends nothing. With
+// RenewDeadline < LeaseDuration and clocks that run at the same rate (they need not agree on
+// the time), a term ends at least LeaseDuration-RenewDeadline before a successor can begin.
+//
+// Run should still not start writes that outlive its context — every kates call takes the
+// context — and writes that must never race a successor's should carry a precondition (a
+// resourceVersion, as Update and UpdateStatus send), so that a stale one fails rather than
+// overwrites.
+//
+// The election reads and writes the Lease itself rather than through client-go's
+// leaderelection package, whose release on cancel (ReleaseOnCancel) decides from its own
+// last observed record, not the server's, and so can release — and then retake — a lease a
+// successor holds after a pause. A holder restarted with the same Identity is treated like
+// any other replica: it waits for its old record to run out.
 //
 // # Warm standbys
 //
@@ -138,81 +155,134 @@ func RunElected(ctx context.Context, client *Client, opts ElectionOptions, run f
 			return nil
 		}
 	}
-	lock := &fencedLock{Interface: &resourcelock.LeaseLock{
-		LeaseMeta:  metav1.ObjectMeta{Namespace: ns, Name: name},
-		Client:     client.typed.CoordinationV1(),
-		LockConfig: resourcelock.ResourceLockConfig{Identity: o.Identity},
-	}}
-
-	// The election runs on a context of its own, ended only once run has returned: ending it
-	// stops the renewals (and releases the lease, with o.Release), which must not happen while
-	// run may still write. client-go does not wait for its OnStartedLeading callback.
-	electCtx, stopElecting := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopElecting()
-	var (
-		mu      sync.Mutex
-		started bool // guarded by mu: run was (or is being) called
-		result  error
-	)
-	leadDone := make(chan struct{})
-	le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock:            lock,
-		Name:            ns + "/" + name,
-		LeaseDuration:   o.LeaseDuration,
-		RenewDeadline:   o.RenewDeadline,
-		RetryPeriod:     o.RetryPeriod,
-		ReleaseOnCancel: o.Release,
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(leadCtx context.Context) {
-				defer close(leadDone)
-				defer stopElecting()
-				mu.Lock()
-				if ctx.Err() != nil {
-					mu.Unlock()
-					return
-				}
-				started = true
-				mu.Unlock()
-				result = lead(ctx, leadCtx, lock, o.RenewDeadline, run)
-			},
-			OnStoppedLeading: func() {},
-		},
-	})
-	if err != nil {
-		return fmt.Errorf("kates: election: %w", err)
+	e := &elector{leases: client.typed.CoordinationV1().Leases(ns), name: name, o: o}
+	if err := e.acquire(ctx); err != nil {
+		return nil // ctx ended before this replica won
 	}
-	// ctx ending before this replica wins stops the campaign; once run has started, run's
-	// return does.
-	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !started {
-			stopElecting()
-		}
-	})
-	defer stop()
-	le.Run(electCtx)
-	if lock.acquired() {
-		// le.Run called OnStartedLeading, in a goroutine of its own.
-		<-leadDone
-	}
-	return result
+	return e.lead(ctx, run)
 }
 
-// lead runs run with a context cancelled when ctx ends, when leadCtx (client-go's) ends, or
-// when the fence trips: RenewDeadline after the last successful renewal was sent.
-func lead(ctx, leadCtx context.Context, lock *fencedLock, renewDeadline time.Duration, run func(context.Context) error) error {
-	runCtx, cancel := context.WithCancelCause(ctx)
+// elector campaigns for one Lease and, once it holds it, renews it.
+type elector struct {
+	leases coordinationclient.LeaseInterface
+	name   string
+	o      ElectionOptions
+
+	// What this replica last saw of the Lease as a candidate, and since when (monotonic).
+	seenVersion string
+	seenAt      time.Time
+	// held is the Lease as this replica last wrote it while holding it: every renewal and
+	// the release are conditional on its resourceVersion.
+	held *coordinationv1.Lease
+}
+
+// acquire returns once this replica holds the lease, or with ctx's error.
+func (e *elector) acquire(ctx context.Context) error {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		if e.tryAcquire(ctx) {
+			return nil
+		}
+		t.Reset(e.o.RetryPeriod)
+	}
+}
+
+// tryAcquire reads the Lease and takes it if it is free: released, or unchanged for its lease
+// duration since this replica first saw that record. Errors mean "not now": the next try
+// reads the Lease again.
+func (e *elector) tryAcquire(ctx context.Context) bool {
+	lease, err := e.leases.Get(ctx, e.name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		lease = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: e.name}}
+		e.stamp(lease, true)
+		sent := time.Now()
+		created, err := e.leases.Create(ctx, lease, metav1.CreateOptions{})
+		if err != nil {
+			return false
+		}
+		e.won(created, sent)
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	now := time.Now()
+	if lease.ResourceVersion != e.seenVersion {
+		e.seenVersion, e.seenAt = lease.ResourceVersion, now
+	}
+	holder := ""
+	if lease.Spec.HolderIdentity != nil {
+		holder = *lease.Spec.HolderIdentity
+	}
+	duration := e.o.LeaseDuration
+	if s := lease.Spec.LeaseDurationSeconds; s != nil && *s > 0 {
+		// The holder's own promise: it stops within that long of its last renewal.
+		duration = max(duration, time.Duration(*s)*time.Second)
+	}
+	if holder != "" && now.Sub(e.seenAt) < duration {
+		return false
+	}
+	lease = lease.DeepCopy()
+	e.stamp(lease, holder != e.o.Identity)
+	sent := time.Now()
+	// Update is conditional on lease.ResourceVersion, the record just judged free: if anyone
+	// wrote it since, this fails with a conflict and the next try reads it again.
+	updated, err := e.leases.Update(ctx, lease, metav1.UpdateOptions{})
+	if err != nil {
+		return false
+	}
+	e.won(updated, sent)
+	return true
+}
+
+// stamp makes lease a fresh record of this replica's term.
+func (e *elector) stamp(lease *coordinationv1.Lease, newHolder bool) {
+	now := metav1.NewMicroTime(time.Now())
+	seconds := int32(e.o.LeaseDuration / time.Second)
+	lease.Spec.HolderIdentity = &e.o.Identity
+	lease.Spec.LeaseDurationSeconds = &seconds
+	lease.Spec.AcquireTime = &now
+	lease.Spec.RenewTime = &now
+	if newHolder {
+		transitions := int32(0)
+		if lease.Spec.LeaseTransitions != nil {
+			transitions = *lease.Spec.LeaseTransitions + 1
+		}
+		lease.Spec.LeaseTransitions = &transitions
+	}
+}
+
+// won starts a term with the record written by a request sent at sent.
+func (e *elector) won(lease *coordinationv1.Lease, sent time.Time) {
+	e.held = lease
+	e.o.Fence.hold(sent.Add(e.o.RenewDeadline))
+}
+
+// lead runs run for one term and ends the term once run has returned.
+func (e *elector) lead(ctx context.Context, run func(context.Context) error) error {
+	runCtx, cancel := context.WithCancelCause(withFence(ctx, e.o.Fence))
 	defer cancel(nil)
-	stop := context.AfterFunc(leadCtx, func() { cancel(ErrLeaseLost) })
-	defer stop()
-	var wg sync.WaitGroup
-	wg.Go(func() { lock.fence(runCtx, renewDeadline, cancel) })
+	renewing := make(chan struct{})
+	go func() {
+		defer close(renewing)
+		e.renew(runCtx, cancel)
+	}()
 	err := run(runCtx)
 	returnedOnItsOwn := runCtx.Err() == nil
 	cause := context.Cause(runCtx)
 	cancel(nil)
-	wg.Wait()
+	<-renewing
+	// run has returned: nothing of its can write any more, so the term may end.
+	e.o.Fence.drop()
+	if e.o.Release {
+		e.release(ctx)
+	}
 	switch {
 	case returnedOnItsOwn:
 		return err
@@ -223,75 +293,66 @@ func lead(ctx, leadCtx context.Context, lock *fencedLock, renewDeadline time.Dur
 	}
 }
 
-// fencedLock is a Lease lock that remembers since when the others may have been counting down
-// from the lease record this replica last wrote as its holder (an acquisition or a renewal).
-//
-// That is not simply when the last renewal was sent. A candidate restarts its countdown only
-// when the record it reads differs from the one it read before, compared as JSON, and a
-// LeaderElectionRecord's renewTime encodes in whole seconds: renewals within one second look
-// the same, and the countdown runs from the first of them. So the fence runs from when the first
-// successful write of the current record's encoding was sent.
-type fencedLock struct {
-	resourcelock.Interface
-	mu      sync.Mutex
-	renewed time.Time // guarded by mu; zero until the first acquisition
-	last    []byte    // guarded by mu; the JSON encoding of the record written at renewed
-}
-
-func (l *fencedLock) Create(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
-	sent := time.Now()
-	err := l.Interface.Create(ctx, r)
-	l.record(err, r, sent)
-	return err
-}
-
-func (l *fencedLock) Update(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
-	sent := time.Now()
-	err := l.Interface.Update(ctx, r)
-	l.record(err, r, sent)
-	return err
-}
-
-// record notes a successful write that makes this replica the holder; a release (holder "")
-// does not count.
-func (l *fencedLock) record(err error, r resourcelock.LeaderElectionRecord, sent time.Time) {
-	if err != nil || r.HolderIdentity != l.Identity() {
-		return
-	}
-	raw, err := json.Marshal(r)
-	if err != nil {
-		return // cannot happen; counting from the older write is the safe side anyway
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !bytes.Equal(raw, l.last) {
-		l.renewed, l.last = sent, raw
-	}
-}
-
-func (l *fencedLock) lastRenewal() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.renewed
-}
-
-func (l *fencedLock) acquired() bool { return !l.lastRenewal().IsZero() }
-
-// fence cancels with ErrLeaseLost once renewDeadline has passed since the last successful
-// renewal (in the sense of fencedLock) was sent, unless ctx ends first.
-func (l *fencedLock) fence(ctx context.Context, renewDeadline time.Duration, cancel context.CancelCauseFunc) {
+// renew renews the lease every RetryPeriod until ctx ends, and ends the term (cancelling with
+// ErrLeaseLost) when the fence's deadline passes or a renewal finds the Lease rewritten.
+func (e *elector) renew(ctx context.Context, cancel context.CancelCauseFunc) {
+	tick := time.NewTicker(e.o.RetryPeriod)
+	defer tick.Stop()
 	for {
-		left := time.Until(l.lastRenewal().Add(renewDeadline))
-		if left <= 0 {
+		deadline, _ := e.o.Fence.Deadline()
+		expire := time.NewTimer(time.Until(deadline))
+		select {
+		case <-ctx.Done():
+			expire.Stop()
+			return
+		case <-expire.C:
+			e.o.Fence.drop()
+			cancel(ErrLeaseLost)
+			return
+		case <-tick.C:
+			expire.Stop()
+		}
+		// A renewal after the deadline would extend a term run has been told is over: the
+		// check is made here, on the monotonic clock, not left to the timer above, which a
+		// paused process runs late.
+		if e.o.Fence.Check() != nil {
+			e.o.Fence.drop()
 			cancel(ErrLeaseLost)
 			return
 		}
-		t := time.NewTimer(left)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		lease := e.held.DeepCopy()
+		now := metav1.NewMicroTime(time.Now())
+		lease.Spec.RenewTime = &now
+		sent := time.Now()
+		renewCtx, stop := context.WithDeadline(ctx, deadline)
+		updated, err := e.leases.Update(renewCtx, lease, metav1.UpdateOptions{})
+		stop()
+		switch {
+		case err == nil:
+			e.held = updated
+			e.o.Fence.hold(sent.Add(e.o.RenewDeadline))
+		case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+			// Someone else wrote the Lease (or deleted it): this term is over now, not
+			// RenewDeadline from now. Drop the fence before anything else.
+			e.o.Fence.drop()
+			cancel(ErrLeaseLost)
 			return
-		case <-t.C:
 		}
+		// Other errors (a timeout, the API server restarting): try again at the next tick,
+		// until the deadline ends the term.
 	}
+}
+
+// release gives the lease up, only if the Lease is still exactly the record this replica
+// last wrote: the update is conditional on its resourceVersion.
+func (e *elector) release(ctx context.Context) {
+	lease := e.held.DeepCopy()
+	now := metav1.NewMicroTime(time.Now())
+	one := int32(1)
+	lease.Spec.HolderIdentity = nil
+	lease.Spec.LeaseDurationSeconds = &one
+	lease.Spec.RenewTime = &now
+	releaseCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.o.RenewDeadline)
+	defer cancel()
+	_, _ = e.leases.Update(releaseCtx, lease, metav1.UpdateOptions{}) // a conflict means it is no longer ours
 }

@@ -28,6 +28,7 @@ func main() {
 	retryPeriod := flag.Duration("retry-period", 2*time.Second, "how often the lease is renewed or tried")
 	release := flag.Bool("release-on-exit", true, "give the lease up on a clean exit, so a standby takes over at once")
 	addr := flag.String("metrics-addr", ":8080", "address to serve /metrics, /healthz and /readyz on")
+	stamp := flag.Bool("fence-stamp", false, "mark each write with when its lease fence was checked (header "+kates.FenceCheckedHeader+"), for audits and tests")
 	duration := flag.Duration("for", 0, "stop after this long (default: until interrupted)")
 	flag.Parse()
 
@@ -55,7 +56,8 @@ func main() {
 		Namespace: *namespace,
 		Log:       os.Stdout,
 		Election: kates.ElectionOptions{Lease: *lease, Identity: *identity, LeaseDuration: *leaseDuration,
-			RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod, Release: *release},
+			RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod, Release: *release,
+			Fence: &kates.Fence{Stamp: *stamp}},
 	}, reg)
 	if err != nil {
 		log.Fatal(err)

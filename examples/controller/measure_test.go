@@ -216,3 +216,132 @@ func observedGeneration(u *kates.Unstructured) int64 {
 func ms(d time.Duration) string { return d.Round(time.Millisecond).String() }
 
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }
+
+// TestMeasureBurstAfterFailover measures where the time goes when many WebApps change at the
+// moment the leader crashes, with the lease timings of a production-like test (4 s lease, 3 s
+// renew deadline, 500 ms retry), and writes ../../bench/results/burst.txt. It runs only with
+// KATES_MEASURE_ELECTION=1; it asserts nothing about speed.
+//
+// The phases: the election (killed → another replica won), the controller's passes (won →
+// the last changed Deployment applied), the cluster's controllers (→ every Deployment rolled
+// out: the new ReplicaSet's pods scheduled, started by kwok, available, the old ones gone), and
+// the controller's report (→ every WebApp Ready for its generation).
+func TestMeasureBurstAfterFailover(t *testing.T) {
+	if os.Getenv("KATES_MEASURE_ELECTION") == "" {
+		t.Skip("set KATES_MEASURE_ELECTION=1 to measure a burst after failover")
+	}
+	const n, rounds = 60, 3
+	base, ns := exampletest.Namespace(t, "kates-burst-measure-")
+	installCRD(t, base)
+	ctx := context.Background()
+	var out syncBuffer
+	log := &writeLog{lists: map[string][]time.Time{}}
+	election := kates.ElectionOptions{Lease: "webapp", LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond}
+	next := 0
+	start := func() *replica {
+		next++
+		return startReplica(t, base, fmt.Sprintf("replica-%d", next), log, election, &out)
+	}
+	replicas := []*replica{start(), start(), start()}
+	defer func() {
+		for _, r := range replicas {
+			r.stop(t)
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			app := newWebApp(ns, fmt.Sprintf("app-%04d", i), 1, "nginx:1.27")
+			app.Spec.Headless = true
+			if err := base.Create(ctx, app, nil); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	eventually(t, 5*time.Minute, "every WebApp ready", func() error { return allReady(base, ns, n) })
+
+	var lines []string
+	for round := range rounds {
+		leader := leadingReplica(t, replicas)
+		image := fmt.Sprintf("nginx:1.%d", 28+round)
+		killedAt := time.Now()
+		leader.stop(t)
+		replicas = slices.DeleteFunc(replicas, func(r *replica) bool { return r == leader })
+		sem := make(chan struct{}, 16)
+		for i := range n {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				patch := fmt.Sprintf(`{"spec":{"image":%q}}`, image)
+				if err := base.Patch(ctx, newWebApp(ns, fmt.Sprintf("app-%04d", i), 0, ""), kates.MergePatchType, []byte(patch), nil); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		changedAt := time.Now()
+		winner := leadingReplica(t, replicas)
+		_, wonAt := winner.ctrl.Leading()
+		var appliedAt, rolledAt, readyAt time.Time
+		eventually(t, 2*time.Minute, "every Deployment applied", func() error {
+			applied, last := 0, time.Time{}
+			log.mu.Lock()
+			for _, w := range log.writes {
+				if w.replica == winner.id && strings.Contains(w.path, "/deployments/") && w.at.After(wonAt) {
+					applied++
+					last = w.at
+				}
+			}
+			log.mu.Unlock()
+			if applied < n {
+				return fmt.Errorf("%d of %d applied", applied, n)
+			}
+			appliedAt = last
+			return nil
+		})
+		eventually(t, 5*time.Minute, "every Deployment rolled out", func() error {
+			var deps []*kates.Unstructured
+			if err := base.List(ctx, kates.Query{Kind: "deployments.apps", Namespace: ns}, &deps); err != nil {
+				return err
+			}
+			done := 0
+			for _, d := range deps {
+				r, err := kstatus.Compute(d)
+				containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
+				if err == nil && r.Status == kstatus.CurrentStatus && len(containers) > 0 &&
+					containers[0].(map[string]any)["image"] == image {
+					done++
+				}
+			}
+			if done < n {
+				return fmt.Errorf("%d of %d rolled out", done, n)
+			}
+			rolledAt = time.Now()
+			return nil
+		})
+		eventually(t, 5*time.Minute, "every WebApp ready", func() error {
+			if err := allReady(base, ns, n); err != nil {
+				return err
+			}
+			readyAt = time.Now()
+			return nil
+		})
+		lines = append(lines, fmt.Sprintf("round %d: changes made in %s; election (killed→won) %s; controller passes (won→last Deployment applied) %s; cluster rollouts (→all rolled out) %s; controller report (→all Ready) %s; total %s",
+			round+1, ms(changedAt.Sub(killedAt)), ms(wonAt.Sub(killedAt)), ms(appliedAt.Sub(wonAt)), ms(rolledAt.Sub(appliedAt)),
+			ms(readyAt.Sub(rolledAt)), ms(readyAt.Sub(killedAt))))
+		t.Log(lines[len(lines)-1])
+		replicas = append(replicas, start())
+	}
+	report := fmt.Sprintf(`# Burst after failover: %d WebApps (1 pod each) changed at the moment the leader is killed
+# KATES_MEASURE_ELECTION=1 go test ./examples/controller -run TestMeasureBurstAfterFailover -v   (%s, %d cores, %s)
+lease duration %s, renew deadline %s, retry period %s; two warm standbys
+
+%s
+`, n, time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), runtime.Version(),
+		election.LeaseDuration, election.RenewDeadline, election.RetryPeriod, strings.Join(lines, "\n"))
+	t.Log("\n" + report)
+	if err := os.WriteFile("../../bench/results/burst.txt", []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

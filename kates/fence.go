@@ -1,0 +1,152 @@
+package kates
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ErrLeaseLost is what a write made on behalf of a lease holder returns once its term may have
+// ended (see Fence), and what RunElected returns when run was stopped because this replica no
+// longer holds the lease (it could not renew it within RenewDeadline, or another replica took
+// it). The safe reaction is to exit the process, as Kubernetes' own controllers do, or to call
+// RunElected again to stand by for the next term.
+var ErrLeaseLost = errors.New("kates: leader election lease lost")
+
+// FenceCheckedHeader is the request header a Fence with Stamp set adds to each write it lets
+// through: the time of the check, in nanoseconds since the Unix epoch. A proxy or audit log
+// can then tell a write that passed its fence before a pause from one sent after it.
+const FenceCheckedHeader = "Kates-Fence-Checked"
+
+// A Fence is the deadline past which writes made on behalf of a leader-election term are
+// refused with ErrLeaseLost. RunElected moves it forward at each renewal of the lease and
+// drops it when the term ends; the deadline is RenewDeadline after the last successful
+// renewal was sent, which is always before any other replica can take the lease over.
+//
+// A timer that fires late is no fence: a process stopped by a debugger, a frozen VM or a long
+// GC pause wakes with its timers overdue and its goroutines mid-write. So the check happens on
+// the write path itself, on the monotonic clock, immediately before each request is sent:
+//
+//   - every write a Client sends with a context that descends from run's (see RunElected) is
+//     checked, whatever the verb: create, update, patch, apply, delete;
+//   - writes sent by other clients (a client-go clientset, an event recorder) are checked
+//     when their rest.Config carries the fence: cfg.Wrap(fence.WrapTransport), where fence is
+//     ElectionOptions.Fence. Such a client sends no write outside a term at all.
+//
+// What remains is a write that passed its check and was then stopped before it reached the
+// API server — already on the wire, or between the check and the socket when the process was
+// paused. Nothing on the client can recall it; a write that must never race a successor's
+// should also carry a precondition (a resourceVersion, as Update and UpdateStatus send), so
+// that a stale one fails rather than overwrites.
+//
+// The zero Fence is not held: it refuses every write. A Fence is safe for concurrent use.
+type Fence struct {
+	// Stamp adds FenceCheckedHeader to each write the fence lets through.
+	Stamp bool
+
+	mu    sync.RWMutex
+	until time.Time // guarded by mu; carries a monotonic reading; zero when not held
+}
+
+// NewFence returns a Fence that is not held.
+func NewFence() *Fence { return &Fence{} }
+
+// Check returns nil while the fence is held and its deadline has not passed, and an error
+// that wraps ErrLeaseLost otherwise.
+func (f *Fence) Check() error {
+	_, err := f.check()
+	return err
+}
+
+func (f *Fence) check() (time.Time, error) {
+	f.mu.RLock()
+	until := f.until
+	f.mu.RUnlock()
+	now := time.Now()
+	if until.IsZero() || !now.Before(until) {
+		return now, ErrLeaseLost
+	}
+	return now, nil
+}
+
+// hold moves the deadline to until, if that is later than the current one.
+func (f *Fence) hold(until time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if until.After(f.until) {
+		f.until = until
+	}
+}
+
+// drop ends the term: every later check fails.
+func (f *Fence) drop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.until = time.Time{}
+}
+
+// Deadline returns the time past which the fence refuses writes, and false when it is not held.
+func (f *Fence) Deadline() (time.Time, bool) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.until, !f.until.IsZero()
+}
+
+// WrapTransport fences every request but reads (GET, HEAD, OPTIONS) sent through rt: a write
+// is refused with an error wrapping ErrLeaseLost unless the fence is held. Use it as
+// rest.Config.Wrap(fence.WrapTransport) for clients that write on behalf of the elected run.
+func (f *Fence) WrapTransport(rt http.RoundTripper) http.RoundTripper {
+	return &fencedTransport{next: rt, fence: func(*http.Request) *Fence { return f }}
+}
+
+// fenceKey is the context key of the Fence a context's writes are checked against.
+type fenceKey struct{}
+
+// withFence returns a context whose Client writes are checked against f.
+func withFence(ctx context.Context, f *Fence) context.Context {
+	return context.WithValue(ctx, fenceKey{}, f)
+}
+
+// FenceFrom returns the Fence that writes sent with ctx are checked against (the one
+// RunElected gives run), or nil.
+func FenceFrom(ctx context.Context) *Fence {
+	f, _ := ctx.Value(fenceKey{}).(*Fence)
+	return f
+}
+
+// fencedTransport refuses writes whose fence is not held. The Client's transport finds the
+// fence in each request's context; WrapTransport's always uses the same one.
+type fencedTransport struct {
+	next  http.RoundTripper
+	fence func(*http.Request) *Fence
+}
+
+func (t *fencedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return t.next.RoundTrip(req)
+	}
+	f := t.fence(req)
+	if f == nil {
+		return t.next.RoundTrip(req)
+	}
+	checked, err := f.check()
+	if err != nil {
+		if req.Body != nil {
+			_ = req.Body.Close() // a RoundTripper closes the body, even on error
+		}
+		return nil, fmt.Errorf("%s %s refused: %w", req.Method, req.URL.Path, err)
+	}
+	if f.Stamp {
+		req = req.Clone(req.Context())
+		req.Header.Set(FenceCheckedHeader, strconv.FormatInt(checked.UnixNano(), 10))
+	}
+	return t.next.RoundTrip(req)
+}
+
+// contextFence is the Client's fence lookup: the fence RunElected put in the request's context.
+func contextFence(req *http.Request) *Fence { return FenceFrom(req.Context()) }
