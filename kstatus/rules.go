@@ -23,7 +23,8 @@ import (
 // Each expression sees the object's top-level fields as variables, as Flux's
 // healthCheckExprs do: apiVersion, kind, metadata, spec and status (the last three are
 // empty maps when the object has none, so has(status.phase) works on a fresh object), and
-// the whole object as self.
+// the whole object as self. Besides the CEL standard library they may use the strings,
+// lists and sets extensions, optionals (status.?phase.orValue('')) and cel.bind.
 type Rule struct {
 	// Name says which rule judged an object, in kates status -o wide and in messages.
 	// Default: "group/Kind".
@@ -155,7 +156,7 @@ var ruleVars = [...]string{"self", "apiVersion", "kind", "metadata", "spec", "st
 
 // celEnv is built once: building an environment costs far more than compiling a rule.
 var celEnv = func() *cel.Env {
-	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), cel.OptionalTypes()}
+	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes()}
 	for _, v := range ruleVars {
 		opts = append(opts, cel.Variable(v, cel.DynType))
 	}
