@@ -64,9 +64,10 @@
 // caller's rules are looked up before the library's, wildcards included.
 //
 // Compute uses the built-in library of status rules (Library) for widely deployed custom
-// resources: Argo Rollouts, Workflows and CD, Flux, cert-manager, Knative Serving, KEDA,
-// Crossplane, CloudNativePG, Strimzi, Prometheus Operator and Istio; the README lists the
-// kinds. ComputeWith adds the caller's rules (LoadRules, CompileRules), which win over the
+// resources: Argo Rollouts, Workflows, Events and CD, Flux, cert-manager, Cluster API,
+// Crossplane and its providers (by wildcard), Config Connector and ACK (by wildcard),
+// OpenKruise, Knative Serving, KEDA, CloudNativePG, Strimzi, Prometheus Operator, Istio and
+// others; the README lists the kinds. ComputeWith adds the caller's rules (LoadRules, CompileRules), which win over the
 // library's for the same kind, or turns the library off; Explain also names the rule that
 // judged.
 //
