@@ -24,7 +24,7 @@ import (
 // healthCheckExprs do: apiVersion, kind, metadata, spec and status (the last three are
 // empty maps when the object has none, so has(status.phase) works on a fresh object), and
 // the whole object as self. Besides the CEL standard library they may use the strings,
-// lists and sets extensions, optionals (status.?phase.orValue(”)) and cel.bind.
+// lists and sets extensions, optionals (status.?replicas.orValue(0)) and cel.bind.
 type Rule struct {
 	// Name says which rule judged an object, in kates status -o wide and in messages.
 	// Default: "group/Kind".
@@ -88,7 +88,7 @@ func ruleKey(c *compiledRule) groupKind {
 	return groupKind{strings.TrimPrefix(c.group, "*"), c.src.Kind}
 }
 
-// newRuleSet returns an empty set; add rules with add, then call index.
+// newRuleSet returns an empty set; fill byKind, then call index.
 func newRuleSet() *RuleSet {
 	return &RuleSet{byKind: map[groupKind][]*compiledRule{}}
 }
