@@ -54,10 +54,20 @@
 // current expression decides every object of its kind; one without decides only when its
 // inProgress or failed expression matches, and otherwise leaves the object to rules 3–6.
 //
+// A rule names one group and kind, or many: a group "*.suffix" matches every group
+// ending in ".suffix" (not the suffix alone), for operators that make a group per cloud
+// service, such as Crossplane's providers ("*.crossplane.io", "*.upbound.io"), and a kind
+// "*" matches every kind of its group. The most specific rule wins: an exact group over a
+// wildcard, a longer suffix over a shorter one, then an exact kind over "*", then a rule
+// for the object's version over one for any. An object an exact rule matches is looked up
+// as fast as before; one none matches pays a suffix comparison per wildcard group. The
+// caller's rules are looked up before the library's, wildcards included.
+//
 // Compute uses the built-in library of status rules (Library) for widely deployed custom
-// resources: Argo Rollouts, Workflows and CD, Flux, cert-manager, Knative Serving, KEDA,
-// Crossplane, CloudNativePG, Strimzi, Prometheus Operator and Istio; the README lists the
-// kinds. ComputeWith adds the caller's rules (LoadRules, CompileRules), which win over the
+// resources: Argo Rollouts, Workflows, Events and CD, Flux, cert-manager, Cluster API,
+// Crossplane and its providers (by wildcard), Config Connector and ACK (by wildcard),
+// OpenKruise, Knative Serving, KEDA, CloudNativePG, Strimzi, Prometheus Operator, Istio and
+// others; the README lists the kinds. ComputeWith adds the caller's rules (LoadRules, CompileRules), which win over the
 // library's for the same kind, or turns the library off; Explain also names the rule that
 // judged.
 //

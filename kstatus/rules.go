@@ -3,6 +3,7 @@ package kstatus
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -22,7 +23,8 @@ import (
 // Each expression sees the object's top-level fields as variables, as Flux's
 // healthCheckExprs do: apiVersion, kind, metadata, spec and status (the last three are
 // empty maps when the object has none, so has(status.phase) works on a fresh object), and
-// the whole object as self.
+// the whole object as self. Besides the CEL standard library they may use the strings,
+// lists and sets extensions, optionals (status.?replicas.orValue(0)) and cel.bind.
 type Rule struct {
 	// Name says which rule judged an object, in kates status -o wide and in messages.
 	// Default: "group/Kind".
@@ -30,12 +32,21 @@ type Rule struct {
 	// APIVersion is "group/version" or "group" alone; it is the form Flux's healthCheckExprs
 	// use. Either APIVersion or Group (with an optional Version) names the group.
 	APIVersion string `json:"apiVersion,omitempty"`
-	// Group is the kind's API group, "" for the core group.
+	// Group is the kind's API group, "" for the core group. A group "*.suffix" is a
+	// wildcard: it matches every group that ends in ".suffix" ("*.crossplane.io" matches
+	// "rds.aws.crossplane.io" but not "crossplane.io" itself), for the operators that
+	// generate a group per cloud service (Crossplane providers, Config Connector, ACK).
 	Group string `json:"group,omitempty"`
 	// Version, if set, limits the rule to that version of the kind. A rule with a version
 	// wins over one without for objects of that version.
 	Version string `json:"version,omitempty"`
-	// Kind is the kind the rule judges.
+	// Kind is the kind the rule judges, or "*" for every kind of the group. A "*" anywhere
+	// else in Group, Kind or Version is an error.
+	//
+	// When several rules match an object, the most specific wins: an exact group before a
+	// wildcard one, a longer wildcard suffix before a shorter one; then, for the same
+	// group, an exact kind before "*"; then a rule for the object's version before one
+	// for any version.
 	Kind string `json:"kind"`
 	// InProgress, Failed and Current are boolean CEL expressions, tried in that order: the
 	// first that is true decides. InProgress comes first so that a controller still at work
@@ -60,7 +71,44 @@ type Rule struct {
 // safe for concurrent use; build one with CompileRules or LoadRules, and combine sets with
 // Merge.
 type RuleSet struct {
+	// byKind holds every rule under its key (see ruleKey): exact rules under their group
+	// and kind, wildcard ones under ".suffix" (no real group starts with a dot) and "*",
+	// so that each lookup is a map lookup on substrings of the object's own strings.
 	byKind map[groupKind][]*compiledRule
+	// suffixes are the distinct ".suffix" keys of wildcard groups, longest first, and
+	// anyKind says whether some rule has kind "*": an object no exact rule matches is
+	// tried against these only, so a set without wildcards costs a miss nothing more.
+	suffixes []string
+	anyKind  bool
+}
+
+// ruleKey is where c is kept in RuleSet.byKind: its group, or the ".suffix" of a
+// wildcard group, and its kind.
+func ruleKey(c *compiledRule) groupKind {
+	return groupKind{strings.TrimPrefix(c.group, "*"), c.src.Kind}
+}
+
+// newRuleSet returns an empty set; fill byKind, then call index.
+func newRuleSet() *RuleSet {
+	return &RuleSet{byKind: map[groupKind][]*compiledRule{}}
+}
+
+// index fills the wildcard fields from byKind.
+func (s *RuleSet) index() {
+	s.suffixes, s.anyKind = nil, false
+	for k := range s.byKind {
+		if strings.HasPrefix(k.group, ".") && !slices.Contains(s.suffixes, k.group) {
+			s.suffixes = append(s.suffixes, k.group)
+		}
+		s.anyKind = s.anyKind || k.kind == "*"
+	}
+	sort.Slice(s.suffixes, func(i, j int) bool {
+		a, b := s.suffixes[i], s.suffixes[j]
+		if len(a) != len(b) {
+			return len(a) > len(b)
+		}
+		return a < b
+	})
 }
 
 // compiledRule is a Rule with its programs. A nil program means the expression is absent.
@@ -108,7 +156,7 @@ var ruleVars = [...]string{"self", "apiVersion", "kind", "metadata", "spec", "st
 
 // celEnv is built once: building an environment costs far more than compiling a rule.
 var celEnv = func() *cel.Env {
-	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), cel.OptionalTypes()}
+	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes()}
 	for _, v := range ruleVars {
 		opts = append(opts, cel.Variable(v, cel.DynType))
 	}
@@ -127,7 +175,7 @@ func CompileRules(rules []Rule) (*RuleSet, error) {
 }
 
 func compileRules(rules []Rule, source string) (*RuleSet, error) {
-	rs := &RuleSet{byKind: map[groupKind][]*compiledRule{}}
+	rs := newRuleSet()
 	var errs []error
 	for _, r := range rules {
 		c, err := compileRule(r)
@@ -136,7 +184,7 @@ func compileRules(rules []Rule, source string) (*RuleSet, error) {
 			errs = append(errs, err)
 			continue
 		}
-		key := groupKind{c.group, r.Kind}
+		key := ruleKey(c)
 		for _, o := range rs.byKind[key] {
 			if o.version == c.version {
 				errs = append(errs, &RuleError{Source: source, Rule: c.name,
@@ -148,6 +196,7 @@ func compileRules(rules []Rule, source string) (*RuleSet, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	rs.index()
 	return rs, nil
 }
 
@@ -173,6 +222,9 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 	if r.Kind == "" {
 		return nil, &RuleError{Rule: c.name, Err: errors.New("no kind")}
 	}
+	if err := checkPattern(c.group, r.Kind, c.version); err != nil {
+		return nil, &RuleError{Rule: c.name, Err: err}
+	}
 	if r.InProgress == "" && r.Failed == "" && r.Current == "" {
 		return nil, &RuleError{Rule: c.name, Err: errors.New("no expression: give at least one of current, failed, inProgress")}
 	}
@@ -196,6 +248,25 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 		*e.prg = prg
 	}
 	return c, nil
+}
+
+// checkPattern allows a "*" only where Rule documents one: a group "*.suffix" with a
+// suffix free of wildcards, and a kind "*".
+func checkPattern(group, kind, version string) error {
+	if suffix, ok := strings.CutPrefix(group, "*."); ok {
+		if suffix == "" || strings.HasPrefix(suffix, ".") || strings.HasSuffix(suffix, ".") || strings.Contains(suffix, "*") {
+			return fmt.Errorf("group %q: a wildcard group is \"*.\" and a suffix such as \"crossplane.io\"", group)
+		}
+	} else if strings.Contains(group, "*") {
+		return fmt.Errorf("group %q: a \"*\" may only begin a group, as in \"*.crossplane.io\"", group)
+	}
+	if kind != "*" && strings.Contains(kind, "*") {
+		return fmt.Errorf("kind %q: a wildcard kind is \"*\" alone", kind)
+	}
+	if strings.Contains(version, "*") {
+		return fmt.Errorf("version %q: versions take no wildcard", version)
+	}
+	return nil
 }
 
 func ruleName(r Rule) string {
@@ -233,23 +304,20 @@ func compileExpr(expr string, want *cel.Type) (cel.Program, error) {
 // than one, the first set's rule wins, so user rules put first shadow the library's. Nil
 // sets are skipped.
 func (s *RuleSet) Merge(others ...*RuleSet) *RuleSet {
-	out := &RuleSet{byKind: map[groupKind][]*compiledRule{}}
+	out := newRuleSet()
 	for _, set := range append([]*RuleSet{s}, others...) {
 		if set == nil {
 			continue
 		}
-	next:
 		for k, rs := range set.byKind {
 			for _, r := range rs {
-				for _, o := range out.byKind[k] {
-					if o.version == r.version {
-						continue next
-					}
+				if !slices.ContainsFunc(out.byKind[k], func(o *compiledRule) bool { return o.version == r.version }) {
+					out.byKind[k] = append(out.byKind[k], r)
 				}
-				out.byKind[k] = append(out.byKind[k], r)
 			}
 		}
 	}
+	out.index()
 	return out
 }
 
@@ -282,13 +350,41 @@ func (s *RuleSet) Len() int {
 	return n
 }
 
-// lookup returns the rule for an object of apiVersion and kind, or nil. A rule for the
-// object's version wins over one for any version.
+// lookup returns the rule for an object of group g, apiVersion and kind, or nil, in the
+// order Rule documents: exact group, then wildcard groups longest suffix first; within a
+// group the exact kind, then "*"; within those the object's version, then any version.
+// An object an exact rule matches costs one map lookup, as before wildcards.
 func (s *RuleSet) lookup(g, apiVersion, kind string) *compiledRule {
 	if s == nil || len(s.byKind) == 0 {
 		return nil
 	}
-	rs := s.byKind[groupKind{g, kind}]
+	if r := pickVersion(s.byKind[groupKind{g, kind}], g, apiVersion); r != nil {
+		return r
+	}
+	if s.anyKind {
+		if r := pickVersion(s.byKind[groupKind{g, "*"}], g, apiVersion); r != nil {
+			return r
+		}
+	}
+	for _, suffix := range s.suffixes {
+		if len(g) <= len(suffix) || g[len(g)-len(suffix):] != suffix {
+			continue
+		}
+		if r := pickVersion(s.byKind[groupKind{suffix, kind}], g, apiVersion); r != nil {
+			return r
+		}
+		if s.anyKind {
+			if r := pickVersion(s.byKind[groupKind{suffix, "*"}], g, apiVersion); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// pickVersion returns the rule of rs for apiVersion (whose group is g), else the one for
+// any version, else nil.
+func pickVersion(rs []*compiledRule, g, apiVersion string) *compiledRule {
 	var any *compiledRule
 	for _, r := range rs {
 		switch {

@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,6 +58,15 @@ func TestLoadRulesErrors(t *testing.T) {
 		{"duplicate", "rules: [{kind: Widget, group: example.com, current: 'true'}, {name: again, kind: Widget, group: example.com, current: 'true'}]",
 			[]string{`"again"`, "same kind and version"}},
 		{"not rules", "widgets: []", []string{`want a "rules" list`}},
+		{"wildcard group alone", "rules: [{kind: Widget, group: '*', current: 'true'}]", []string{`group "*"`}},
+		{"wildcard group without suffix", "rules: [{kind: Widget, group: '*.', current: 'true'}]", []string{`group "*."`}},
+		{"wildcard inside group", "rules: [{kind: Widget, group: 'aws.*.io', current: 'true'}]", []string{`group "aws.*.io"`}},
+		{"wildcard without dot", "rules: [{kind: Widget, group: '*crossplane.io', current: 'true'}]", []string{`group "*crossplane.io"`}},
+		{"two wildcards", "rules: [{kind: Widget, group: '*.*.io', current: 'true'}]", []string{`group "*.*.io"`}},
+		{"wildcard in kind", "rules: [{kind: 'Wid*', group: example.com, current: 'true'}]", []string{`kind "Wid*"`}},
+		{"wildcard in version", "rules: [{kind: Widget, apiVersion: 'example.com/v*', current: 'true'}]", []string{`version "v*"`}},
+		{"duplicate wildcard", "rules: [{kind: '*', group: '*.example.com', current: 'true'}, {name: again, kind: '*', group: '*.example.com', current: 'true'}]",
+			[]string{`"again"`, "same kind and version"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs, err := LoadRules([]byte(tc.rules), "rules.yaml")
@@ -318,6 +328,77 @@ rules:
 		m := map[string]any{"apiVersion": tc.apiVersion, "kind": tc.kind, "metadata": map[string]any{"name": "x"}}
 		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: rs, NoLibrary: true}); rule != tc.want {
 			t.Errorf("Explain(%s %s) judged by %s, want %s", tc.apiVersion, tc.kind, rule, tc.want)
+		}
+	}
+}
+
+// TestRuleWildcards: a group "*.suffix" matches groups ending in ".suffix" but not the
+// suffix itself, a kind "*" matches every kind, and the most specific rule wins: exact
+// group, then the longest suffix; within a group, exact kind, then "*"; then version.
+func TestRuleWildcards(t *testing.T) {
+	rs, err := LoadRules([]byte(`
+rules:
+- {name: exact, group: rds.aws.crossplane.io, kind: DBInstance, current: "true"}
+- {name: exact-group-any-kind, group: rds.aws.crossplane.io, kind: "*", current: "true"}
+- {name: crossplane-any, group: "*.crossplane.io", kind: "*", current: "true"}
+- {name: crossplane-bucket, group: "*.crossplane.io", kind: Bucket, current: "true"}
+- {name: aws-crossplane-any, group: "*.aws.crossplane.io", kind: "*", current: "true"}
+- {name: aws-crossplane-v2, apiVersion: "*.aws.crossplane.io/v2", kind: "*", current: "true"}
+- {name: exact-v1-only, apiVersion: s3.gcp.crossplane.io/v1, kind: Bucket, current: "true"}
+`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"rds.aws.crossplane.io/v1", "DBInstance", "cel:exact"},
+		{"rds.aws.crossplane.io/v1", "DBCluster", "cel:exact-group-any-kind"},
+		{"ec2.aws.crossplane.io/v1", "VPC", "cel:aws-crossplane-any"},       // longest suffix wins
+		{"ec2.aws.crossplane.io/v2", "VPC", "cel:aws-crossplane-v2"},        // then the version
+		{"s3.aws.crossplane.io/v1", "Bucket", "cel:aws-crossplane-any"},     // longer suffix beats exact kind
+		{"storage.gcp.crossplane.io/v1", "Bucket", "cel:crossplane-bucket"}, // exact kind beats "*"
+		{"storage.gcp.crossplane.io/v1", "Database", "cel:crossplane-any"},  // any kind
+		{"s3.gcp.crossplane.io/v1", "Bucket", "cel:exact-v1-only"},          // exact beats wildcard
+		{"s3.gcp.crossplane.io/v2", "Bucket", "cel:crossplane-bucket"},      // unless its version differs
+		{"crossplane.io/v1", "Bucket", "default"},                           // the bare suffix is not matched
+		{"aws.crossplane.io/v1", "Bucket", "cel:crossplane-bucket"},         // nor here: not "*.aws.crossplane.io"
+		{"notcrossplane.io/v1", "Bucket", "default"},                        // the suffix starts at a dot
+		{"v1", "Bucket", "default"},
+	} {
+		m := map[string]any{"apiVersion": tc.apiVersion, "kind": tc.kind, "metadata": map[string]any{"name": "x"}}
+		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: rs, NoLibrary: true}); rule != tc.want {
+			t.Errorf("Explain(%s %s) judged by %s, want %s", tc.apiVersion, tc.kind, rule, tc.want)
+		}
+		// Merging keeps the wildcards: the first set's rules still win.
+		merged := rs.Merge(nil)
+		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: merged, NoLibrary: true}); rule != tc.want {
+			t.Errorf("after Merge, Explain(%s %s) judged by %s, want %s", tc.apiVersion, tc.kind, rule, tc.want)
+		}
+	}
+	var names []string
+	for _, r := range rs.Rules() {
+		names = append(names, r.Group+"/"+r.Kind)
+	}
+	if want := "*.aws.crossplane.io/*"; !slices.Contains(names, want) {
+		t.Errorf("Rules() = %v, want it to list %s as written", names, want)
+	}
+}
+
+// TestMergeKeepsEveryVersion: merging a set with rules for two versions of a kind into one
+// that has the first keeps the second.
+func TestMergeKeepsEveryVersion(t *testing.T) {
+	a, err := LoadRules([]byte("rules: [{name: a-v1, apiVersion: example.com/v1, kind: Widget, current: 'true'}]"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadRules([]byte("rules: [{name: b-v1, apiVersion: example.com/v1, kind: Widget, current: 'true'}, {name: b-v2, apiVersion: example.com/v2, kind: Widget, current: 'true'}]"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := a.Merge(b)
+	for _, tc := range []struct{ apiVersion, want string }{{"example.com/v1", "cel:a-v1"}, {"example.com/v2", "cel:b-v2"}} {
+		m := map[string]any{"apiVersion": tc.apiVersion, "kind": "Widget", "metadata": map[string]any{"name": "x"}}
+		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: got, NoLibrary: true}); rule != tc.want {
+			t.Errorf("Explain(%s) judged by %s, want %s", tc.apiVersion, rule, tc.want)
 		}
 	}
 }

@@ -14,7 +14,9 @@ import (
 // declares. Objects are untyped when rules compile, so a misspelt field ("status.phse")
 // would otherwise surface only as an evaluation error on a live object. Fields under
 // x-kubernetes-preserve-unknown-fields, additionalProperties or a schema without
-// properties are not checked; has() tests are checked like any other selection.
+// properties are not checked; has() tests are checked like any other selection. Wildcard
+// rules ("*.suffix" groups, "*" kinds) are not checked: they are written for many kinds and
+// may read a field only some of them have.
 func (s *RuleSet) CheckSchema(group, version, kind string, openAPIV3Schema map[string]any) error {
 	if s == nil {
 		return nil
