@@ -171,6 +171,13 @@ func (c *Controller) Run(ctx context.Context) error {
 		return err
 	}
 	c.acc.Store(acc)
+	go func() {
+		select {
+		case <-acc.Bootstrapped():
+			fmt.Fprintf(c.opts.Log, "%s: view complete; campaigning\n", c.opts.Election.Identity)
+		case <-ctx.Done():
+		}
+	}()
 	election := c.opts.Election
 	election.Views = []*kates.Accumulator{acc}
 	for {

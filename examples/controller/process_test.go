@@ -122,9 +122,7 @@ func proxy(t *testing.T, replica string, cfg *rest.Config, log *requestLog) *htt
 			w.Header()[k] = vs
 		}
 		if !rec.write() {
-			if rec.lease() {
-				log.add(rec)
-			}
+			log.add(rec)
 			// Lists and watches stream: pass each chunk on as it comes.
 			w.WriteHeader(resp.StatusCode)
 			flusher, _ := w.(http.Flusher)
@@ -248,6 +246,21 @@ func (s *processSet) start(id string) *process {
 	return p
 }
 
+// dumpRequests logs the last requests of each replica, for a failure's diagnosis.
+func (s *processSet) dumpRequests() {
+	byReplica := map[string][]proxied{}
+	for _, r := range s.log.all() {
+		byReplica[r.replica] = append(byReplica[r.replica], r)
+	}
+	for id, reqs := range byReplica {
+		var lines []string
+		for _, r := range reqs[max(0, len(reqs)-15):] {
+			lines = append(lines, fmt.Sprintf("%s %s %s %d (%s)", r.arrived.Format(time.StampMilli), r.method, r.path, r.status, r.answer.Sub(r.arrived).Round(time.Millisecond)))
+		}
+		s.t.Logf("%s: %d requests logged (lease requests, writes); the last:\n%s", id, len(reqs), strings.Join(lines, "\n"))
+	}
+}
+
 func (p *process) signal(sig syscall.Signal) {
 	if p.cmd.Process != nil {
 		_ = p.cmd.Process.Signal(sig)
@@ -279,9 +292,14 @@ func holder(t *testing.T, c *kates.Client, ns string) (string, *coordinationv1.L
 }
 
 // waitHolder waits until the Lease names a holder other than each of not, and returns it.
-func waitHolder(t *testing.T, c *kates.Client, ns string, not ...string) string {
+func waitHolder(t *testing.T, s *processSet, c *kates.Client, ns string, not ...string) string {
 	t.Helper()
 	var h string
+	defer func() {
+		if t.Failed() {
+			s.dumpRequests()
+		}
+	}()
 	eventually(t, 30*time.Second, "a new lease holder", func() error {
 		h, _ = holder(t, c, ns)
 		if h == "" {
@@ -386,13 +404,13 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 		<-churned
 	}()
 
-	leader := waitHolder(t, base, ns)
+	leader := waitHolder(t, s, base, ns)
 	timings := map[string][]time.Duration{}
 	// Crash: the leader is killed; another takes over once its record runs out.
 	at := time.Now()
 	procs[leader].signal(syscall.SIGKILL)
 	<-procs[leader].done
-	next := waitHolder(t, base, ns, leader)
+	next := waitHolder(t, s, base, ns, leader)
 	timings["crash"] = append(timings["crash"], time.Since(at))
 	procs[leader] = s.start(leader)
 	leader = next
@@ -401,7 +419,7 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 	at = time.Now()
 	procs[leader].signal(syscall.SIGTERM)
 	<-procs[leader].done
-	next = waitHolder(t, base, ns, leader)
+	next = waitHolder(t, s, base, ns, leader)
 	timings["graceful"] = append(timings["graceful"], time.Since(at))
 	procs[leader] = s.start(leader)
 	leader = next
@@ -412,7 +430,7 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 	for range 3 {
 		at = time.Now()
 		procs[paused].signal(syscall.SIGSTOP)
-		next = waitHolder(t, base, ns, paused)
+		next = waitHolder(t, s, base, ns, paused)
 		timings["pause"] = append(timings["pause"], time.Since(at))
 		waitWrites(t, s.log, next, time.Now(), 3)
 		procs[paused].signal(syscall.SIGCONT)
@@ -426,14 +444,14 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 		// next round, unless it is the successor's turn to be paused again.
 		leader, _ = holder(t, base, ns)
 		if leader == "" {
-			leader = waitHolder(t, base, ns)
+			leader = waitHolder(t, s, base, ns)
 		}
 		paused = leader
 	}
 
 	// Someone else rewrites the Lease under the leader: its next renewal fails, and it sends
 	// no write after noticing.
-	leader = waitHolder(t, base, ns)
+	leader = waitHolder(t, s, base, ns)
 	waitWrites(t, s.log, leader, time.Now(), 3)
 	var rewrittenAt time.Time
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -450,7 +468,7 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitHolder(t, base, ns, intruder)
+	waitHolder(t, s, base, ns, intruder)
 
 	close(stopChurn)
 	<-churned
