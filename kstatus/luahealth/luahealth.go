@@ -72,6 +72,7 @@ type Check struct {
 	// Group "*" or "*.suffix", Kind "*".
 	Group, Kind string
 	proto       *lua.FunctionProto
+	script      string
 	opts        Options
 }
 
@@ -85,7 +86,7 @@ func Compile(name, group, kind, script string, opts Options) (*Check, error) {
 	if err != nil {
 		return nil, &LoadError{Name: name, Err: err}
 	}
-	return &Check{Name: name, Group: group, Kind: kind, proto: proto, opts: opts.withDefaults()}, nil
+	return &Check{Name: name, Group: group, Kind: kind, proto: proto, script: script, opts: opts.withDefaults()}, nil
 }
 
 // LoadError reports a check that cannot be compiled, naming its file or key; the parser's
