@@ -71,7 +71,13 @@ type vm struct {
 	// an object with managedFields converts five fields, not the whole object.
 	lazyMeta *lua.LTable
 	lazy     map[*lua.LTable]map[string]any
-	next     *lua.LFunction
+	// read holds the fields of lazy tables read so far in this run. Keeping them here
+	// rather than in the tables spares each table gopher-lua's 32-slot hash; the map is
+	// cleared, not freed, between runs.
+	read map[lazyField]lua.LValue
+	// env is the globals of a run, emptied after it.
+	env  *lua.LTable
+	next *lua.LFunction
 	budget   budget
 	strLeft  int // bytes the string functions may still build in this run
 	strMax   int
@@ -86,7 +92,7 @@ const protected = lua.LString("protected")
 func newVM() *vm {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: callStackSize,
 		RegistrySize: registrySize, RegistryMaxSize: registryMaxSize, RegistryGrowStep: registryGrowStep})
-	v := &vm{L: L, lazy: map[*lua.LTable]map[string]any{}}
+	v := &vm{L: L, lazy: map[*lua.LTable]map[string]any{}, read: map[lazyField]lua.LValue{}}
 	for _, lib := range []struct {
 		name string
 		open lua.LGFunction
@@ -151,8 +157,25 @@ func newVM() *vm {
 	v.lazyMeta = L.NewTable()
 	v.lazyMeta.RawSetString("__index", L.NewFunction(v.index))
 	v.lazyMeta.RawSetString("__metatable", protected)
+	v.env = L.NewTable()
+	v.env.Metatable = v.envMeta
 	L.SetContext(&v.budget) // from here on every instruction counts
 	return v
+}
+
+// reset forgets a run: its stack, its object and every global it set.
+func (v *vm) reset() {
+	v.L.SetTop(0)
+	clear(v.lazy)
+	clear(v.read)
+	var keys []lua.LValue
+	for k, _ := v.env.Next(lua.LNil); k != lua.LNil; k, _ = v.env.Next(k) {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		v.env.RawSet(k, lua.LNil)
+	}
+	v.env.Metatable = v.envMeta // a script cannot replace it (protected), but be sure
 }
 
 // readOnly returns a proxy of t that reads through to t and refuses writes.
@@ -291,20 +314,33 @@ func (v *vm) value(x any) lua.LValue {
 	return lua.LString(fmt.Sprint(x))
 }
 
+type lazyField struct {
+	t *lua.LTable
+	k string
+}
+
 // index is the lazy tables' __index: it converts the field on first read and keeps it.
+// A field the script assigns is in the table itself, and never reaches here.
 func (v *vm) index(L *lua.LState) int {
 	t := L.CheckTable(1)
+	k, ok := L.Get(2).(lua.LString)
+	if !ok {
+		L.Push(lua.LNil)
+		return 1
+	}
+	f := lazyField{t, string(k)}
+	if val, ok := v.read[f]; ok {
+		L.Push(val)
+		return 1
+	}
+	val := lua.LValue(lua.LNil)
 	if src := v.lazy[t]; src != nil {
-		if k, ok := L.Get(2).(lua.LString); ok {
-			if x, ok := src[string(k)]; ok {
-				val := v.value(x)
-				t.RawSetString(string(k), val)
-				L.Push(val)
-				return 1
-			}
+		if x, ok := src[f.k]; ok {
+			val = v.value(x)
+			v.read[f] = val
 		}
 	}
-	L.Push(lua.LNil)
+	L.Push(val)
 	return 1
 }
 
@@ -317,7 +353,11 @@ func (v *vm) materialize(t *lua.LTable) {
 	}
 	for k, x := range src {
 		if t.RawGetString(k) == lua.LNil {
-			t.RawSetString(k, v.value(x))
+			val, ok := v.read[lazyField{t, k}]
+			if !ok {
+				val = v.value(x)
+			}
+			t.RawSetString(k, val)
 		}
 	}
 	delete(v.lazy, t)
@@ -359,10 +399,10 @@ func (v *vm) run(proto *lua.FunctionProto, obj map[string]any, lim *Options) (h 
 	L := v.L
 	v.budget = budget{maxSteps: lim.MaxSteps, timeout: lim.Timeout, start: time.Now()}
 	v.strLeft, v.strMax = lim.MaxStringBytes, lim.MaxStringBytes
-	env := L.CreateTable(0, 4)
-	env.Metatable = v.envMeta
+	env := v.env
 	env.RawSetString("_G", env)
 	env.RawSetString("obj", v.value(obj))
+	defer v.reset()
 	fn := L.NewFunctionFromProto(proto)
 	fn.Env = env
 	L.Push(fn)
@@ -370,8 +410,6 @@ func (v *vm) run(proto *lua.FunctionProto, obj map[string]any, lim *Options) (h 
 	if err == nil {
 		h, err = v.health(L.Get(-1)) // before clear: the result may be a lazy table
 	}
-	L.SetTop(0)
-	clear(v.lazy)
 	if err != nil {
 		if v.budget.err != nil {
 			return Health{}, v.budget.err
