@@ -76,11 +76,11 @@ type vm struct {
 	// cleared, not freed, between runs.
 	read map[lazyField]lua.LValue
 	// env is the globals of a run, emptied after it.
-	env  *lua.LTable
-	next *lua.LFunction
-	budget   budget
-	strLeft  int // bytes the string functions may still build in this run
-	strMax   int
+	env     *lua.LTable
+	next    *lua.LFunction
+	budget  budget
+	strLeft int // bytes the string functions may still build in this run
+	strMax  int
 }
 
 var pool = sync.Pool{New: func() any { return newVM() }}
