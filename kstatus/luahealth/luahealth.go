@@ -133,7 +133,7 @@ func (c *Check) Health(u *unstructured.Unstructured) (h Health, err error) {
 			// caller down.
 			err = &ScriptError{Err: fmt.Errorf("interpreter panic: %v", r)}
 		}
-		if err != nil {
+		if err != nil || v.spent {
 			v.L.Close()
 			return
 		}

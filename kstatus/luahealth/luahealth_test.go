@@ -205,10 +205,11 @@ func TestRunErrors(t *testing.T) {
 		{"not a table", "return 'Healthy'", "returned a string", false},
 		{"message a table", "return {status = 'Healthy', message = {}}", "message that is a table", false},
 		{"unknown status", "return {status = 'Fine'}", "", false},
-		{"runaway", "while true do end", "ran more than", true},
-		{"runaway in pcall", "while true do pcall(function() while true do end end) end", "ran more than", true},
+		{"runaway", "while true do end", "Lua health check stopped: it ran", true},
+		{"runaway in pcall", "while true do pcall(function() while true do end end) end", "Lua health check stopped: it ran", true},
 		{"recursion", "local function f() return 1 + f() end return f()", "stack overflow", false},
 		{"memory hog", "local t={} while true do t[#t+1]=string.rep('x',1e6) end", "over the 1048576 bytes", false},
+		{"memory hog by concatenation", "local s = ('x'):rep(1e6) while true do s = s .. s end", "ran longer than", true},
 		{"memory hog by method", "local t={} while true do t[#t+1]=('x'):rep(1e6) end", "over the 1048576 bytes", false},
 		{"gsub growth", "local s = ('x'):rep(3000) return s:gsub('x', s)", "string.gsub", false},
 		{"format width", "return string.format('%999999d', 1)", "width or precision too long", false},
@@ -263,7 +264,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 // TestTimeBound: a run that stays under its instruction count but not its time is
-// stopped by the clock.
+// stopped by the clock, and the interpreter it ran on does not stop the next run.
 func TestTimeBound(t *testing.T) {
 	c, err := Compile("slow.lua", "example.com", "Widget", "while true do end", Options{Timeout: 20 * time.Millisecond, MaxSteps: 1 << 60})
 	if err != nil {
@@ -273,6 +274,15 @@ func TestTimeBound(t *testing.T) {
 	_, err = c.Health(widgetIn(t, "Ready"))
 	if took := time.Since(start); err == nil || !strings.Contains(err.Error(), "ran longer than 20ms") || took > time.Second {
 		t.Errorf("Health() error = %v after %s, want it stopped by the 20ms bound", err, took)
+	}
+	quick, err := Compile("quick.lua", "example.com", "Widget", "return {status = 'Healthy'}", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		if h, err := quick.Health(widgetIn(t, "Ready")); err != nil || h.Status != Healthy {
+			t.Fatalf("Health() = %+v, %v; want Healthy", h, err)
+		}
 	}
 }
 
@@ -315,5 +325,25 @@ return {status = "Healthy", message = table.concat(keys, ",") .. " " .. #obj.sta
 	want := "a,b 2 first 5 only nil boolean "
 	if !strings.HasPrefix(h.Message, want) {
 		t.Errorf("message = %q, want it to start %q", h.Message, want)
+	}
+}
+
+// TestStepBound: a run is stopped at its instruction count, exactly, whatever the time.
+func TestStepBound(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		ok     bool
+	}{
+		{"local n = 0 for i = 1, 100 do n = n + i end return {status = 'Healthy', message = tostring(n)}", true},
+		{"local n = 0 for i = 1, 1000 do n = n + i end return {status = 'Healthy', message = tostring(n)}", false},
+	} {
+		c, err := Compile("steps.lua", "example.com", "Widget", tc.script, Options{MaxSteps: 1000, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := c.Health(widgetIn(t, "Ready"))
+		if tc.ok != (err == nil) || (!tc.ok && !strings.Contains(err.Error(), "ran more than 1000 Lua instructions")) {
+			t.Errorf("%s: Health() = %+v, %v; want ok %v", tc.script, h, err, tc.ok)
+		}
 	}
 }

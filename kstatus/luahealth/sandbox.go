@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -16,17 +17,18 @@ const (
 	registrySize     = 1024    // value stack slots at start
 	registryMaxSize  = 1 << 16 // and at most, 1 MiB of values
 	registryGrowStep = 256
-	timeCheckEvery   = 1024 // instructions between two reads of the clock
 )
 
 // budget is the context a run's LState checks before every instruction: gopher-lua calls
-// Done once per instruction, so Done counts them, and reads the clock every
-// timeCheckEvery of them. A nil channel is never ready, so a run within its budget costs
-// one call and a comparison per instruction.
+// Done once per instruction, so Done counts them, and reads a flag a timer sets when the
+// run's time is up (reading the clock itself per instruction would double the cost of a
+// check, and reading it every so many instructions lets an instruction that doubles a
+// string run that many times). A nil channel is never ready, so a run within its budget
+// costs one call, a comparison and a load per instruction.
 type budget struct {
 	steps, maxSteps int
-	start           time.Time
 	timeout         time.Duration
+	late            atomic.Bool
 	err             error
 }
 
@@ -45,7 +47,7 @@ func (b *budget) Done() <-chan struct{} {
 		b.err = &LimitError{What: fmt.Sprintf("ran more than %d Lua instructions", b.maxSteps)}
 		return closed
 	}
-	if b.steps%timeCheckEvery == 0 && time.Since(b.start) > b.timeout {
+	if b.late.Load() {
 		b.err = &LimitError{What: fmt.Sprintf("ran longer than %s", b.timeout)}
 		return closed
 	}
@@ -79,7 +81,8 @@ type vm struct {
 	env     *lua.LTable
 	next    *lua.LFunction
 	budget  budget
-	strLeft int // bytes the string functions may still build in this run
+	spent   bool // not to be pooled again
+	strLeft int  // bytes the string functions may still build in this run
 	strMax  int
 }
 
@@ -397,7 +400,16 @@ func (v *vm) rawgetFn(L *lua.LState) int {
 // run failed is not to be pooled again: Check.Health closes it.
 func (v *vm) run(proto *lua.FunctionProto, obj map[string]any, lim *Options) (h Health, err error) {
 	L := v.L
-	v.budget = budget{maxSteps: lim.MaxSteps, timeout: lim.Timeout, start: time.Now()}
+	v.budget.steps, v.budget.maxSteps, v.budget.timeout, v.budget.err = 0, lim.MaxSteps, lim.Timeout, nil
+	v.budget.late.Store(false)
+	timer := time.AfterFunc(lim.Timeout, func() { v.budget.late.Store(true) })
+	defer func() {
+		// A timer that fired, or is firing, may still set the flag: drop this vm
+		// rather than let that stop its next run.
+		if !timer.Stop() {
+			v.spent = true
+		}
+	}()
 	v.strLeft, v.strMax = lim.MaxStringBytes, lim.MaxStringBytes
 	env := v.env
 	env.RawSetString("_G", env)
