@@ -92,6 +92,18 @@
 // pattern with several .- items over a long string can take long in string.find, as in
 // Argo CD.
 //
+// # Where it differs from Argo CD
+//
+//   - A nil return leaves the object to kstatus' generic rules, where Argo CD uses its
+//     built-in assessment of the kind (for custom resources, none).
+//   - Until pairs, next or rawget reads one whole, each map of obj carries a protected
+//     metatable (the lazy conversion): getmetatable returns "protected" and setmetatable
+//     on it is an error. Argo CD's tables have none.
+//   - There is no rawset, and print discards its arguments.
+//   - os.time reads numeric strings in its table argument, as stock gopher-lua does;
+//     Argo CD's own os.time treats them as absent.
+//   - A status that is not a string is Unknown; Argo CD reports the decoding error.
+//
 // # Cost
 //
 // BenchmarkLuaHealth runs a Flux GitRepository check on a Ready object: about 21µs and 60
