@@ -73,9 +73,15 @@
 //
 //   - MaxSteps: Lua instructions, counted exactly (gopher-lua checks its context before
 //     each instruction, and the context counts the calls). Default 1,000,000, which a tight
-//     loop runs through in about 30ms; Argo CD's checks take hundreds to a few thousand.
-//   - Timeout: wall-clock time; a timer raises a flag that is read before each
-//     instruction. Default 100ms.
+//     loop runs through in 30 to 200ms; Argo CD's checks take hundreds to a few thousand.
+//     This is the bound on CPU.
+//   - Timeout: wall-clock time, default 1s as in Argo CD. A watchdog timer, which fires
+//     only in a run that has lasted 50ms, raises a flag read before each instruction. The
+//     clock runs while the goroutine waits for a CPU too, hence the generous default.
+//   - MaxAllocBytes: a run that has lasted 50ms is stopped once the process has
+//     allocated this much more (default 64 MiB; read every 25ms). Go counts allocation per
+//     process, not per goroutine, so this reads the whole program; it applies only to runs
+//     a thousand times longer than a real check, where the run is the likeliest cause.
 //   - MaxStringBytes: the bytes the string library (rep, format, gsub, upper, lower,
 //     reverse) and table.concat may build in one run, checked before each call. Default
 //     1 MiB, so a loop piling up string.rep('x', 1e6) stops at its second call. A format
@@ -84,13 +90,14 @@
 //   - The value stack is at most 65,536 slots (1 MiB) and the call stack 200 frames:
 //     deeper recursion is an error.
 //
-// What is bounded only by steps and time: tables a script fills, and strings it joins
-// with the .. operator (gopher-lua gives no hook on either). A script that doubles a
-// 1 MB string with s = s .. s until stopped allocates about 120 MiB within the default
-// bounds, one that fills a table with numbers about 25 MiB; the Go collector frees it
-// when the run ends. A single library call is not interrupted: a Lua
-// pattern with several .- items over a long string can take long in string.find, as in
-// Argo CD.
+// Memory a script builds without the library — tables it fills, strings it joins with
+// the .. operator, on which gopher-lua gives no hook — is bounded by the steps and the
+// allocation watchdog: measured here, a loop doubling a string with s = s .. s is stopped
+// after allocating 120 to 260 MiB (its last string is 64 or 128 MiB), one appending 1 MB
+// strings to a table after about 100 MiB, one filling a table with numbers at its step
+// bound after 23 MiB. The Go collector frees it when the run ends. A single library call
+// is not interrupted: a Lua pattern with several .- items over a long string can take long
+// in string.find, as in Argo CD.
 //
 // # Where it differs from Argo CD
 //

@@ -38,9 +38,15 @@ type Health struct {
 
 // Options bounds each run of a check. The zero value of a field means its default.
 type Options struct {
-	// Timeout is the wall-clock time a run may take, read every 1024 Lua instructions.
-	// Default: 100ms (Argo CD allows 1s).
+	// Timeout is the wall-clock time a run may take. Default: 1s, as Argo CD allows. The
+	// clock runs while the goroutine waits for a CPU too, which is why the default is
+	// generous: MaxSteps stops a busy loop long before.
 	Timeout time.Duration
+	// MaxAllocBytes stops a run that has lasted 50ms once the process has allocated more
+	// than this since then (read every 25ms): what stops a loop that doubles a string with
+	// .., which neither the step count (it takes a few instructions) nor the string budget
+	// (it uses no library function) sees. Default: 64 MiB.
+	MaxAllocBytes int
 	// MaxSteps is the number of Lua instructions a run may execute. Default: 1,000,000
 	// (Argo CD's own checks run a few hundred to a few thousand on real objects).
 	MaxSteps int
@@ -51,7 +57,10 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
-		o.Timeout = 100 * time.Millisecond
+		o.Timeout = time.Second
+	}
+	if o.MaxAllocBytes <= 0 {
+		o.MaxAllocBytes = 64 << 20
 	}
 	if o.MaxSteps <= 0 {
 		o.MaxSteps = 1_000_000

@@ -2,8 +2,10 @@ package luahealth
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -209,7 +211,8 @@ func TestRunErrors(t *testing.T) {
 		{"runaway in pcall", "while true do pcall(function() while true do end end) end", "Lua health check stopped: it ran", true},
 		{"recursion", "local function f() return 1 + f() end return f()", "stack overflow", false},
 		{"memory hog", "local t={} while true do t[#t+1]=string.rep('x',1e6) end", "over the 1048576 bytes", false},
-		{"memory hog by concatenation", "local s = ('x'):rep(1e6) while true do s = s .. s end", "ran longer than", true},
+		{"memory hog by concatenation", "local s = ('x'):rep(1e6) while true do s = s .. s end", "Lua health check stopped: it", true},
+		{"memory hog by concatenation into a table", "local s = ('x'):rep(1e6) local t = {} while true do t[#t+1] = s .. 'y' end", "Lua health check stopped: it", true},
 		{"memory hog by method", "local t={} while true do t[#t+1]=('x'):rep(1e6) end", "over the 1048576 bytes", false},
 		{"gsub growth", "local s = ('x'):rep(3000) return s:gsub('x', s)", "string.gsub", false},
 		{"format width", "return string.format('%999999d', 1)", "width or precision too long", false},
@@ -346,4 +349,31 @@ func TestStepBound(t *testing.T) {
 			t.Errorf("%s: Health() = %+v, %v; want ok %v", tc.script, h, err, tc.ok)
 		}
 	}
+}
+
+// TestConcurrent: checks share pooled interpreters; runs on many goroutines, failing ones
+// among them, each get their own verdict.
+func TestConcurrent(t *testing.T) {
+	good := compile(t, "return {status = 'Healthy', message = obj.status.phase}")
+	bad := compile(t, "leaked = true error('boom')")
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				phase := fmt.Sprintf("p%d-%d", g, i)
+				h, err := good.Health(widgetIn(t, phase))
+				if err != nil || h.Message != phase {
+					t.Errorf("Health() = %+v, %v; want message %s", h, err, phase)
+					return
+				}
+				if _, err := bad.Health(widgetIn(t, phase)); err == nil {
+					t.Error("Health() of a failing script: no error")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

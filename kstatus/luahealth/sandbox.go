@@ -3,6 +3,7 @@ package luahealth
 import (
 	"errors"
 	"fmt"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -20,15 +21,14 @@ const (
 )
 
 // budget is the context a run's LState checks before every instruction: gopher-lua calls
-// Done once per instruction, so Done counts them, and reads a flag a timer sets when the
-// run's time is up (reading the clock itself per instruction would double the cost of a
-// check, and reading it every so many instructions lets an instruction that doubles a
-// string run that many times). A nil channel is never ready, so a run within its budget
-// costs one call, a comparison and a load per instruction.
+// Done once per instruction, so Done counts them, and reads a flag the run's watchdog
+// raises (reading the clock itself per instruction would double the cost of a check, and
+// reading it every so many instructions lets an instruction that doubles a string run that
+// many times). A nil channel is never ready, so a run within its budget costs one call, a
+// comparison and an atomic load per instruction.
 type budget struct {
 	steps, maxSteps int
-	timeout         time.Duration
-	late            atomic.Bool
+	stop            atomic.Pointer[LimitError] // set by the watchdog
 	err             error
 }
 
@@ -47,11 +47,51 @@ func (b *budget) Done() <-chan struct{} {
 		b.err = &LimitError{What: fmt.Sprintf("ran more than %d Lua instructions", b.maxSteps)}
 		return closed
 	}
-	if b.late.Load() {
-		b.err = &LimitError{What: fmt.Sprintf("ran longer than %s", b.timeout)}
+	if e := b.stop.Load(); e != nil {
+		b.err = e
 		return closed
 	}
 	return nil
+}
+
+// The watchdog of a run: a timer that first fires after watchAfter, then every
+// watchEvery, until the run ends. A run of a real check ends long before it fires.
+const (
+	watchAfter = 50 * time.Millisecond
+	watchEvery = 25 * time.Millisecond
+)
+
+// watchdog stops a run that outlasts its Timeout, or during which the process allocates
+// more than MaxAllocBytes after the run's first watchAfter. Go counts allocation per
+// process, not per goroutine, so the second bound reads the whole program; it applies only
+// to runs that have already lasted watchAfter, a thousand times what a real check takes,
+// where the likeliest cause of such allocation is the run.
+type watchdog struct {
+	b          *budget
+	start      time.Time
+	timeout    time.Duration
+	maxAlloc   uint64
+	firstAlloc uint64
+	timer      *time.Timer
+	fired      atomic.Bool
+	allocs     []metrics.Sample
+}
+
+func (w *watchdog) check() {
+	w.fired.Store(true)
+	if took := time.Since(w.start); took >= w.timeout {
+		w.b.stop.Store(&LimitError{What: fmt.Sprintf("ran longer than %s", w.timeout)})
+		return
+	}
+	metrics.Read(w.allocs)
+	now := w.allocs[0].Value.Uint64()
+	if w.firstAlloc == 0 {
+		w.firstAlloc = now
+	} else if now-w.firstAlloc > w.maxAlloc {
+		w.b.stop.Store(&LimitError{What: fmt.Sprintf("allocated more than %d bytes after its first %s (the process did, while it ran)", w.maxAlloc, watchAfter)})
+		return
+	}
+	w.timer.Reset(min(watchEvery, w.timeout-time.Since(w.start)))
 }
 
 // LimitError reports a check stopped for running over one of its bounds (Options).
@@ -400,17 +440,20 @@ func (v *vm) rawgetFn(L *lua.LState) int {
 // run failed is not to be pooled again: Check.Health closes it.
 func (v *vm) run(proto *lua.FunctionProto, obj map[string]any, lim *Options) (h Health, err error) {
 	L := v.L
-	v.budget.steps, v.budget.maxSteps, v.budget.timeout, v.budget.err = 0, lim.MaxSteps, lim.Timeout, nil
-	v.budget.late.Store(false)
-	timer := time.AfterFunc(lim.Timeout, func() { v.budget.late.Store(true) })
+	v.budget.steps, v.budget.maxSteps, v.budget.err = 0, lim.MaxSteps, nil
+	v.budget.stop.Store(nil)
+	v.strLeft, v.strMax = lim.MaxStringBytes, lim.MaxStringBytes
+	w := &watchdog{b: &v.budget, start: time.Now(), timeout: lim.Timeout, maxAlloc: uint64(lim.MaxAllocBytes),
+		allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
+	w.timer = time.AfterFunc(time.Hour, w.check) // armed below, once w.timer is set
+	w.timer.Reset(min(watchAfter, lim.Timeout))
 	defer func() {
-		// A timer that fired, or is firing, may still set the flag: drop this vm
-		// rather than let that stop its next run.
-		if !timer.Stop() {
+		// A watchdog that fired may fire again, or still be setting its flag: drop
+		// this vm rather than let that stop its next run.
+		if !w.timer.Stop() || w.fired.Load() {
 			v.spent = true
 		}
 	}()
-	v.strLeft, v.strMax = lim.MaxStringBytes, lim.MaxStringBytes
 	env := v.env
 	env.RawSetString("_G", env)
 	env.RawSetString("obj", v.value(obj))
