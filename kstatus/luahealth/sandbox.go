@@ -121,6 +121,7 @@ type vm struct {
 	env     *lua.LTable
 	next    *lua.LFunction
 	budget  budget
+	watch   watchdog
 	spent   bool // not to be pooled again
 	strLeft int  // bytes the string functions may still build in this run
 	strMax  int
@@ -200,6 +201,10 @@ func newVM() *vm {
 	v.lazyMeta = L.NewTable()
 	v.lazyMeta.RawSetString("__index", L.NewFunction(v.index))
 	v.lazyMeta.RawSetString("__metatable", protected)
+	v.watch.b = &v.budget
+	v.watch.allocs = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	v.watch.timer = time.AfterFunc(time.Hour, v.watch.check)
+	v.watch.timer.Stop() // each run arms it
 	v.env = L.NewTable()
 	v.env.Metatable = v.envMeta
 	L.SetContext(&v.budget) // from here on every instruction counts
@@ -443,9 +448,8 @@ func (v *vm) run(proto *lua.FunctionProto, obj map[string]any, lim *Options) (h 
 	v.budget.steps, v.budget.maxSteps, v.budget.err = 0, lim.MaxSteps, nil
 	v.budget.stop.Store(nil)
 	v.strLeft, v.strMax = lim.MaxStringBytes, lim.MaxStringBytes
-	w := &watchdog{b: &v.budget, start: time.Now(), timeout: lim.Timeout, maxAlloc: uint64(lim.MaxAllocBytes),
-		allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
-	w.timer = time.AfterFunc(time.Hour, w.check) // armed below, once w.timer is set
+	w := &v.watch
+	w.start, w.timeout, w.maxAlloc, w.firstAlloc = time.Now(), lim.Timeout, uint64(lim.MaxAllocBytes), 0
 	w.timer.Reset(min(watchAfter, lim.Timeout))
 	defer func() {
 		// A watchdog that fired may fire again, or still be setting its flag: drop
