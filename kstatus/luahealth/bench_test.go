@@ -18,12 +18,15 @@ import (
 // run directly; "computeWith" is the same through kstatus.ComputeWith; "argocd" is Argo
 // CD's own script for the kind, when its module zip can be had.
 //
-// Measured on the 2-core development machine (go1.26, amd64), -benchtime=2s:
+// Measured on the shared 2-core development machine (go1.26, amd64, load average 9–14
+// from other work, so single timings swing 2×; ratio, which interleaves the two, is the
+// figure to trust):
 //
-//	decode       ~15.1µs  153 allocs
-//	check         ~3.9µs   36 allocs   0.26x decode
-//	computeWith   ~4.3µs   39 allocs   0.28x decode
-//	argocd        ~4.5µs   41 allocs   0.30x decode
+//	decode        33–48µs  5008 B  133 allocs
+//	check         18–44µs  2033 B   52 allocs
+//	computeWith   29–52µs  2180 B   55 allocs
+//	argocd        25–39µs  3883 B   45 allocs
+//	ratio         0.58–0.91 check/decode, 0.6 in most runs (bar: 1)
 func BenchmarkLuaHealth(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "kstatus", "bench", "custom.json"))
 	if err != nil {
