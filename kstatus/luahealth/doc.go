@@ -95,9 +95,14 @@
 // allocation watchdog: measured here, a loop doubling a string with s = s .. s is stopped
 // after allocating 120 to 260 MiB (its last string is 64 or 128 MiB), one appending 1 MB
 // strings to a table after about 100 MiB, one filling a table with numbers at its step
-// bound after 23 MiB. The Go collector frees it when the run ends. A single library call
-// is not interrupted: a Lua pattern with several .- items over a long string can take long
-// in string.find, as in Argo CD.
+// bound after 23 MiB. The Go collector frees it when the run ends.
+//
+// A single library call is not interrupted, and the bounds are checked between
+// instructions: Lua pattern matching (find, match, gmatch, gsub) backtracks, so a pattern
+// with a repeated item that cannot match a long subject is quadratic in its length, and
+// worse with several (string.find(s, ".-.-y") on a 100 kB s without a "y" runs for hours),
+// as in Argo CD. Checks match patterns on short fields (a phase, a reason, a timestamp);
+// do not match open-ended patterns on long ones.
 //
 // # Where it differs from Argo CD
 //

@@ -104,9 +104,9 @@ func (e *LimitError) Error() string { return "Lua health check stopped: it " + e
 // vm is one sandboxed interpreter. It is used by one run at a time and pooled between runs.
 type vm struct {
 	L *lua.LState
-	// envMeta is the metatable of each run's globals: reads fall through to the shared,
-	// read-only base; writes stay in the run's own table, so nothing a script sets is seen
-	// by the next run.
+	// envMeta is the metatable of a run's globals (env): reads fall through to the
+	// shared, read-only base; writes stay in env, which is emptied after the run, so
+	// nothing a script sets is seen by the next run.
 	envMeta *lua.LTable
 	// lazyMeta is the metatable of the tables that stand for the object's maps: a field is
 	// converted from Go when first read (see index), so a check that reads five fields of
@@ -244,9 +244,13 @@ func readOnly(L *lua.LState, t *lua.LTable, name string) *lua.LTable {
 // budget with what bound says the call may build, and fails if that is over it.
 func (v *vm) wrapPre(t *lua.LTable, name string, bound func(*lua.LState) int) {
 	orig := t.RawGetString(name).(*lua.LFunction).GFunction
+	lib := "string."
+	if name == "concat" {
+		lib = "table."
+	}
 	t.RawSetString(name, v.L.NewFunction(func(L *lua.LState) int {
 		if n := bound(L); n > v.strLeft || n < 0 {
-			L.RaiseError("Lua health check stopped: string.%s would build %d bytes, over the %d bytes of strings a check may build", name, n, v.strMax)
+			L.RaiseError("Lua health check stopped: %s%s would build %d bytes, over the %d bytes of strings a check may build", lib, name, n, v.strMax)
 		} else {
 			v.strLeft -= n
 		}
