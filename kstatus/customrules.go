@@ -21,9 +21,8 @@ type CustomRule struct {
 	// Language prefixes Name in what Explain reports ("lua:argocd/apps/Widget"). Default:
 	// "custom".
 	Language string
-	// Group is the kind's API group, "" for the core group. "*" matches every group and
-	// "*.example.com" every group ending in ".example.com", where the RuleSet's lookup
-	// supports such patterns.
+	// Group is the kind's API group, "" for the core group, or a wildcard "*.suffix"
+	// matching every group that ends in ".suffix", as Rule.Group.
 	Group string
 	// Version, if set, limits the rule to that version of the kind.
 	Version string
@@ -81,11 +80,17 @@ func checkCustomRule(r CustomRule) error {
 		return errors.New("no Eval function")
 	case strings.Contains(r.Kind, "*") && r.Kind != "*":
 		return fmt.Errorf("kind %q: the only kind pattern is \"*\"", r.Kind)
-	case strings.Contains(r.Group, "*") && r.Group != "*" &&
-		(!strings.HasPrefix(r.Group, "*.") || strings.Contains(r.Group[2:], "*") || len(r.Group) == 2):
-		return fmt.Errorf("group %q: a group pattern is \"*\" or \"*.suffix\"", r.Group)
+	case strings.Contains(r.Group, "*") && !validSuffixPattern(r.Group):
+		return fmt.Errorf("group %q: the only group pattern is \"*.suffix\"", r.Group)
 	}
 	return nil
+}
+
+// validSuffixPattern reports whether g is "*." followed by a group suffix without
+// wildcards or empty labels at its ends.
+func validSuffixPattern(g string) bool {
+	suffix, ok := strings.CutPrefix(g, "*.")
+	return ok && suffix != "" && !strings.HasPrefix(suffix, ".") && !strings.HasSuffix(suffix, ".") && !strings.Contains(suffix, "*")
 }
 
 // applyCustom evaluates a custom rule on the object m.

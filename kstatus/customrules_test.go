@@ -90,13 +90,14 @@ func TestNewCustomRulesErrors(t *testing.T) {
 		{CustomRule{Name: "a", Kind: "W*", Eval: eval}, `kind "W*"`},
 		{CustomRule{Name: "a", Group: "ex*.com", Kind: "W", Eval: eval}, `group "ex*.com"`},
 		{CustomRule{Name: "a", Group: "*.", Kind: "W", Eval: eval}, `group "*."`},
+		{CustomRule{Name: "a", Group: "*", Kind: "W", Eval: eval}, `group "*"`},
+		{CustomRule{Name: "a", Group: "*.x.", Kind: "W", Eval: eval}, `group "*.x."`},
 	} {
 		if _, err := NewCustomRules(tc.rule); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("NewCustomRules(%+v) error = %v, want one containing %q", tc.rule, err, tc.want)
 		}
 	}
 	for _, ok := range []CustomRule{
-		{Name: "any", Group: "*", Kind: "*", Eval: eval},
 		{Name: "suffix", Group: "*.example.com", Kind: "*", Eval: eval},
 		{Name: "core", Kind: "Pod", Eval: eval},
 	} {

@@ -21,8 +21,9 @@
 //
 // LoadFS reads a directory laid out as Argo CD's resource_customizations:
 // GROUP/KIND/health.lua, KIND/health.lua for the core group, with Argo CD's wildcard
-// folders: a group "_" or "_.example.com" is kstatus' group pattern "*" or
-// "*.example.com", a kind "_" is "*". LoadConfigMap reads the
+// folders: a group "_.example.com" is kstatus' group pattern "*.example.com", a kind "_"
+// is "*" (kstatus has no any-group pattern, so a group folder "_" alone is an error; Argo
+// CD ships none). LoadConfigMap reads the
 // resource.customizations.health.GROUP_KIND keys of an argocd-cm ConfigMap and the
 // health.lua entries of its older resource.customizations key. A check is compiled once,
 // when it is loaded: a script that does not parse is an error there, naming the file or

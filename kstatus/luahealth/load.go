@@ -47,7 +47,12 @@ func LoadFS(fsys fs.FS, opts Options) ([]*Check, error) {
 		if err != nil {
 			return err
 		}
-		c, err := Compile(p, fromFolder(group), fromFolder(kind), string(data), opts)
+		group, kind = fromFolder(group), fromFolder(kind)
+		if err := checkPattern(group, kind); err != nil {
+			errs = append(errs, fmt.Errorf("luahealth: %s: %w", p, err))
+			return nil
+		}
+		c, err := Compile(p, group, kind, string(data), opts)
 		if err != nil {
 			errs = append(errs, err)
 			return nil
@@ -62,7 +67,8 @@ func LoadFS(fsys fs.FS, opts Options) ([]*Check, error) {
 }
 
 // fromFolder turns Argo CD's "_" wildcard spelling into kstatus': "_" is "*", and a
-// leading "_." is "*.".
+// leading "_." is "*.". (kstatus has no any-group pattern: checkPattern refuses a group
+// "_"; Argo CD ships none.)
 func fromFolder(s string) string {
 	if s == "_" {
 		return "*"
@@ -88,8 +94,9 @@ const (
 )
 
 // LoadConfigMap compiles the health checks of an argocd-cm ConfigMap (YAML or JSON):
-// each resource.customizations.health.GROUP_KIND key (KIND alone for the core group,
-// "all" for every kind; group "*" or "*.suffix" and kind "*" as patterns), and the
+// each resource.customizations.health.GROUP_KIND key (KIND alone for the core group;
+// group "*.suffix" and kind "*" as patterns; Argo CD's "all" and other globs are errors,
+// kstatus having no pattern for them), and the
 // health.lua of each "GROUP/KIND" entry of the older resource.customizations key. Other
 // keys, and Argo CD's useOpenLibs (the sandbox is the same for every check), are ignored.
 // source names the ConfigMap in errors.
@@ -142,7 +149,7 @@ func LoadConfigMapObject(u *unstructured.Unstructured, source string, opts Optio
 		case strings.HasPrefix(k, healthKeyPrefix):
 			gk := strings.TrimPrefix(k, healthKeyPrefix)
 			if gk == "all" {
-				gk = "*/*"
+				gk = "*/*" // refused by checkPattern, with a message saying why
 			} else if g, kind, ok := strings.Cut(gk, "_"); ok {
 				if strings.Contains(kind, "_") {
 					errs = append(errs, fmt.Errorf("luahealth: %s: key %s: want GROUP_KIND with one underscore", source, k))
@@ -184,13 +191,21 @@ func splitGroupKind(gk string) (group, kind string, err error) {
 	if !ok {
 		group, kind = "", gk
 	}
+	return group, kind, checkPattern(group, kind)
+}
+
+// checkPattern accepts the patterns kstatus matches: a group "*.suffix", a kind "*".
+func checkPattern(group, kind string) error {
 	if kind == "" || (strings.Contains(kind, "*") && kind != "*") {
-		return "", "", fmt.Errorf("kind %q: want a kind or \"*\"", kind)
+		return fmt.Errorf("kind %q: want a kind or \"*\"", kind)
 	}
-	if strings.Contains(group, "*") && group != "*" && (!strings.HasPrefix(group, "*.") || strings.Contains(group[2:], "*")) {
-		return "", "", fmt.Errorf("group %q: want a group, \"*\" or \"*.suffix\"", group)
+	if strings.Contains(group, "*") {
+		suffix, ok := strings.CutPrefix(group, "*.")
+		if !ok || suffix == "" || strings.HasPrefix(suffix, ".") || strings.HasSuffix(suffix, ".") || strings.Contains(suffix, "*") {
+			return fmt.Errorf("group %q: want a group or \"*.suffix\" (kstatus has no pattern for any group)", group)
+		}
 	}
-	return group, kind, nil
+	return nil
 }
 
 // decodeConfigMap is the kstatus.RuleDecoder this package registers: LoadRules then reads

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,6 +65,11 @@ func TestLoadFS(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LoadFS() mismatch (-want +got):\n%s", diff)
+	}
+	// A group folder "_" alone would be any group, which kstatus cannot match.
+	_, err = LoadFS(fstest.MapFS{"_/Widget/health.lua": {Data: []byte("return nil")}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `_/Widget/health.lua: group "*"`) {
+		t.Errorf("LoadFS() of a group folder _ error = %v, want one naming the script and the group", err)
 	}
 }
 
@@ -177,6 +183,7 @@ func TestLoadConfigMap(t *testing.T) {
 		{"{apiVersion: v1, kind: ConfigMap, metadata: {name: argocd-cm}, data: {url: x}}", "no health check"},
 		{"{apiVersion: v1, kind: ConfigMap, metadata: {name: argocd-cm}, data: {resource.customizations.health.a_b_c: 'return nil'}}", "one underscore"},
 		{"{apiVersion: v1, kind: ConfigMap, metadata: {name: argocd-cm}, data: {resource.customizations.health.ex*.com_W: 'return nil'}}", `group "ex*.com"`},
+		{"{apiVersion: v1, kind: ConfigMap, metadata: {name: argocd-cm}, data: {resource.customizations.health.all: 'return nil'}}", `group "*"`},
 		{"{apiVersion: v1, kind: ConfigMap, metadata: {name: argocd-cm}, data: {resource.customizations.health.example.com_W: 'if then'}}",
 			"resource.customizations.health.example.com_W line:1"},
 	} {
