@@ -10,8 +10,9 @@ import (
 )
 
 // LoadStatusRules reads and compiles the status rule files at paths (the format is
-// kstatus.LoadRules'), merged in order: for a kind in two files, the first file's rule wins.
-// An error names the file, the rule and the expression.
+// kstatus.LoadRules', so an argocd-cm ConfigMap of Lua health checks too in a program that
+// imports kstatus/luahealth), merged in order: for a kind in two files, the first file's
+// rule wins. An error names the file, the rule and the expression.
 func LoadStatusRules(paths ...string) (*kstatus.RuleSet, error) {
 	var sets []*kstatus.RuleSet
 	for _, p := range paths {

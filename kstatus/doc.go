@@ -80,6 +80,11 @@
 // object lacks: test with has()) makes the object Unknown with a *FieldError naming the
 // rule and the expression, as a malformed field does.
 //
+// Rules in another language join a RuleSet as CustomRules (NewCustomRules), tried where a
+// CEL rule would be. Package kstatus/luahealth runs Argo CD's Lua health checks that way,
+// and, once imported, makes LoadRules read an argocd-cm ConfigMap too
+// (RegisterRuleDecoder); kstatus itself links no Lua.
+//
 // Numbers are read in any form a decoder or a person produces (int64, int32, float64,
 // json.Number, a numeric string). A value that is not a whole number where one is needed
 // makes the Result Unknown, with a *FieldError naming the field: Compute never panics on

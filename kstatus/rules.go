@@ -117,6 +117,8 @@ type compiledRule struct {
 	name, group, version                  string
 	by                                    string // "cel:" + name
 	inProgress, failed, current, messageP cel.Program
+	// custom is the Eval of a CustomRule, which has no programs.
+	custom func(*unstructured.Unstructured) (*Result, error)
 }
 
 // RuleError reports a rule that cannot be used: an expression that does not parse or
@@ -321,7 +323,8 @@ func (s *RuleSet) Merge(others ...*RuleSet) *RuleSet {
 	return out
 }
 
-// Rules returns the source of every rule in s, sorted by group and kind.
+// Rules returns the source of every CEL rule in s, sorted by group and kind. Custom
+// rules (NewCustomRules) have no CEL source and are left out; Len counts them.
 func (s *RuleSet) Rules() []Rule {
 	if s == nil {
 		return nil
@@ -329,6 +332,9 @@ func (s *RuleSet) Rules() []Rule {
 	var out []Rule
 	for _, rs := range s.byKind {
 		for _, r := range rs {
+			if r.custom != nil {
+				continue
+			}
 			src := r.src
 			src.Name, src.Group, src.Version, src.APIVersion = r.name, r.group, r.version, ""
 			out = append(out, src)
@@ -492,6 +498,9 @@ func orEmpty(m map[string]any) map[string]any {
 // apply evaluates r on the object. decided is false when r has no current expression and
 // none of the others matched: the generic rules then decide.
 func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, status map[string]any) (v verdict, decided bool) {
+	if r.custom != nil {
+		return r.applyCustom(m, kind)
+	}
 	spec, _ := m["spec"].(map[string]any)
 	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
 		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}

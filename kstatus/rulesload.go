@@ -36,10 +36,23 @@ type ruleFile struct {
 //     Kustomization, whose spec.healthCheckExprs is read.
 //
 // Unknown keys are errors, so a misspelt "inprogress" does not silently do nothing.
+//
+// A package imported for its side effect may teach it more formats (RegisterRuleDecoder):
+// kstatus/luahealth adds Argo CD's argocd-cm ConfigMap of Lua health checks. The rules of
+// such documents come after the CEL rules of the same data when the sets merge.
 func LoadRules(data []byte, source string) (*RuleSet, error) {
 	var all []Rule
+	var others []*RuleSet
 	for i, doc := range splitDocuments(data) {
-		rules, err := decodeRules(doc)
+		rs, ok, err := decodeRegistered(doc, source)
+		if ok && err == nil {
+			others = append(others, rs)
+			continue
+		}
+		var rules []Rule
+		if !ok {
+			rules, err = decodeRules(doc)
+		}
 		if err != nil {
 			if source == "" {
 				source = "rules"
@@ -48,7 +61,11 @@ func LoadRules(data []byte, source string) (*RuleSet, error) {
 		}
 		all = append(all, rules...)
 	}
-	return compileRules(all, source)
+	rs, err := compileRules(all, source)
+	if err != nil || len(others) == 0 {
+		return rs, err
+	}
+	return rs.Merge(others...), nil
 }
 
 // splitDocuments splits a YAML stream at "---" lines and drops empty documents.

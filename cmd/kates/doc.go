@@ -35,7 +35,9 @@
 //
 // apply, wait, status and watch take --status-rules FILE (repeatable): CEL status rules for
 // custom resources whose status the standard conditions do not tell (see package kstatus,
-// RuleSet, and the README), in kates' format or as Flux's healthCheckExprs. They are compiled
+// RuleSet, and the README), in kates' format or as Flux's healthCheckExprs; or Argo CD
+// health checks in Lua (package kstatus/luahealth), as an argocd-cm ConfigMap file or a
+// directory laid out as Argo CD's GROUP/KIND/health.lua. They are compiled
 // before anything is done, and apply checks them against the schemas of the CRDs it applies;
 // a rule that cannot work is exit code 2. --no-status-library turns off the built-in rules
 // for Argo, Flux, cert-manager and the other projects the README lists. status -o wide, and

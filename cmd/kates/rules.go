@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"text/tabwriter"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/kstatus/luahealth"
 )
 
 // ruleFlags are --status-rules and --no-status-library, shared by apply, wait, status and
@@ -23,7 +26,7 @@ type ruleFlags struct {
 
 func (f *ruleFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.files, "status-rules", nil,
-		"a file of CEL status rules for custom resources (kates' own format or Flux's healthCheckExprs; see the README); repeatable, the first file's rule for a kind wins")
+		"status rules for custom resources: a file of CEL rules (kates' own format or Flux's healthCheckExprs; see the README), an Argo CD argocd-cm ConfigMap of Lua health checks, or a directory of Lua health checks laid out as Argo CD's GROUP/KIND/health.lua; repeatable, the first one's rule for a kind wins")
 	cmd.Flags().BoolVar(&f.noLibrary, "no-status-library", false,
 		"do not use the built-in status rules for Argo, Flux, cert-manager and the other projects the README lists")
 }
@@ -31,11 +34,33 @@ func (f *ruleFlags) addFlags(cmd *cobra.Command) {
 // load compiles the files; call it before doing anything, so a bad rule stops the command
 // before it changes the cluster. A rule that does not compile is a usage error.
 func (f *ruleFlags) load() error {
-	rs, err := kates.LoadStatusRules(f.files...)
-	if err != nil {
-		return usageErrorf("%v", err)
+	var sets []*kstatus.RuleSet
+	for _, p := range f.files {
+		var rs *kstatus.RuleSet
+		st, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return usageErrorf("status rules: %v", err)
+		case st.IsDir():
+			rs, err = luahealth.LoadDir(os.DirFS(p), luahealth.Options{})
+			if err == nil && rs.Len() == 0 {
+				err = errors.New("no Lua health check (GROUP/KIND/health.lua) in it")
+			}
+			if err != nil {
+				return usageErrorf("status rules %s: %v", p, err)
+			}
+		default:
+			// A file of CEL rules, or an argocd-cm ConfigMap: importing luahealth
+			// taught kstatus.LoadRules that format.
+			if rs, err = kates.LoadStatusRules(p); err != nil {
+				return usageErrorf("%v", err)
+			}
+		}
+		sets = append(sets, rs)
 	}
-	f.rules = rs
+	if len(sets) > 0 {
+		f.rules = sets[0].Merge(sets[1:]...)
+	}
 	return nil
 }
 
