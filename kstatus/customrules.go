@@ -42,7 +42,7 @@ type CustomRule struct {
 // without a name, a kind or Eval, a malformed group or kind pattern, and two rules for the
 // same group, kind and version are errors.
 func NewCustomRules(rules ...CustomRule) (*RuleSet, error) {
-	rs := &RuleSet{byKind: map[groupKind][]*compiledRule{}}
+	rs := newRuleSet()
 	var errs []error
 	for _, r := range rules {
 		if err := checkCustomRule(r); err != nil {
@@ -55,7 +55,7 @@ func NewCustomRules(rules ...CustomRule) (*RuleSet, error) {
 		}
 		c := &compiledRule{src: Rule{Name: r.Name, Group: r.Group, Version: r.Version, Kind: r.Kind, Override: r.Override},
 			name: r.Name, group: r.Group, version: r.Version, by: lang + ":" + r.Name, custom: r.Eval}
-		key := groupKind{r.Group, r.Kind}
+		key := ruleKey(c)
 		for _, o := range rs.byKind[key] {
 			if o.version == c.version {
 				errs = append(errs, &RuleError{Rule: c.name,
@@ -67,6 +67,7 @@ func NewCustomRules(rules ...CustomRule) (*RuleSet, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	rs.index()
 	return rs, nil
 }
 
