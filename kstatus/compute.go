@@ -182,10 +182,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
 	var obs int64
 	var hasObs bool
-	if s, ok := status["observedGeneration"].(string); ok && cr != nil && !isInteger(s) {
-		// A kind with a status rule may keep a hash here (Argo Rollouts before 1.0 did):
-		// it cannot be compared with generation, and the rule is written for the kind, so
-		// it decides rather than the object being Unknown.
+	if s, ok := status["observedGeneration"].(string); !hasGen || (ok && cr != nil && !isInteger(s)) {
+		// Without a generation there is nothing to compare observedGeneration with, so it
+		// is not read: whatever it holds cannot decide. A kind with a status rule may keep
+		// a hash here (Argo Rollouts before 1.0 did): it cannot be compared with
+		// generation, and the rule is written for the kind, so it decides rather than the
+		// object being Unknown.
 	} else {
 		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
 	}
@@ -265,10 +267,9 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	return current("Resource is current")
 }
 
+// readyFallback is the message for a Ready condition with neither message nor reason.
+// Its status is False or Unknown: any other value was reported malformed.
 func readyFallback(status string) string {
-	if status == "" {
-		return "Ready condition has no status"
-	}
 	return "Ready condition is " + status
 }
 

@@ -74,7 +74,11 @@
 // json.Number, a numeric string). A value that is not a whole number where one is needed
 // makes the Result Unknown, with a *FieldError naming the field: Compute never panics on
 // a malformed object, and never reports InProgress for one, which would leave a waiter
-// hanging on an object that cannot change.
+// hanging on an object that cannot change. The same holds for the status of a condition
+// a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes", "true") is
+// malformed. A status.observedGeneration is read only when metadata.generation is
+// present: without one there is nothing to compare it with, and whatever it holds does
+// not decide.
 //
 // # Why Ready is honoured
 //
