@@ -195,6 +195,11 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	if f.err != nil {
 		return malformed(f.err)
 	}
+	tr := opts.tracer()
+	if tr != nil && hasGen && hasObs {
+		tr.note("metadata.generation", gen)
+		tr.note("status.observedGeneration", obs)
+	}
 	if hasGen && hasObs && gen != obs {
 		v := inProgress("LatestGenerationNotObserved",
 			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
@@ -222,8 +227,21 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		if f.err != nil {
 			return malformed(f.err)
 		}
+		if tr != nil {
+			for _, c := range [...]condition{stalled, reconciling} {
+				if c.found {
+					tr.note("status.conditions["+condType(c)+"]", c.status+reasonSuffix(c))
+				}
+			}
+		}
 		if stalled.isTrue() {
-			v := failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			v, stale := staleCondition(&f, stalled, string(ConditionStalled), gen, hasGen, tr)
+			if f.err != nil {
+				return malformed(f.err)
+			}
+			if !stale {
+				v = failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			}
 			v.by = "conditions"
 			return v
 		}
@@ -254,17 +272,32 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		return malformed(f.err)
 	}
 	if ready.found {
-		v := inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
-		if ready.isTrue() {
+		if tr != nil {
+			tr.note("status.conditions[Ready]", ready.status+reasonSuffix(ready))
+		}
+		v, stale := staleCondition(&f, ready, string(ConditionReady), gen, hasGen, tr)
+		if f.err != nil {
+			return malformed(f.err)
+		}
+		switch {
+		case stale:
+		case ready.isTrue():
 			v = current("Resource is Ready")
+		default:
+			v = inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
 		}
 		v.by = "ready"
 		return v
 	}
 
-	// Rule 6: nothing says otherwise. See the package documentation for why this is
-	// Current and not Unknown.
-	return current("Resource is current")
+	// Rule 6: judged from what the object publishes; see the package documentation.
+	return infer(&f, apiVersion, meta, status, conds, gen, hasGen, opts, tr)
+}
+
+// condType is the type of a condition found by fields.cond.
+func condType(c condition) string {
+	t, _ := c.raw["type"].(string)
+	return t
 }
 
 // readyFallback is the message for a Ready condition with neither message nor reason.
