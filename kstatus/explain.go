@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -100,7 +101,7 @@ func ExplainDetail(u *unstructured.Unstructured, opts Options) (*Explanation, er
 	}
 	if e.Rule == "malformed" && err != nil {
 		var fe *FieldError
-		if asFieldError(err, &fe) {
+		if errors.As(err, &fe) {
 			tr.note(fe.Path, fe.Value)
 		}
 	}
@@ -124,14 +125,6 @@ var steps = map[string]string{
 	"infer:ancestors":  "rule 6b, the conditions of each ancestor",
 	"infer:listeners":  "rule 6b, the conditions of each listener",
 	"infer:components": "rule 6b, the conditions of each component",
-}
-
-func asFieldError(err error, target **FieldError) bool {
-	fe, ok := err.(*FieldError)
-	if ok {
-		*target = fe
-	}
-	return ok
 }
 
 // brief renders a value for an Explanation: scalars as they are, a list of conditions as

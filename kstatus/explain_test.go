@@ -1,0 +1,89 @@
+package kstatus
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestExplainDetail(t *testing.T) {
+	rs, err := LoadRules([]byte(phaseRules), "phase.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishes := &KindInfo{HasStatus: true, PhaseValues: []string{"Pending", "Running", "Succeeded"}}
+	for _, tc := range []struct {
+		name   string
+		obj    map[string]any
+		opts   Options
+		want   Explanation
+		result Status
+	}{{
+		name: "status rule",
+		obj:  widget(t, "{phase: Spoilt, message: disk full}"),
+		opts: Options{Rules: rs},
+		want: Explanation{
+			Rule: "cel:example/Widget",
+			Step: `status rule "example/Widget" for Widget`,
+			Expressions: []RuleExpression{
+				{"inProgress", "!has(status.phase) || status.phase == 'Brewing'"},
+				{"failed", "status.phase == 'Spoilt'"},
+				{"current", "status.phase == 'Served'"},
+				{"message", "has(status.message) ? status.message : ''"},
+			},
+			Fields: []FieldValue{{"status.phase", "Spoilt"}, {"status.message", "disk full"}},
+		},
+		result: FailedStatus,
+	}, {
+		name: "running phase of a kind that finishes",
+		obj:  widget(t, "{phase: Running}"),
+		opts: Options{NoLibrary: true, Kinds: func(string, string) *KindInfo { return finishes }},
+		want: Explanation{
+			Rule: "infer:phase",
+			Step: "rule 6c, the phase",
+			Fields: []FieldValue{
+				{"status.phase", "Running"},
+				{"(definition) status.phase values", "Pending, Running, Succeeded"},
+			},
+		},
+		result: InProgressStatus,
+	}, {
+		name: "stale Ready",
+		obj:  widget(t, "{conditions: [{type: Ready, status: 'True', reason: Done, observedGeneration: 0}]}"),
+		want: Explanation{
+			Rule: "ready",
+			Step: "rule 5, the Ready condition",
+			Fields: []FieldValue{
+				{"status.conditions[Ready]", "True (Done)"},
+				{"status.conditions[Ready].observedGeneration", "0"},
+				{"metadata.generation", "1"},
+			},
+		},
+		result: InProgressStatus,
+	}, {
+		name: "built-in rule",
+		obj: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": map[string]any{"name": "data"},
+			"status": map[string]any{"phase": "Pending"}},
+		want: Explanation{
+			Rule:   "kind:PersistentVolumeClaim",
+			Step:   "rule 4, the built-in rule for PersistentVolumeClaim",
+			Fields: []FieldValue{{"status.phase", "Pending"}},
+		},
+		result: InProgressStatus,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ExplainDetail(objectFromMap(tc.obj), tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ := ComputeWith(objectFromMap(tc.obj), tc.opts)
+			if diff := cmp.Diff(res, got.Result); diff != "" || res.Status != tc.result {
+				t.Errorf("ExplainDetail().Result = %+v, want %s and ComputeWith's (-want +got):\n%s", got.Result, tc.result, diff)
+			}
+			got.Result = nil
+			if diff := cmp.Diff(&tc.want, got); diff != "" {
+				t.Errorf("ExplainDetail() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
