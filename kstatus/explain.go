@@ -13,32 +13,33 @@ import (
 // Explanation says how an object was judged, for a person asking why (kates status
 // --explain). Do not match on its text; match on Result.Status and Rule's "cel:" prefix.
 type Explanation struct {
-	// Result is what ComputeWith returns for the object.
-	Result *Result
+	// Result is what ComputeWith returns for the object. It is left out of JSON: whoever
+	// shows an Explanation shows the status beside it.
+	Result *Result `json:"-"`
 	// Rule names the rule that judged, as Explain returns it: "deletion", "generation",
 	// "conditions", "kind:Deployment", "ready", "infer:..." (a step of rule 6), "default",
 	// "malformed" or "cel:<name>".
-	Rule string
+	Rule string `json:"rule"`
 	// Step says in words which rule of the package documentation decided.
-	Step string
+	Step string `json:"step,omitempty"`
 	// Expressions are a status rule's expressions, for Rule "cel:...", in the order they
 	// are tried.
-	Expressions []RuleExpression
+	Expressions []RuleExpression `json:"expressions,omitempty"`
 	// Fields are the fields the rule read, with their values as found, in the order read.
 	// For a built-in kind rule they are the object's status fields.
-	Fields []FieldValue
+	Fields []FieldValue `json:"fields,omitempty"`
 }
 
 // RuleExpression is one expression of a status rule.
 type RuleExpression struct {
-	Field string // inProgress, failed, current or message
-	Expr  string
+	Field string `json:"field"` // inProgress, failed, current or message
+	Expr  string `json:"expr"`
 }
 
 // FieldValue is one field an explained rule read.
 type FieldValue struct {
-	Path  string // dotted, e.g. "status.conditions[Ready]"; "(definition) ..." for KindInfo
-	Value string // as found, briefly
+	Path  string `json:"path"`  // dotted, e.g. "status.conditions[Ready]"; "(definition) ..." for KindInfo
+	Value string `json:"value"` // as found, briefly
 }
 
 // trace collects the fields the generic rules read, for ExplainDetail.

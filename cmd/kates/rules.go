@@ -69,6 +69,54 @@ func writeWideTable(w io.Writer, rs []kates.ObjectStatus, now time.Time, allName
 	tw.Flush()
 }
 
+// writeExplanations prints, after the table, how each object was judged (status --explain):
+//
+//	Widget default/w
+//	  rule:     cel:example/Widget (status rule "example/Widget" for Widget)
+//	  failed:   status.phase == 'Spoilt'
+//	  read:     status.phase = Spoilt
+//	  verdict:  Failed: disk full
+func writeExplanations(w io.Writer, rs []kates.ObjectStatus) {
+	for _, r := range rs {
+		fmt.Fprintf(w, "\n%s %s\n", r.Kind, objectName(r))
+		if e := r.Explanation; e != nil {
+			rule := e.Rule
+			if e.Step != "" {
+				rule += " (" + e.Step + ")"
+			}
+			fmt.Fprintf(w, "  rule:     %s\n", rule)
+			for _, x := range e.Expressions {
+				fmt.Fprintf(w, "  %-9s %s\n", x.Field+":", x.Expr)
+			}
+			for i, f := range e.Fields {
+				label := ""
+				if i == 0 {
+					label = "read:"
+				}
+				fmt.Fprintf(w, "  %-9s %s = %s\n", label, f.Path, f.Value)
+			}
+			if len(e.Fields) == 0 {
+				fmt.Fprintf(w, "  read:     nothing\n")
+			}
+		} else {
+			fmt.Fprintf(w, "  rule:     none (%s)\n", r.Reason)
+		}
+		verdict := string(r.Status)
+		if r.Message != "" {
+			verdict += ": " + r.Message
+		}
+		fmt.Fprintf(w, "  verdict:  %s\n", verdict)
+	}
+}
+
+// objectName is "namespace/name", or "name" for a cluster-scoped object.
+func objectName(r kates.ObjectStatus) string {
+	if r.Namespace == "" {
+		return r.Name
+	}
+	return r.Namespace + "/" + r.Name
+}
+
 // checkSchemas checks the status rules against the schemas of the CRDs among the manifests,
 // so a rule naming a field the kind does not have (status.phse) is an error before anything
 // is applied rather than an Unknown status later.
