@@ -54,7 +54,9 @@
 //	    ResolvedRefs in status.conditions (the last three are the Gateway API's). Succeeded
 //	    True is a finished run and decides alone (Current); Succeeded False is Failed;
 //	    Succeeded Unknown is InProgress. Of the others, the first found that is not True
-//	    gives InProgress with its reason and message; all True gives Current.
+//	    gives InProgress with its reason and message; all True gives Current. The
+//	    abnormal-true Paused or Suspended True (Cluster API publishes Paused) is Failed,
+//	    reason Suspended, as the phase Suspended is (6c).
 //	6b. The same conditions, and Ready, in each entry of status.parents (Gateway API
 //	    routes), status.ancestors (policies), status.listeners (Gateways) and
 //	    status.components: an entry's Ready decides for it, else as in 6a. The worst entry

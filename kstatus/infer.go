@@ -173,6 +173,12 @@ func infer(f *fields, apiVersion string, meta, status map[string]any, conds []an
 	if cv.status == CurrentStatus && cv.by == "infer:succeeded" {
 		return cv // a finished run: nothing else matters
 	}
+	if pv, paused := pausedCondition(f, conds, gen, hasGen, tr); paused {
+		cv = pv
+	}
+	if f.err != nil {
+		return malformed(f.err)
+	}
 	// 6b: conditions of each parent, ancestor, listener or component.
 	var nv verdict
 	for _, name := range nestedLists {
@@ -383,6 +389,34 @@ func staleCondition(f *fields, c condition, t string, gen int64, hasGen bool, tr
 	}
 	return inProgress("LatestGenerationNotObserved",
 		fmt.Sprintf("%s condition is for generation %d, but latest generation is %d", t, obs, gen)), true
+}
+
+// pausedCondition reads the abnormal-true conditions Paused and Suspended (Cluster API
+// publishes Paused): True, for the latest generation, is Failed, reason Suspended, as the
+// phase Suspended is.
+func pausedCondition(f *fields, conds []any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
+	for _, t := range [...]string{"Paused", "Suspended"} {
+		c := f.cond(conds, t)
+		if f.err != nil || !c.found {
+			continue
+		}
+		if tr != nil {
+			tr.note(condPath("", t), c.status+reasonSuffix(c))
+		}
+		if !c.isTrue() {
+			continue
+		}
+		if _, stale := staleCondition(f, c, t, gen, hasGen, tr); stale || f.err != nil {
+			continue
+		}
+		msg := t + " condition is True"
+		if c.message != "" {
+			msg += ": " + c.message
+		}
+		return verdict{status: FailedStatus, reason: "Suspended",
+			message: msg + " (nothing will change until someone resumes it)", by: "infer:conditions"}, true
+	}
+	return verdict{}, false
 }
 
 // judgePhase reads the phase: status.phase, else status.state, else status.health or
