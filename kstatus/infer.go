@@ -286,7 +286,8 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 	if label != "" {
 		prefix = label + ": "
 	}
-	var trues []string
+	var trueBuf [len(inferConditions)]string
+	trues := trueBuf[:0]
 	for _, t := range types {
 		c := f.cond(conds, t)
 		if f.err != nil {
@@ -315,8 +316,21 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 	if label != "" {
 		by = "infer:" + label[:strings.IndexByte(label, '[')]
 	}
+	if label == "" && len(trues) == 1 {
+		// The common case, without building a message.
+		return verdict{status: CurrentStatus, message: trueMessages[trues[0]], by: by}, true
+	}
 	return verdict{status: CurrentStatus, message: prefix + strings.Join(trues, ", ") + " True", by: by}, true
 }
+
+// trueMessages are the messages of a single inferred condition True.
+var trueMessages = func() map[string]string {
+	m := map[string]string{}
+	for _, t := range inferConditions {
+		m[t] = t + " True"
+	}
+	return m
+}()
 
 // judgeCondition judges one normal-true condition c of type t: True is Current (but a
 // Succeeded True is a finished run), Succeeded False is Failed, anything else InProgress;
@@ -338,6 +352,8 @@ func judgeCondition(f *fields, c condition, t, label string, gen int64, hasGen b
 	switch {
 	case c.isTrue() && t == "Succeeded":
 		return verdict{status: CurrentStatus, message: prefix + "Succeeded", by: "infer:succeeded"}
+	case c.isTrue() && prefix == "":
+		return verdict{status: CurrentStatus, message: trueMessages[t], by: by}
 	case c.isTrue():
 		return verdict{status: CurrentStatus, message: prefix + t + " True", by: by}
 	case c.isFalse() && t == "Succeeded":
