@@ -38,6 +38,8 @@ type drivenKind struct {
 	noStatusMsg, progressingMsg, failedMsg, staleMsg, pausedMsg string
 	// pausedCode is the exit code apply --wait ends with on the paused object.
 	pausedCode int
+	// explain are lines status --explain must print for the recovered object.
+	explain []string
 }
 
 func condition(t, status, reason, message string, gen int64) map[string]any {
@@ -72,6 +74,11 @@ var drivenKinds = []drivenKind{{
 	staleMsg:       "but latest generation is",
 	pausedMsg:      "Paused condition is True: spec.paused is set",
 	pausedCode:     exitFailed,
+	explain: []string{
+		"rule:     infer:conditions (rule 6a, ",
+		"status.conditions[Available] = True (Assembled): all parts fitted",
+		"verdict:  Current: Available True",
+	},
 }, {
 	kind: "Voyage", plural: "voyages", crd: "voyages.yaml",
 	spec: func(v int) string {
@@ -96,6 +103,13 @@ var drivenKinds = []drivenKind{{
 	staleMsg:       "but latest observed generation is",
 	pausedMsg:      "phase is Suspended",
 	pausedCode:     exitFailed,
+	explain: []string{
+		"rule:     infer:phase (rule 6c, the phase)",
+		"read:     metadata.generation = 2",
+		"status.observedGeneration = 2",
+		"status.phase = Succeeded",
+		"verdict:  Current: phase is Succeeded",
+	},
 }, {
 	kind: "Brew", plural: "brews", crd: "brews.yaml", rules: "brew-rules.yaml",
 	spec: func(v int) string {
@@ -119,6 +133,14 @@ var drivenKinds = []drivenKind{{
 	staleMsg:       "but latest observed generation is",
 	pausedMsg:      "stage Resting: paused before bottling",
 	pausedCode:     exitFailed,
+	explain: []string{
+		`rule:     cel:example/Brew (status rule "example/Brew" for Brew)`,
+		"failed:   status.stage == 'Spoilt' || (has(spec.paused) && spec.paused && status.stage != 'Bottled')",
+		"current:  status.stage == 'Bottled'",
+		"status.stage = Bottled",
+		"spec.paused = absent",
+		"verdict:  Current: stage Bottled: 40 bottles",
+	},
 }}
 
 // TestApplyWaitDrivenKinds drives three custom kinds through their states on the cluster,
@@ -192,6 +214,14 @@ func driveKind(t *testing.T, k drivenKind) {
 		t.Fatalf("apply --wait on a recovered %s: exit %d, want 0 and Current", k.kind, r.code)
 	}
 	checkEnded(t, "recovered", r, currentAt)
+
+	// status --explain says how the object was judged.
+	st := runKates(t, nil, append([]string{"status", "-n", ns, k.plural + "." + group + "/one", "--explain"}, rules...)...)
+	for _, want := range k.explain {
+		if st.code != 0 || !strings.Contains(st.stdout, want) {
+			t.Errorf("status --explain: exit %d, want 0 and a line with %q", st.code, want)
+		}
+	}
 
 	// 3. Paused (generation 3): a state only a person ends, so the wait fails at once,
 	// naming the pause (kstatus: as a paused Deployment mid-rollout).
