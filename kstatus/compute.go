@@ -291,7 +291,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	}
 
 	// Rule 6: judged from what the object publishes; see the package documentation.
-	return infer(&f, apiVersion, meta, status, conds, gen, hasGen, opts, tr)
+	return infer(&f, apiVersion, status, conds, gen, hasGen, opts, tr)
 }
 
 // condType is the type of a condition found by fields.cond.

@@ -164,7 +164,7 @@ var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
 
 // infer is rule 6: it judges an object no rule decided from what it publishes. See the
 // package documentation for the steps.
-func infer(f *fields, apiVersion string, meta, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
+func infer(f *fields, apiVersion string, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
 	// 6a: conditions at the top of status.
 	cv, _ := judgeConditions(f, conds, "", gen, hasGen, tr)
 	if f.err != nil {
