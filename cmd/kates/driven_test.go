@@ -75,9 +75,9 @@ var drivenKinds = []drivenKind{{
 	pausedMsg:      "Paused condition is True: spec.paused is set",
 	pausedCode:     exitFailed,
 	explain: []string{
-		"rule:     infer:conditions (rule 6a, ",
+		"rule:       infer:conditions (rule 6a, ",
 		"status.conditions[Available] = True (Assembled): all parts fitted",
-		"verdict:  Current: Available True",
+		"verdict:    Current: Available True",
 	},
 }, {
 	kind: "Voyage", plural: "voyages", crd: "voyages.yaml",
@@ -104,11 +104,11 @@ var drivenKinds = []drivenKind{{
 	pausedMsg:      "phase is Suspended",
 	pausedCode:     exitFailed,
 	explain: []string{
-		"rule:     infer:phase (rule 6c, the phase)",
-		"read:     metadata.generation = 2",
+		"rule:       infer:phase (rule 6c, the phase)",
+		"read:       metadata.generation = 2",
 		"status.observedGeneration = 2",
 		"status.phase = Succeeded",
-		"verdict:  Current: phase is Succeeded",
+		"verdict:    Current: phase is Succeeded",
 	},
 }, {
 	kind: "Brew", plural: "brews", crd: "brews.yaml", rules: "brew-rules.yaml",
@@ -134,12 +134,12 @@ var drivenKinds = []drivenKind{{
 	pausedMsg:      "stage Resting: paused before bottling",
 	pausedCode:     exitFailed,
 	explain: []string{
-		`rule:     cel:example/Brew (status rule "example/Brew" for Brew)`,
-		"failed:   status.stage == 'Spoilt' || (has(spec.paused) && spec.paused && status.stage != 'Bottled')",
-		"current:  status.stage == 'Bottled'",
+		`rule:       cel:example/Brew (status rule "example/Brew" for Brew)`,
+		"failed:     status.stage == 'Spoilt' || (has(spec.paused) && spec.paused && status.stage != 'Bottled')",
+		"current:    status.stage == 'Bottled'",
 		"status.stage = Bottled",
 		"spec.paused = absent",
-		"verdict:  Current: stage Bottled: 40 bottles",
+		"verdict:    Current: stage Bottled: 40 bottles",
 	},
 }}
 

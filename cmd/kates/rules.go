@@ -72,40 +72,42 @@ func writeWideTable(w io.Writer, rs []kates.ObjectStatus, now time.Time, allName
 // writeExplanations prints, after the table, how each object was judged (status --explain):
 //
 //	Widget default/w
-//	  rule:     cel:example/Widget (status rule "example/Widget" for Widget)
-//	  failed:   status.phase == 'Spoilt'
-//	  read:     status.phase = Spoilt
-//	  verdict:  Failed: disk full
+//	  rule:       cel:example/Widget (status rule "example/Widget" for Widget)
+//	  failed:     status.phase == 'Spoilt'
+//	  read:       status.phase = Spoilt
+//	  verdict:    Failed: disk full
+//
+// Everything printed is escaped (forTerminal): field paths and values come from the object.
 func writeExplanations(w io.Writer, rs []kates.ObjectStatus) {
-	for _, r := range rs {
+	for _, r := range statusesForTerminal(rs) {
 		fmt.Fprintf(w, "\n%s %s\n", r.Kind, objectName(r))
 		if e := r.Explanation; e != nil {
 			rule := e.Rule
 			if e.Step != "" {
 				rule += " (" + e.Step + ")"
 			}
-			fmt.Fprintf(w, "  rule:     %s\n", rule)
+			fmt.Fprintf(w, "  %-11s %s\n", "rule:", forTerminal(rule))
 			for _, x := range e.Expressions {
-				fmt.Fprintf(w, "  %-9s %s\n", x.Field+":", x.Expr)
+				fmt.Fprintf(w, "  %-11s %s\n", forTerminal(x.Field)+":", forTerminal(x.Expr))
 			}
 			for i, f := range e.Fields {
 				label := ""
 				if i == 0 {
 					label = "read:"
 				}
-				fmt.Fprintf(w, "  %-9s %s = %s\n", label, f.Path, f.Value)
+				fmt.Fprintf(w, "  %-11s %s = %s\n", label, forTerminal(f.Path), forTerminal(f.Value))
 			}
 			if len(e.Fields) == 0 {
-				fmt.Fprintf(w, "  read:     nothing\n")
+				fmt.Fprintf(w, "  %-11s nothing\n", "read:")
 			}
 		} else {
-			fmt.Fprintf(w, "  rule:     none (%s)\n", r.Reason)
+			fmt.Fprintf(w, "  %-11s none (%s)\n", "rule:", r.Reason)
 		}
 		verdict := string(r.Status)
 		if r.Message != "" {
 			verdict += ": " + r.Message
 		}
-		fmt.Fprintf(w, "  verdict:  %s\n", verdict)
+		fmt.Fprintf(w, "  %-11s %s\n", "verdict:", verdict)
 	}
 }
 
