@@ -40,9 +40,11 @@
 //     reason and message.
 //  6. Otherwise the object is judged from what it publishes (inference, below).
 //
-// Rules 3, 5 and 6 read a condition's own observedGeneration too: a condition written for
-// a generation older than metadata.generation describes a spec the controller has since
-// been given, so it is InProgress (reason LatestGenerationNotObserved) whatever it says.
+// Rules 3 (for Stalled True), 5 and 6 read a condition's own observedGeneration too: a
+// condition written for a generation older than metadata.generation describes a spec the
+// controller has since been given, so it is InProgress (reason
+// LatestGenerationNotObserved) whatever it says; a stale Paused or Suspended (6a) is
+// ignored.
 //
 // # Inference: kinds no rule is written for
 //
