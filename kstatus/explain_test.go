@@ -87,3 +87,34 @@ func TestExplainDetail(t *testing.T) {
 		})
 	}
 }
+
+func TestKindInfoFromCRD(t *testing.T) {
+	crd := objectFromMap(map[string]any{"spec": map[string]any{"versions": []any{
+		map[string]any{"name": "v1", "storage": false, "schema": map[string]any{"openAPIV3Schema": map[string]any{
+			"properties": map[string]any{"status": map[string]any{"properties": map[string]any{
+				"state": map[string]any{"type": "string", "enum": []any{"Up", "Down"}}}}}}}},
+		map[string]any{"name": "v2", "storage": true, "schema": map[string]any{"openAPIV3Schema": map[string]any{
+			"properties": map[string]any{"status": map[string]any{"properties": map[string]any{
+				"health": map[string]any{"properties": map[string]any{
+					"status": map[string]any{"type": "string", "enum": []any{"Healthy", "Degraded"}}}}}}}}}},
+		map[string]any{"name": "v3", "storage": false},
+	}}})
+	for _, tc := range []struct {
+		version string
+		want    *KindInfo
+		ok      bool
+	}{
+		{"v1", &KindInfo{HasStatus: true, PhaseValues: []string{"Up", "Down"}}, true},
+		{"", &KindInfo{HasStatus: true, PhaseValues: []string{"Healthy", "Degraded"}}, true}, // the storage version
+		{"v3", &KindInfo{}, true},
+		{"v9", nil, false},
+	} {
+		got, ok := KindInfoFromCRD(crd, tc.version)
+		if diff := cmp.Diff(tc.want, got); diff != "" || ok != tc.ok {
+			t.Errorf("KindInfoFromCRD(%q) = %v (-want +got):\n%s", tc.version, ok, diff)
+		}
+	}
+	if _, ok := KindInfoFromCRD(nil, "v1"); ok {
+		t.Errorf("KindInfoFromCRD(nil) ok")
+	}
+}
