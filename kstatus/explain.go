@@ -89,11 +89,15 @@ func ExplainDetail(u *unstructured.Unstructured, opts Options) (*Explanation, er
 					e.Expressions = append(e.Expressions, x)
 				}
 			}
-			tr.fields = append(tr.fields, celFields(u.Object, e.Expressions)...)
+			for _, fv := range celFields(u.Object, e.Expressions) {
+				tr.note(fv.Path, fv.Value)
+			}
 		}
 	case strings.HasPrefix(e.Rule, byKindRule):
 		e.Step = "rule 4, the built-in rule for " + u.GetKind()
-		tr.fields = append(tr.fields, statusFields(u.Object)...)
+		for _, fv := range statusFields(u.Object) {
+			tr.note(fv.Path, fv.Value)
+		}
 	default:
 		e.Step = steps[e.Rule]
 		if e.Step == "" && strings.HasPrefix(e.Rule, "infer:") {
@@ -155,22 +159,35 @@ func brief(v any) string {
 	return describe(v)
 }
 
-// statusFields lists the top-level fields of the object's status, for a built-in rule.
+// statusFields lists what a built-in rule reads: the scalar fields at the top of spec
+// (replicas, paused, ...) and every top-level field of status.
 func statusFields(m map[string]any) []FieldValue {
+	var out []FieldValue
+	spec, _ := m["spec"].(map[string]any)
+	for _, k := range sortedKeys(spec) {
+		switch spec[k].(type) {
+		case map[string]any, []any:
+		default:
+			out = append(out, FieldValue{Path: "spec." + k, Value: brief(spec[k])})
+		}
+	}
 	status, _ := m["status"].(map[string]any)
 	if len(status) == 0 {
-		return []FieldValue{{Path: "status", Value: "absent"}}
+		return append(out, FieldValue{Path: "status", Value: "absent"})
 	}
-	keys := make([]string, 0, len(status))
-	for k := range status {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]FieldValue, 0, len(keys))
-	for _, k := range keys {
+	for _, k := range sortedKeys(status) {
 		out = append(out, FieldValue{Path: "status." + k, Value: brief(status[k])})
 	}
 	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // celFields lists the fields a status rule's expressions select from the object

@@ -62,12 +62,15 @@ func TestExplainDetail(t *testing.T) {
 		result: InProgressStatus,
 	}, {
 		name: "built-in rule",
-		obj: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": map[string]any{"name": "data"},
-			"status": map[string]any{"phase": "Pending"}},
+		obj: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": map[string]any{"name": "data", "generation": int64(2)},
+			"spec":   map[string]any{"storageClassName": "fast", "resources": map[string]any{}},
+			"status": map[string]any{"phase": "Pending", "observedGeneration": int64(2)}},
 		want: Explanation{
-			Rule:   "kind:PersistentVolumeClaim",
-			Step:   "rule 4, the built-in rule for PersistentVolumeClaim",
-			Fields: []FieldValue{{"status.phase", "Pending"}},
+			Rule: "kind:PersistentVolumeClaim",
+			Step: "rule 4, the built-in rule for PersistentVolumeClaim",
+			// Each field once, though rule 2 read observedGeneration first.
+			Fields: []FieldValue{{"metadata.generation", "2"}, {"status.observedGeneration", "2"},
+				{"spec.storageClassName", "fast"}, {"status.phase", "Pending"}},
 		},
 		result: InProgressStatus,
 	}} {
