@@ -56,6 +56,9 @@ type Client struct {
 	// writes records the client's writes for the accumulators built from it (coherence).
 	writes *writeLog
 
+	// facts are what custom resources' CRDs say about their status, for kstatus.
+	facts kindFacts
+
 	// protoClients holds the protobuf REST clients of typed watches, one per group version and
 	// managedFields choice; see typedRESTClient.
 	protoMu      sync.Mutex

@@ -43,6 +43,12 @@
 // be scheduled; a timeout or a failure is a *WaitError listing every unfinished object and why.
 // Status and WatchStatus judge objects the same way, once or continuously.
 //
+// A custom resource kind no status rule covers is judged from what it publishes (kstatus rule
+// 6), and from what its CustomResourceDefinition declares: Watch, and so Wait and Status, read
+// the CRD of each custom resource kind once when they start (WatchOptions.NoKindFacts turns it
+// off), so an object of a kind that declares a status is InProgress until its controller first
+// reports, and one of a kind that declares none is Current.
+//
 //	err := client.Wait(ctx, objects, kates.WaitOptions{Progress: show})
 //
 // # Coherence

@@ -38,16 +38,21 @@ type StatusOptions struct {
 	StatusRules *kstatus.RuleSet
 	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
 	NoStatusLibrary bool
+	// Explain fills each ObjectStatus' Explanation: the rule that judged, its expressions,
+	// the fields it read and their values (kstatus.ExplainDetail). Default false.
+	Explain bool
 }
 
 // statusRules is what the options of Watch, Wait and Status say about status rules.
 type statusRules struct {
 	rules     *kstatus.RuleSet
 	noLibrary bool
+	// kinds, set by the tracker, is what CRDs say of their kinds (Client.knownKind).
+	kinds func(apiVersion, kind string) *kstatus.KindInfo
 }
 
 func (r statusRules) options() kstatus.Options {
-	return kstatus.Options{Rules: r.rules, NoLibrary: r.noLibrary}
+	return kstatus.Options{Rules: r.rules, NoLibrary: r.noLibrary, Kinds: r.kinds}
 }
 
 func (r statusRules) watchOptions() WatchOptions {
@@ -61,13 +66,20 @@ func (r statusRules) judgedBy(u *unstructured.Unstructured) string {
 	return rule
 }
 
+// explain is kstatus.ExplainDetail under these options, for a person asking why.
+func (r statusRules) explain(u *unstructured.Unstructured) *kstatus.Explanation {
+	e, _ := kstatus.ExplainDetail(u, r.options())
+	return e
+}
+
 // statusFunc is the accumulator's status computation for these options; nil (kstatus.Compute,
-// the library included) when they ask for nothing else.
-func statusFunc(rules *kstatus.RuleSet, noLibrary bool) func(*unstructured.Unstructured) (*kstatus.Result, error) {
-	if rules == nil && !noLibrary {
+// the library included) when they ask for nothing else. kinds is what CRDs say of the kinds
+// watched (kstatus.Options.Kinds).
+func statusFunc(rules *kstatus.RuleSet, noLibrary bool, kinds func(apiVersion, kind string) *kstatus.KindInfo) func(*unstructured.Unstructured) (*kstatus.Result, error) {
+	if rules == nil && !noLibrary && kinds == nil {
 		return nil
 	}
-	opts := kstatus.Options{Rules: rules, NoLibrary: noLibrary}
+	opts := kstatus.Options{Rules: rules, NoLibrary: noLibrary, Kinds: kinds}
 	return func(u *unstructured.Unstructured) (*kstatus.Result, error) {
 		return kstatus.ComputeWith(u, opts)
 	}

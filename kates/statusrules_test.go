@@ -72,8 +72,23 @@ func TestWatchEntryStatusWithRules(t *testing.T) {
 			}
 		}
 	}
+	noFacts, err := c.WatchWithOptions(ctx, kates.WatchOptions{NoKindFacts: true}, q)
+	if err != nil {
+		t.Fatal(err)
+	}
 	next(withRules, kstatus.InProgressStatus)
-	next(without, kstatus.CurrentStatus)
+	// Without the rule, kstatus judges w1 by what the CRD Watch read says: the kind has the
+	// status subresource, so a Widget with no status has not been reported on yet.
+	next(without, kstatus.InProgressStatus)
+	var snap snapshot
+	if _, err := without.Update(ctx, &snap); err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.Widgets[0].Status; len(got.Conditions) != 1 || got.Conditions[0].Reason != "NoStatus" {
+		t.Errorf("Widget without status: %+v, want InProgress, reason NoStatus", got)
+	}
+	// Without the CRD's facts, nothing says there is anything to wait for.
+	next(noFacts, kstatus.CurrentStatus)
 	for _, tc := range []struct {
 		phase string
 		want  kstatus.Status

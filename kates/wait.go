@@ -244,7 +244,7 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		deletion:          deletion,
 		goal:              goal,
 		skipLoadBalancers: opts.SkipLoadBalancers,
-		rules:             statusRules{opts.StatusRules, opts.NoStatusLibrary},
+		rules:             statusRules{rules: opts.StatusRules, noLibrary: opts.NoStatusLibrary},
 		confirm: func(results []ObjectStatus) bool {
 			return !deletion && aggregate(results, opts.For) == opts.For
 		},
@@ -314,8 +314,8 @@ func (c *Client) StatusWith(ctx context.Context, objects []any, opts StatusOptio
 	}
 	var out []ObjectStatus
 	always := func([]ObjectStatus) bool { return true }
-	err = c.track(ctx, refs, trackOptions{related: true, confirm: always, explain: true,
-		rules: statusRules{opts.StatusRules, opts.NoStatusLibrary}}, func(results []ObjectStatus, _ bool) (bool, error) {
+	err = c.track(ctx, refs, trackOptions{related: true, confirm: always, explain: true, detail: opts.Explain,
+		rules: statusRules{rules: opts.StatusRules, noLibrary: opts.NoStatusLibrary}}, func(results []ObjectStatus, _ bool) (bool, error) {
 		out = results
 		return true, nil
 	})
@@ -337,8 +337,8 @@ func (c *Client) WatchStatusWith(ctx context.Context, objects []any, opts Status
 	if err != nil {
 		return err
 	}
-	err = c.track(ctx, refs, trackOptions{waitKinds: true, related: true, explain: true,
-		rules: statusRules{opts.StatusRules, opts.NoStatusLibrary}}, func(results []ObjectStatus, changed bool) (bool, error) {
+	err = c.track(ctx, refs, trackOptions{waitKinds: true, related: true, explain: true, detail: opts.Explain,
+		rules: statusRules{rules: opts.StatusRules, noLibrary: opts.NoStatusLibrary}}, func(results []ObjectStatus, changed bool) (bool, error) {
 		if changed {
 			fn(cloneStatuses(results))
 		}

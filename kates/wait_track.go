@@ -49,6 +49,8 @@ type trackOptions struct {
 	rules statusRules
 	// explain fills ObjectStatus.Rule, the rule that judged each object.
 	explain bool
+	// detail fills ObjectStatus.Explanation too.
+	detail bool
 }
 
 // confirmRetry is how soon a verdict the fresh reads refuted is looked at again if no event
@@ -145,6 +147,7 @@ type tracker struct {
 // goroutine it started has ended.
 func (c *Client) track(ctx context.Context, refs []ObjectRef, opts trackOptions, judge judgeFunc) error {
 	ctx, cancel := context.WithCancel(ctx)
+	opts.rules.kinds = c.knownKind
 	t := &tracker{c: c, opts: opts, wake: make(chan struct{}, 1)}
 	defer func() {
 		cancel()
@@ -517,7 +520,10 @@ func (t *tracker) evaluate(now time.Time) (out []ObjectStatus, recheck time.Time
 		}
 		st, at := related.Judge(related.Entry(e), x, now)
 		recheck = related.Earliest(recheck, at)
-		if t.opts.explain {
+		if t.opts.detail {
+			st.Explanation = t.opts.rules.explain(e.Object)
+			st.Rule = st.Explanation.Rule
+		} else if t.opts.explain {
 			st.Rule = t.opts.rules.judgedBy(e.Object)
 		}
 		if t.opts.goal != nil {

@@ -82,6 +82,12 @@ type WatchOptions struct {
 	StatusRules *kstatus.RuleSet
 	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
 	NoStatusLibrary bool
+	// NoKindFacts skips reading the CustomResourceDefinition of each custom resource kind
+	// watched. Watch reads them (one GET per kind, before watching) so that kstatus judges
+	// a kind no rule covers by what its CRD declares: whether it has a status at all, and
+	// whether its phases finish (see kstatus.KindInfo). Without them, an object of such a
+	// kind with no status yet is Current. Default false: the CRDs are read.
+	NoKindFacts bool
 	// PersistentErrorAfter is how long a transient list or watch failure (the API server down, a
 	// timeout) may last before Update reports it. Failures that retrying cannot mend — Forbidden,
 	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
@@ -135,6 +141,16 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			FieldSelector: rq.fields,
 		})
 	}
+	var facts map[schema.GroupVersionKind]*kstatus.KindInfo
+	if !opts.NoKindFacts {
+		kinds := map[schema.GroupVersionKind]string{}
+		for _, rq := range resolved {
+			if !rq.MetadataOnly {
+				kinds[rq.mapping.GroupVersionKind] = rq.mapping.Resource.Resource
+			}
+		}
+		facts = c.kindFactsFor(ctx, kinds)
+	}
 	interned := newInterner()
 	observed := c.watchMetrics(opts, queries, began) // nil without metrics
 	acc, err := accumulator.New(specs, accumulator.Options{
@@ -149,7 +165,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
-		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary),
+		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary, kindsLookup(facts)),
 		Observer:    observer(observed),
 	})
 	if err != nil {

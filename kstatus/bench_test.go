@@ -100,3 +100,44 @@ func BenchmarkComputeRule(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkComputeInferred measures rule 6 (inference) on the object of
+// ReadyCustomResource with no library rule and its Ready condition replaced: by an
+// Available condition, by a phase Running read with the kind's definition, and with no
+// status at all. Compare with BenchmarkComputeRule/FluxGitRepository/generic (rule 5).
+func BenchmarkComputeInferred(b *testing.B) {
+	finishes := &kstatus.KindInfo{HasStatus: true, PhaseValues: []string{"Pending", "Running", "Succeeded", "Failed"}}
+	opts := kstatus.Options{NoLibrary: true, Kinds: func(string, string) *kstatus.KindInfo { return finishes }}
+	for _, bc := range []struct {
+		name   string
+		status map[string]any
+		want   kstatus.Status
+		rule   string
+	}{
+		{"Available", map[string]any{"observedGeneration": int64(1), "conditions": []any{
+			map[string]any{"type": "Available", "status": "True", "reason": "Up", "observedGeneration": int64(1)}}},
+			kstatus.CurrentStatus, "infer:conditions"},
+		{"PhaseRunning", map[string]any{"observedGeneration": int64(1), "phase": "Running"}, kstatus.InProgressStatus, "infer:phase"},
+		{"NoStatus", nil, kstatus.InProgressStatus, "infer:no-status"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			u := &unstructured.Unstructured{}
+			if err := u.UnmarshalJSON(readBench(b, "custom.json")); err != nil {
+				b.Fatal(err)
+			}
+			if bc.status == nil {
+				delete(u.Object, "status")
+			} else {
+				u.Object["status"] = bc.status
+			}
+			u.SetGeneration(1)
+			if res, rule, err := kstatus.Explain(u, opts); err != nil || res.Status != bc.want || rule != bc.rule {
+				b.Fatalf("Explain() = %+v, %s, %v; want %s by %s", res, rule, err, bc.want, bc.rule)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = kstatus.ComputeWith(u, opts)
+			}
+		})
+	}
+}

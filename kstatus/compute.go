@@ -182,16 +182,23 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
 	var obs int64
 	var hasObs bool
-	if s, ok := status["observedGeneration"].(string); ok && cr != nil && !isInteger(s) {
-		// A kind with a status rule may keep a hash here (Argo Rollouts before 1.0 did):
-		// it cannot be compared with generation, and the rule is written for the kind, so
-		// it decides rather than the object being Unknown.
+	if s, ok := status["observedGeneration"].(string); !hasGen || (ok && cr != nil && !isInteger(s)) {
+		// Without a generation there is nothing to compare observedGeneration with, so it
+		// is not read: whatever it holds cannot decide. A kind with a status rule may keep
+		// a hash here (Argo Rollouts before 1.0 did): it cannot be compared with
+		// generation, and the rule is written for the kind, so it decides rather than the
+		// object being Unknown.
 	} else {
 		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
 	}
 	conds := f.list(status, "conditions", "status.conditions")
 	if f.err != nil {
 		return malformed(f.err)
+	}
+	tr := opts.tracer()
+	if tr != nil && hasGen && hasObs {
+		tr.note("metadata.generation", gen)
+		tr.note("status.observedGeneration", obs)
 	}
 	if hasGen && hasObs && gen != obs {
 		v := inProgress("LatestGenerationNotObserved",
@@ -220,8 +227,21 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		if f.err != nil {
 			return malformed(f.err)
 		}
+		if tr != nil {
+			for _, c := range [...]condition{stalled, reconciling} {
+				if c.found {
+					tr.note("status.conditions["+condType(c)+"]", c.status+reasonSuffix(c))
+				}
+			}
+		}
 		if stalled.isTrue() {
-			v := failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			v, stale := staleCondition(&f, stalled, string(ConditionStalled), gen, hasGen, tr)
+			if f.err != nil {
+				return malformed(f.err)
+			}
+			if !stale {
+				v = failed(stalled.reasonOr("Stalled"), stalled.text("Stalled condition is True"))
+			}
 			v.by = "conditions"
 			return v
 		}
@@ -252,23 +272,37 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		return malformed(f.err)
 	}
 	if ready.found {
-		v := inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
-		if ready.isTrue() {
+		if tr != nil {
+			tr.note("status.conditions[Ready]", ready.status+reasonSuffix(ready))
+		}
+		v, stale := staleCondition(&f, ready, string(ConditionReady), gen, hasGen, tr)
+		if f.err != nil {
+			return malformed(f.err)
+		}
+		switch {
+		case stale:
+		case ready.isTrue():
 			v = current("Resource is Ready")
+		default:
+			v = inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
 		}
 		v.by = "ready"
 		return v
 	}
 
-	// Rule 6: nothing says otherwise. See the package documentation for why this is
-	// Current and not Unknown.
-	return current("Resource is current")
+	// Rule 6: judged from what the object publishes; see the package documentation.
+	return infer(&f, apiVersion, status, conds, gen, hasGen, opts, tr)
 }
 
+// condType is the type of a condition found by fields.cond.
+func condType(c condition) string {
+	t, _ := c.raw["type"].(string)
+	return t
+}
+
+// readyFallback is the message for a Ready condition with neither message nor reason.
+// Its status is False or Unknown: any other value was reported malformed.
 func readyFallback(status string) string {
-	if status == "" {
-		return "Ready condition has no status"
-	}
 	return "Ready condition is " + status
 }
 

@@ -28,7 +28,10 @@ type fixture struct {
 	// Now, if set, is the clock for ComputeAt.
 	Now time.Time `json:"now"`
 	// Object is kept raw and decoded the way client-go decodes, integers as int64.
-	Object   json.RawMessage `json:"object"`
+	Object json.RawMessage `json:"object"`
+	// CRD, if set, is the object's CustomResourceDefinition: Compute is given what
+	// KindInfoFromCRD reads from it (Options.Kinds), as kates gives it for custom resources.
+	CRD      json.RawMessage `json:"crd"`
 	Expected struct {
 		Status    Status `json:"status"`
 		Message   string `json:"message"`
@@ -45,6 +48,32 @@ func (fx *fixture) object(t testing.TB) *unstructured.Unstructured {
 		t.Fatalf("decode object: %v", err)
 	}
 	return &unstructured.Unstructured{Object: m}
+}
+
+// options are the Options the fixture asks for: its clock, and its CRD's KindInfo.
+func (fx *fixture) options(t testing.TB) Options {
+	t.Helper()
+	opts := Options{Now: fx.Now}
+	if len(fx.CRD) == 0 {
+		return opts
+	}
+	var m map[string]any
+	if err := utiljson.Unmarshal(fx.CRD, &m); err != nil {
+		t.Fatalf("decode crd: %v", err)
+	}
+	u := fx.object(t)
+	_, version, _ := strings.Cut(u.GetAPIVersion(), "/")
+	info, ok := KindInfoFromCRD(&unstructured.Unstructured{Object: m}, version)
+	if !ok {
+		t.Fatalf("crd has no version %q", version)
+	}
+	opts.Kinds = func(apiVersion, kind string) *KindInfo {
+		if apiVersion == u.GetAPIVersion() && kind == u.GetKind() {
+			return info
+		}
+		return nil
+	}
+	return opts
 }
 
 // result is the Result the fixture expects, conditions derived from status and reason.
@@ -110,7 +139,7 @@ func TestComputeFixtures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			u := fx.object(t)
 			before := u.DeepCopy()
-			got, err := ComputeAt(u, fx.Now)
+			got, err := ComputeWith(u, fx.options(t))
 			if diff := cmp.Diff(fx.result(), got); diff != "" {
 				t.Errorf("Compute() mismatch (-want +got):\n%s", diff)
 			}

@@ -38,7 +38,59 @@
 //     A kind with a rule never reaches rule 5.
 //  5. The Ready condition: True is Current; False or Unknown is InProgress, with its
 //     reason and message.
-//  6. Otherwise Current.
+//  6. Otherwise the object is judged from what it publishes (inference, below).
+//
+// Rules 3 (for Stalled True), 5 and 6 read a condition's own observedGeneration too: a
+// condition written for a generation older than metadata.generation describes a spec the
+// controller has since been given, so it is InProgress (reason
+// LatestGenerationNotObserved) whatever it says; a stale Paused or Suspended (6a) is
+// ignored.
+//
+// # Inference: kinds no rule is written for
+//
+// An object that reaches rule 6 is judged in these steps. Steps a to c each may give a
+// verdict; the worst of them wins (Failed, then InProgress, then Current), so a phase
+// Failed is not hidden by a condition True. Steps d and e apply only when none gives one.
+//
+//	6a. The normal-true conditions Succeeded, Available, Accepted, Programmed and
+//	    ResolvedRefs in status.conditions (the last three are the Gateway API's). Succeeded
+//	    True is a finished run and decides alone (Current); Succeeded False is Failed;
+//	    Succeeded Unknown is InProgress. Of the others, the first found that is not True
+//	    gives InProgress with its reason and message; all True gives Current. The
+//	    abnormal-true Paused or Suspended True (Cluster API publishes Paused) is Failed,
+//	    reason Suspended, as the phase Suspended is (6c).
+//	6b. The same conditions, and Ready, in each entry of status.parents (Gateway API
+//	    routes), status.ancestors (policies), status.listeners (Gateways) and
+//	    status.components: an entry's Ready decides for it, else as in 6a. The worst entry
+//	    gives the verdict; its message names the entry (by its name or its parentRef's or
+//	    ancestorRef's).
+//	6c. The phase: status.phase, else status.state, else status.health or
+//	    status.health.status, matched without regard to case. Succeeded, Completed,
+//	    Complete, Done and Finished, and Healthy, Ready, Available, Bound, Active,
+//	    Established, Deployed and Online are Current. Pending, Progressing, Creating,
+//	    Provisioning, Initializing, Starting, Updating, Upgrading, Deploying, Reconciling,
+//	    Waiting, Scaling, Queued, InProgress, NotReady, Unknown and Missing are InProgress.
+//	    Failed, Failure, Error, Errored, CrashLoopBackOff, Degraded and Unhealthy are
+//	    Failed, with status.message (or status.reason) in the message. Suspended and Paused
+//	    are Failed, reason Suspended: as for a paused Deployment, only a person ends that
+//	    state, and a wait should say so at once. Running is InProgress for a kind whose
+//	    phases, as its CRD's schema lists them (an enum), include a terminal success
+//	    (Succeeded, Completed, Complete, Done, Finished): such a kind finishes, and Running
+//	    means not yet. For a kind whose enum has no terminal success, Running is where it is
+//	    meant to be, Current. Without an enum (or without the CRD) Running is taken to be
+//	    Current too, and the message says it was assumed: a service-like kind would
+//	    otherwise hang every wait. Any other value does not decide.
+//	6d. No status at all (or an empty one): with the kind's definition (Options.Kinds,
+//	    KindInfo), a kind that declares a status — status properties in its schema, or the
+//	    status subresource — has not been reported on by its controller yet: InProgress,
+//	    reason NoStatus. A kind that declares none has nothing to wait for: Current, saying
+//	    the kind publishes no status. Without the definition, Current, as kstatus cannot
+//	    know a controller exists.
+//	6e. Otherwise Current: nothing the object publishes says there is anything to wait for.
+//
+// Compute alone knows no definitions; ComputeWith takes them through Options.Kinds, and
+// KindInfoFromCRD reads one from a CustomResourceDefinition. kates does this for every
+// custom resource it watches or waits for.
 //
 // # Status rules
 //
@@ -89,7 +141,11 @@
 // json.Number, a numeric string). A value that is not a whole number where one is needed
 // makes the Result Unknown, with a *FieldError naming the field: Compute never panics on
 // a malformed object, and never reports InProgress for one, which would leave a waiter
-// hanging on an object that cannot change.
+// hanging on an object that cannot change. The same holds for the status of a condition
+// a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes", "true") is
+// malformed. A status.observedGeneration is read only when metadata.generation is
+// present: without one there is nothing to compare it with, and whatever it holds does
+// not decide.
 //
 // # Why Ready is honoured
 //
@@ -188,6 +244,8 @@
 //	RuleInProgress       InProgress  a status rule's inProgress expression matched
 //	RuleFailed           Failed      a status rule's failed expression matched
 //	RuleNotCurrent       InProgress  a status rule with a current expression matched none
+//	NoStatus             InProgress  a kind that declares a status, none reported yet
+//	Suspended            Failed      phase Suspended or Paused (rule 6c)
 //	ProgressDeadlineExceeded, Unschedulable, LatestGenerationNotObserved, and the counts
 //	LessReplicas, LessUpdated, LessAvailable, LessReady, ExtraPods
 //
@@ -265,11 +323,14 @@
 // # Limits
 //
 // Some states cannot be told apart from the object alone. Do not expect Compute to:
-//   - wait for a custom resource whose controller has not acted yet (no status at all)
-//     or that sets Ready only once it is True: nothing in it says there is anything to
-//     wait for, so rule 6 says Current. Controllers should publish observedGeneration and
-//     Ready False (or Reconciling True) while they work; MarkReconciling does both. A
-//     status rule can say otherwise for kinds that do not: the library's do for theirs.
+//   - wait for a custom resource whose controller has not acted yet (no status at all),
+//     unless it is given the kind's definition (rule 6d), or that sets Ready only once it
+//     is True: nothing in it says there is anything to wait for, so rule 6 says Current.
+//     Controllers should publish observedGeneration and Ready False (or Reconciling True)
+//     while they work; MarkReconciling does both. A status rule can say otherwise for
+//     kinds that do not: the library's do for theirs.
+//   - tell whether Running means done for a kind whose CRD lists no phases (rule 6c
+//     assumes it does), or read a phase word it does not know.
 //   - see through to other objects: a Deployment is judged by its own counts, a Service
 //     by its own load balancer status, not by its Pods or Endpoints.
 //   - finish a wait on an Ingress whose controller never publishes an address, on a

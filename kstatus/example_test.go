@@ -228,3 +228,46 @@ rules:
 	// InProgress phase Running cel:example/Backup
 	// Failed phase Failed cel:example/Backup
 }
+
+// A kind no rule covers is judged from what it publishes; its CRD says whether an object
+// with no status is still waiting for its controller, and whether Running means done.
+func ExampleKindInfoFromCRD() {
+	crd := decode(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: voyages.example.com}
+spec:
+  group: example.com
+  names: {kind: Voyage, plural: voyages}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          status:
+            type: object
+            properties:
+              phase: {type: string, enum: [Pending, Running, Succeeded, Failed]}
+`)
+	info, _ := kstatus.KindInfoFromCRD(crd, "v1")
+	opts := kstatus.Options{Kinds: func(apiVersion, kind string) *kstatus.KindInfo {
+		if apiVersion == "example.com/v1" && kind == "Voyage" {
+			return info
+		}
+		return nil
+	}}
+	for _, status := range []string{"", "status: {phase: Running}", "status: {phase: Succeeded}"} {
+		u := decode("apiVersion: example.com/v1\nkind: Voyage\nmetadata: {name: v}\n" + status)
+		res, _ := kstatus.ComputeWith(u, opts)
+		fmt.Printf("%s: %s\n", res.Status, res.Message)
+	}
+	// Output:
+	// InProgress: No status reported yet by the controller
+	// InProgress: phase is Running (the kind's phases include a terminal success)
+	// Current: phase is Succeeded
+}

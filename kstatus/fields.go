@@ -277,6 +277,15 @@ func (f *fields) cond(conds []any, t string) condition {
 		c.status = f.condStr(m, t, "status")
 		c.reason = f.condStr(m, t, "reason")
 		c.message = f.condStr(m, t, "message")
+		switch c.status {
+		case "True", "False", "Unknown":
+		default:
+			// Any other value (absent, "", "Yes", "true") cannot be read either way: it is
+			// malformed, never InProgress, which would leave a waiter hanging on it.
+			if f.err == nil {
+				f.fail("status.conditions["+t+"].status", "True, False or Unknown", m["status"])
+			}
+		}
 		return c
 	}
 	return condition{}

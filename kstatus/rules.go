@@ -413,6 +413,30 @@ type Options struct {
 	NoLibrary bool
 	// Now stops the clock, as for ComputeAt. Default: time.Now.
 	Now time.Time
+	// Kinds tells what the definition of a kind no rule judges says about its status (see
+	// KindInfo, KindInfoFromCRD), or nil when it is not known. Compute calls it only for an
+	// object that reaches rule 6 and has no status or a Running phase, so it should be a
+	// lookup in facts computed once per kind. Default: nothing is known (see rule 6).
+	Kinds func(apiVersion, kind string) *KindInfo
+
+	// trace, set by ExplainDetail, records the fields the generic rules read.
+	trace *trace
+}
+
+// kindInfo returns what o.Kinds says of the kind, or nil.
+func (o *Options) kindInfo(apiVersion, kind string) *KindInfo {
+	if o == nil || o.Kinds == nil {
+		return nil
+	}
+	return o.Kinds(apiVersion, kind)
+}
+
+// tracer returns the trace Explain asked for, or nil.
+func (o *Options) tracer() *trace {
+	if o == nil {
+		return nil
+	}
+	return o.trace
 }
 
 // rules returns the rule sets opts asks for, in the order they are tried.
@@ -435,9 +459,11 @@ func ComputeWith(u *unstructured.Unstructured, opts Options) (*Result, error) {
 
 // Explain is ComputeWith that also says which rule judged u, for a person asking why:
 // "deletion", "generation", "conditions" (Stalled or Reconciling), "kind:Deployment" (a
-// built-in kind rule), "ready" (the Ready condition), "default" (rule 6), "malformed",
-// or "cel:<name>" for a status rule. Do not match on it beyond the "cel:" prefix; the
-// names may be refined.
+// built-in kind rule), "ready" (the Ready condition), "infer:conditions",
+// "infer:succeeded", "infer:parents" (or ancestors, listeners, components),
+// "infer:phase", "infer:no-status" (the steps of rule 6), "default" (rule 6e),
+// "malformed", or "cel:<name>" for a status rule. Do not match on it beyond the "cel:"
+// prefix; the names may be refined. ExplainDetail also gives the fields read.
 func Explain(u *unstructured.Unstructured, opts Options) (*Result, string, error) {
 	if u == nil {
 		return &Result{Status: UnknownStatus, Message: errNilObject.Error()}, "malformed", errNilObject

@@ -16,9 +16,9 @@ rules:
 - name: example/Widget
   apiVersion: example.com/v1
   kind: Widget
-  inProgress: "!has(status.phase) || status.phase == 'Pending'"
-  failed: status.phase == 'Failed'
-  current: status.phase == 'Ready'
+  inProgress: "!has(status.phase) || status.phase == 'Brewing'"
+  failed: status.phase == 'Spoilt'
+  current: status.phase == 'Served'
   message: "has(status.message) ? status.message : ''"
 `
 
@@ -129,10 +129,10 @@ func TestRuleEvaluation(t *testing.T) {
 		reason, msg  string
 	}{
 		{"no status", "", InProgressStatus, "RuleInProgress", `Resource is in progress (status rule "example/Widget")`},
-		{"pending", "{phase: Pending}", InProgressStatus, "RuleInProgress", `Resource is in progress (status rule "example/Widget")`},
-		{"ready", "{phase: Ready, message: all good}", CurrentStatus, "", "all good"},
-		{"failed", "{phase: Failed, message: disk full}", FailedStatus, "RuleFailed", "disk full"},
-		{"other phase", "{phase: Scaling}", InProgressStatus, "RuleNotCurrent", `Resource is in progress (status rule "example/Widget")`},
+		{"brewing", "{phase: Brewing}", InProgressStatus, "RuleInProgress", `Resource is in progress (status rule "example/Widget")`},
+		{"served", "{phase: Served, message: all good}", CurrentStatus, "", "all good"},
+		{"spoilt", "{phase: Spoilt, message: disk full}", FailedStatus, "RuleFailed", "disk full"},
+		{"other phase", "{phase: Cooling}", InProgressStatus, "RuleNotCurrent", `Resource is in progress (status rule "example/Widget")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := objectFromMap(widget(t, tc.status))
@@ -151,7 +151,8 @@ func TestRuleEvaluation(t *testing.T) {
 			if diff := cmp.Diff(want, g); diff != "" {
 				t.Errorf("Explain() mismatch (-want +got):\n%s", diff)
 			}
-			// Without the rule the generic rules say Current: nothing in status says otherwise.
+			// Without the rule the generic rules say Current: no phase they know, and no
+			// definition saying a status is due (rule 6).
 			if res, _ := Compute(u); tc.want != CurrentStatus && res.Status != CurrentStatus {
 				t.Errorf("Compute() without the rule = %s, want Current (does the test test the rule?)", res.Status)
 			}
@@ -229,7 +230,7 @@ func TestUserRulesShadowLibrary(t *testing.T) {
 	}{
 		{Options{}, FailedStatus, "cel:argo-rollouts/Rollout"},
 		{Options{Rules: rs}, CurrentStatus, "cel:mine"},
-		{Options{NoLibrary: true}, CurrentStatus, "default"},
+		{Options{NoLibrary: true}, FailedStatus, "infer:phase"}, // rule 6c: Degraded
 	} {
 		res, rule, _ := Explain(objectFromMap(m), tc.opts)
 		if diff := cmp.Diff([2]string{string(tc.want), tc.rule}, [2]string{string(res.Status), rule}); diff != "" {
@@ -323,7 +324,7 @@ rules:
 		{"example.com/v2", "Widget", "cel:v2"},
 		{"example.com/v22", "Widget", "cel:any"},
 		{"v1", "Thing", "cel:core"},
-		{"example.com/v1", "Thing", "default"},
+		{"example.com/v1", "Thing", "infer:no-status"},
 	} {
 		m := map[string]any{"apiVersion": tc.apiVersion, "kind": tc.kind, "metadata": map[string]any{"name": "x"}}
 		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: rs, NoLibrary: true}); rule != tc.want {

@@ -535,9 +535,10 @@ once the kind is served.`,
 
 func newStatusCommand(o *options) *cobra.Command {
 	var (
-		in     inputFlags
-		output string
-		rules  ruleFlags
+		in      inputFlags
+		output  string
+		rules   ruleFlags
+		explain bool
 	)
 	cmd := &cobra.Command{
 		Use:   "status -f FILE|DIR|- | TYPE[/NAME]...",
@@ -570,7 +571,9 @@ every object is Current, 1 otherwise.`,
 			if err != nil {
 				return err
 			}
-			rs, err := c.StatusWith(cmd.Context(), objects, rules.status())
+			sopts := rules.status()
+			sopts.Explain = explain
+			rs, err := c.StatusWith(cmd.Context(), objects, sopts)
 			if err != nil {
 				return failure(err)
 			}
@@ -611,6 +614,9 @@ every object is Current, 1 otherwise.`,
 				}
 				writeTable(o.out, rs, time.Now(), in.allNamespaces)
 			}
+			if explain && (output == "table" || output == "wide") {
+				writeExplanations(o.out, rs)
+			}
 			for _, r := range rs {
 				if r.Status != kstatus.CurrentStatus {
 					return &exitError{code: exitFailed, err: errSilent}
@@ -622,6 +628,7 @@ every object is Current, 1 otherwise.`,
 	in.addFileFlags(cmd, "manifests of the objects to show")
 	in.addSelectorFlags(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json, yaml, or jsonpath=TEMPLATE / jsonpath-file=FILE (applied to each object's status, whose fields are those of -o json)")
+	cmd.Flags().BoolVar(&explain, "explain", false, "say how each object was judged: the rule (a status rule with its expressions, a built-in rule, or the inference step), the fields it read with their values, and the verdict (in -o json/yaml: each object's explanation)")
 	rules.addFlags(cmd)
 	return cmd
 }

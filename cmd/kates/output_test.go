@@ -164,3 +164,33 @@ func stringKeys[K interface {
 	}
 	return out
 }
+
+// TestWriteExplanations: status --explain prints the rule, each expression, each field read
+// and the verdict, with whatever the object holds escaped.
+func TestWriteExplanations(t *testing.T) {
+	rs := []kates.ObjectStatus{{
+		Kind: "Widget", Namespace: "default", Name: "w", Status: kstatus.FailedStatus, Message: "disk \x1b[2Jfull",
+		Explanation: &kstatus.Explanation{
+			Rule: "cel:example/Widget", Step: `status rule "example/Widget" for Widget`,
+			Expressions: []kstatus.RuleExpression{{Field: "failed", Expr: "status.phase == 'Spoilt'"}},
+			Fields:      []kstatus.FieldValue{{Path: "status.phase", Value: "Spoilt"}, {Path: "status.note", Value: "a\x1b]0;title\x07b"}},
+		},
+	}, {Kind: "Widget", Name: "gone", Status: kstatus.NotFoundStatus, Reason: "NotFound"}}
+	var b strings.Builder
+	writeExplanations(&b, rs)
+	want := `
+Widget default/w
+  rule:       cel:example/Widget (status rule "example/Widget" for Widget)
+  failed:     status.phase == 'Spoilt'
+  read:       status.phase = Spoilt
+              status.note = a^[]0;title\ab
+  verdict:    Failed: disk ^[[2Jfull
+
+Widget gone
+  rule:       none (NotFound)
+  verdict:    NotFound
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("writeExplanations() mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -94,6 +94,56 @@ func writeWideTable(w io.Writer, rs []kates.ObjectStatus, now time.Time, allName
 	tw.Flush()
 }
 
+// writeExplanations prints, after the table, how each object was judged (status --explain):
+//
+//	Widget default/w
+//	  rule:       cel:example/Widget (status rule "example/Widget" for Widget)
+//	  failed:     status.phase == 'Spoilt'
+//	  read:       status.phase = Spoilt
+//	  verdict:    Failed: disk full
+//
+// Everything printed is escaped (forTerminal): field paths and values come from the object.
+func writeExplanations(w io.Writer, rs []kates.ObjectStatus) {
+	for _, r := range statusesForTerminal(rs) {
+		fmt.Fprintf(w, "\n%s %s\n", r.Kind, objectName(r))
+		if e := r.Explanation; e != nil {
+			rule := e.Rule
+			if e.Step != "" {
+				rule += " (" + e.Step + ")"
+			}
+			fmt.Fprintf(w, "  %-11s %s\n", "rule:", forTerminal(rule))
+			for _, x := range e.Expressions {
+				fmt.Fprintf(w, "  %-11s %s\n", forTerminal(x.Field)+":", forTerminal(x.Expr))
+			}
+			for i, f := range e.Fields {
+				label := ""
+				if i == 0 {
+					label = "read:"
+				}
+				fmt.Fprintf(w, "  %-11s %s = %s\n", label, forTerminal(f.Path), forTerminal(f.Value))
+			}
+			if len(e.Fields) == 0 {
+				fmt.Fprintf(w, "  %-11s nothing\n", "read:")
+			}
+		} else {
+			fmt.Fprintf(w, "  %-11s none (%s)\n", "rule:", r.Reason)
+		}
+		verdict := string(r.Status)
+		if r.Message != "" {
+			verdict += ": " + r.Message
+		}
+		fmt.Fprintf(w, "  %-11s %s\n", "verdict:", verdict)
+	}
+}
+
+// objectName is "namespace/name", or "name" for a cluster-scoped object.
+func objectName(r kates.ObjectStatus) string {
+	if r.Namespace == "" {
+		return r.Name
+	}
+	return r.Namespace + "/" + r.Name
+}
+
 // checkSchemas checks the status rules against the schemas of the CRDs among the manifests,
 // so a rule naming a field the kind does not have (status.phse) is an error before anything
 // is applied rather than an Unknown status later.

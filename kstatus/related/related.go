@@ -78,6 +78,10 @@ type ObjectStatus struct {
 	// Rule names the kstatus rule that judged the object (see kstatus.Explain): "kind:Pod",
 	// "ready", "cel:flux/Kustomization", ... Only Client.Status and WatchStatus fill it.
 	Rule string `json:"rule,omitempty"`
+	// Explanation says how the object was judged: the rule, its expressions, the fields it
+	// read and their values (see kstatus.ExplainDetail). Only Client.Status and WatchStatus
+	// fill it, when asked to (StatusOptions.Explain).
+	Explanation *kstatus.Explanation `json:"explanation,omitempty"`
 }
 
 // String is "Deployment web/api: InProgress: Available: 1/3".

@@ -1,0 +1,123 @@
+package kstatus
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestExplainDetail(t *testing.T) {
+	rs, err := LoadRules([]byte(phaseRules), "phase.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishes := &KindInfo{HasStatus: true, PhaseValues: []string{"Pending", "Running", "Succeeded"}}
+	for _, tc := range []struct {
+		name   string
+		obj    map[string]any
+		opts   Options
+		want   Explanation
+		result Status
+	}{{
+		name: "status rule",
+		obj:  widget(t, "{phase: Spoilt, message: disk full}"),
+		opts: Options{Rules: rs},
+		want: Explanation{
+			Rule: "cel:example/Widget",
+			Step: `status rule "example/Widget" for Widget`,
+			Expressions: []RuleExpression{
+				{"inProgress", "!has(status.phase) || status.phase == 'Brewing'"},
+				{"failed", "status.phase == 'Spoilt'"},
+				{"current", "status.phase == 'Served'"},
+				{"message", "has(status.message) ? status.message : ''"},
+			},
+			Fields: []FieldValue{{"status.phase", "Spoilt"}, {"status.message", "disk full"}},
+		},
+		result: FailedStatus,
+	}, {
+		name: "running phase of a kind that finishes",
+		obj:  widget(t, "{phase: Running}"),
+		opts: Options{NoLibrary: true, Kinds: func(string, string) *KindInfo { return finishes }},
+		want: Explanation{
+			Rule: "infer:phase",
+			Step: "rule 6c, the phase",
+			Fields: []FieldValue{
+				{"status.phase", "Running"},
+				{"(definition) status.phase values", "Pending, Running, Succeeded"},
+			},
+		},
+		result: InProgressStatus,
+	}, {
+		name: "stale Ready",
+		obj:  widget(t, "{conditions: [{type: Ready, status: 'True', reason: Done, observedGeneration: 0}]}"),
+		want: Explanation{
+			Rule: "ready",
+			Step: "rule 5, the Ready condition",
+			Fields: []FieldValue{
+				{"status.conditions[Ready]", "True (Done)"},
+				{"status.conditions[Ready].observedGeneration", "0"},
+				{"metadata.generation", "1"},
+			},
+		},
+		result: InProgressStatus,
+	}, {
+		name: "built-in rule",
+		obj: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": map[string]any{"name": "data", "generation": int64(2)},
+			"spec":   map[string]any{"storageClassName": "fast", "resources": map[string]any{}},
+			"status": map[string]any{"phase": "Pending", "observedGeneration": int64(2)}},
+		want: Explanation{
+			Rule: "kind:PersistentVolumeClaim",
+			Step: "rule 4, the built-in rule for PersistentVolumeClaim",
+			// Each field once, though rule 2 read observedGeneration first.
+			Fields: []FieldValue{{"metadata.generation", "2"}, {"status.observedGeneration", "2"},
+				{"spec.storageClassName", "fast"}, {"status.phase", "Pending"}},
+		},
+		result: InProgressStatus,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ExplainDetail(objectFromMap(tc.obj), tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ := ComputeWith(objectFromMap(tc.obj), tc.opts)
+			if diff := cmp.Diff(res, got.Result); diff != "" || res.Status != tc.result {
+				t.Errorf("ExplainDetail().Result = %+v, want %s and ComputeWith's (-want +got):\n%s", got.Result, tc.result, diff)
+			}
+			got.Result = nil
+			if diff := cmp.Diff(&tc.want, got); diff != "" {
+				t.Errorf("ExplainDetail() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestKindInfoFromCRD(t *testing.T) {
+	crd := objectFromMap(map[string]any{"spec": map[string]any{"versions": []any{
+		map[string]any{"name": "v1", "storage": false, "schema": map[string]any{"openAPIV3Schema": map[string]any{
+			"properties": map[string]any{"status": map[string]any{"properties": map[string]any{
+				"state": map[string]any{"type": "string", "enum": []any{"Up", "Down"}}}}}}}},
+		map[string]any{"name": "v2", "storage": true, "schema": map[string]any{"openAPIV3Schema": map[string]any{
+			"properties": map[string]any{"status": map[string]any{"properties": map[string]any{
+				"health": map[string]any{"properties": map[string]any{
+					"status": map[string]any{"type": "string", "enum": []any{"Healthy", "Degraded"}}}}}}}}}},
+		map[string]any{"name": "v3", "storage": false},
+	}}})
+	for _, tc := range []struct {
+		version string
+		want    *KindInfo
+		ok      bool
+	}{
+		{"v1", &KindInfo{HasStatus: true, PhaseValues: []string{"Up", "Down"}}, true},
+		{"", &KindInfo{HasStatus: true, PhaseValues: []string{"Healthy", "Degraded"}}, true}, // the storage version
+		{"v3", &KindInfo{}, true},
+		{"v9", nil, false},
+	} {
+		got, ok := KindInfoFromCRD(crd, tc.version)
+		if diff := cmp.Diff(tc.want, got); diff != "" || ok != tc.ok {
+			t.Errorf("KindInfoFromCRD(%q) = %v (-want +got):\n%s", tc.version, ok, diff)
+		}
+	}
+	if _, ok := KindInfoFromCRD(nil, "v1"); ok {
+		t.Errorf("KindInfoFromCRD(nil) ok")
+	}
+}

@@ -1,0 +1,502 @@
+package kstatus
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// KindInfo is what a kind's definition says about its status, for judging objects of a
+// kind no rule is written for (rule 6 in the package documentation). KindInfoFromCRD
+// derives it from a CustomResourceDefinition; Options.Kinds hands it to Compute.
+type KindInfo struct {
+	// HasStatus reports that the kind declares a status: its schema gives status
+	// properties, or it has the status subresource. An object of such a kind with no
+	// status has not been looked at by its controller yet, and is InProgress. An object of
+	// a kind that declares none has nothing to wait for, and is Current.
+	HasStatus bool
+	// PhaseValues are the values the schema allows for the kind's phase (the enum of
+	// status.phase, else status.state, else status.health.status), or nil when the schema
+	// lists none. A list that includes a terminal success (Succeeded, Completed, Complete,
+	// Done, Finished) marks a kind that finishes, whose Running phase is InProgress.
+	PhaseValues []string
+}
+
+// finishes reports whether k's phase vocabulary has a terminal success; known is false when
+// k lists no phases.
+func (k *KindInfo) finishes() (finishes, known bool) {
+	if k == nil || len(k.PhaseValues) == 0 {
+		return false, false
+	}
+	for _, p := range k.PhaseValues {
+		if phaseClass(p) == phaseDone {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// KindInfoFromCRD reads the KindInfo of version of the kind crd defines (an
+// apiextensions.k8s.io/v1 CustomResourceDefinition, as a Get or a watch returns it; a typed
+// one converts with runtime.DefaultUnstructuredConverter). An empty version means the
+// storage version. ok is false when crd has no such version.
+//
+// It costs a walk of the version's schema down to status: call it once per CRD change,
+// not per object.
+func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *KindInfo, ok bool) {
+	if crd == nil {
+		return nil, false
+	}
+	spec, _ := crd.Object["spec"].(map[string]any)
+	versions, _ := spec["versions"].([]any)
+	for _, e := range versions {
+		v, _ := e.(map[string]any)
+		name, _ := v["name"].(string)
+		storage, _ := v["storage"].(bool)
+		if name != version && (version != "" || !storage) {
+			continue
+		}
+		info = &KindInfo{}
+		if sub, _ := v["subresources"].(map[string]any); sub != nil {
+			_, info.HasStatus = sub["status"]
+		}
+		schema, _ := v["schema"].(map[string]any)
+		root, _ := schema["openAPIV3Schema"].(map[string]any)
+		status := property(root, "status")
+		if status != nil {
+			props, _ := status["properties"].(map[string]any)
+			preserve, _ := status["x-kubernetes-preserve-unknown-fields"].(bool)
+			if len(props) > 0 || preserve {
+				info.HasStatus = true
+			}
+		}
+		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}} {
+			s := status
+			for _, p := range path {
+				s = property(s, p)
+			}
+			if enum, _ := s["enum"].([]any); len(enum) > 0 {
+				for _, x := range enum {
+					if str, ok := x.(string); ok {
+						info.PhaseValues = append(info.PhaseValues, str)
+					}
+				}
+				break
+			}
+		}
+		return info, true
+	}
+	return nil, false
+}
+
+// property returns the schema of property name of the object schema s, or nil.
+func property(s map[string]any, name string) map[string]any {
+	props, _ := s["properties"].(map[string]any)
+	p, _ := props[name].(map[string]any)
+	return p
+}
+
+// phaseKind sorts the phase values inference knows.
+type phaseKind uint8
+
+const (
+	phaseUnknown     phaseKind = iota // a value inference does not know: it does not decide
+	phaseDone                         // terminal success: Current
+	phaseUp                           // a steady state of a kind that runs: Current
+	phaseRunning                      // Running: Current or InProgress, by the kind's vocabulary
+	phaseProgressing                  // InProgress
+	phaseFailed                       // Failed
+	phaseSuspended                    // Failed, reason Suspended: only a person resumes it
+)
+
+// phases maps phase values, lowercased, to their kind. The vocabularies are those of Pods
+// and Jobs, of Argo CD's health (Healthy, Degraded, Progressing, Suspended, Missing), and
+// the words operators use most for the same states.
+var phases = map[string]phaseKind{
+	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
+	"finished": phaseDone,
+
+	"healthy": phaseUp, "ready": phaseUp, "available": phaseUp, "bound": phaseUp,
+	"active": phaseUp, "established": phaseUp, "deployed": phaseUp, "online": phaseUp,
+
+	"running": phaseRunning,
+
+	"pending": phaseProgressing, "progressing": phaseProgressing, "creating": phaseProgressing,
+	"provisioning": phaseProgressing, "initializing": phaseProgressing, "starting": phaseProgressing,
+	"updating": phaseProgressing, "upgrading": phaseProgressing, "deploying": phaseProgressing,
+	"reconciling": phaseProgressing, "waiting": phaseProgressing, "scaling": phaseProgressing,
+	"queued": phaseProgressing, "inprogress": phaseProgressing, "notready": phaseProgressing,
+	"unknown": phaseProgressing, "missing": phaseProgressing,
+
+	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
+	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,
+
+	"suspended": phaseSuspended, "paused": phaseSuspended,
+}
+
+// phaseClass looks s up in phases, ignoring ASCII case, without allocating.
+func phaseClass(s string) phaseKind {
+	var buf [24]byte
+	if len(s) > len(buf) {
+		return phaseUnknown
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return phases[string(buf[:len(s)])]
+}
+
+// inferConditions are the normal-true conditions rule 6 reads, at the top of status (after
+// Ready, which rule 5 read) and in each entry of the condition-bearing lists below. The
+// last three are the Gateway API's, which its kinds and many vendors' policies publish per
+// parent, ancestor or listener.
+var inferConditions = [...]string{"Succeeded", "Available", "Accepted", "Programmed", "ResolvedRefs"}
+
+// nestedLists are the fields of status rule 6 looks into for per-entry conditions: Gateway
+// API routes' parents, policies' ancestors, Gateways' listeners, and operators' components.
+var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
+
+// infer is rule 6: it judges an object no rule decided from what it publishes. See the
+// package documentation for the steps.
+func infer(f *fields, apiVersion string, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
+	// 6a: conditions at the top of status.
+	cv, _ := judgeConditions(f, conds, "", gen, hasGen, tr)
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	if cv.status == CurrentStatus && cv.by == "infer:succeeded" {
+		return cv // a finished run: nothing else matters
+	}
+	if pv, paused := pausedCondition(f, conds, gen, hasGen, tr); paused {
+		cv = pv
+	}
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	// 6b: conditions of each parent, ancestor, listener or component.
+	var nv verdict
+	for _, name := range nestedLists {
+		list, _ := status[name].([]any)
+		for i, e := range list {
+			m, _ := e.(map[string]any)
+			nc, _ := m["conditions"].([]any)
+			if len(nc) == 0 {
+				continue
+			}
+			v, ok := judgeConditions(f, nc, entryLabel(name, i, m), gen, hasGen, tr)
+			if f.err != nil {
+				return malformed(f.err)
+			}
+			if ok {
+				if nv.status == "" || worse(v.status, nv.status) {
+					nv = v
+				}
+			}
+		}
+	}
+	// 6c: the phase.
+	pv, _ := judgePhase(status, apiVersion, f.kind, opts, tr)
+
+	best := verdict{}
+	for _, v := range [...]verdict{cv, nv, pv} {
+		if v.status != "" && (best.status == "" || worse(v.status, best.status)) {
+			best = v
+		}
+	}
+	if best.status != "" {
+		return best
+	}
+
+	// 6d: nothing to read. Whether that means a controller has yet to act depends on the
+	// kind, which only its definition tells.
+	if len(status) == 0 {
+		info := opts.kindInfo(apiVersion, f.kind)
+		if tr != nil {
+			tr.note("status", "absent")
+			if info != nil {
+				tr.note("(definition) declares a status", info.HasStatus)
+			} else {
+				tr.note("(definition)", "not known")
+			}
+		}
+		switch {
+		case info == nil:
+			return verdict{status: CurrentStatus, message: "Resource is current", by: "infer:no-status"}
+		case info.HasStatus:
+			return verdict{status: InProgressStatus, reason: "NoStatus",
+				message: "No status reported yet by the controller", by: "infer:no-status"}
+		}
+		return verdict{status: CurrentStatus, message: "The kind publishes no status: nothing to wait for", by: "infer:no-status"}
+	}
+	return current("Resource is current")
+}
+
+// worse reports whether a is a worse answer to a waiter than b: Failed, then InProgress,
+// then Current.
+func worse(a, b Status) bool {
+	rank := func(s Status) int {
+		switch s {
+		case FailedStatus:
+			return 2
+		case InProgressStatus:
+			return 1
+		}
+		return 0
+	}
+	return rank(a) > rank(b)
+}
+
+// entryLabel names entry i of status.<list> in a message: by its name or its parent's or
+// ancestor's name where it has one.
+func entryLabel(list string, i int, m map[string]any) string {
+	name, _ := m["name"].(string)
+	for _, ref := range [...]string{"parentRef", "ancestorRef"} {
+		if name != "" {
+			break
+		}
+		r, _ := m[ref].(map[string]any)
+		name, _ = r["name"].(string)
+	}
+	label := list + "[" + strconv.Itoa(i) + "]"
+	if name != "" {
+		label += " (" + name + ")"
+	}
+	return label
+}
+
+// judgeConditions reads the inferred conditions in conds (and Ready, for a nested list whose
+// label is not ""). found is false when conds has none of them; then v is the zero verdict.
+func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen bool, tr *trace) (v verdict, found bool) {
+	types := inferConditions[:]
+	if label != "" {
+		if r := f.cond(conds, string(ConditionReady)); r.found || f.err != nil {
+			if f.err != nil {
+				return verdict{}, false
+			}
+			return judgeCondition(f, r, "Ready", label, gen, hasGen, tr), true
+		}
+	}
+	prefix := ""
+	if label != "" {
+		prefix = label + ": "
+	}
+	var trueBuf [len(inferConditions)]string
+	trues := trueBuf[:0]
+	for _, t := range types {
+		c := f.cond(conds, t)
+		if f.err != nil {
+			return verdict{}, false
+		}
+		if !c.found {
+			continue
+		}
+		found = true
+		cv := judgeCondition(f, c, t, label, gen, hasGen, tr)
+		if f.err != nil {
+			return verdict{}, false
+		}
+		if t == "Succeeded" && cv.status != InProgressStatus {
+			return cv, true // a run's outcome decides alone
+		}
+		if cv.status != CurrentStatus {
+			return cv, true
+		}
+		trues = append(trues, t)
+	}
+	if !found {
+		return verdict{}, false
+	}
+	by := "infer:conditions"
+	if label != "" {
+		by = "infer:" + label[:strings.IndexByte(label, '[')]
+	}
+	if label == "" && len(trues) == 1 {
+		// The common case, without building a message.
+		return verdict{status: CurrentStatus, message: trueMessages[trues[0]], by: by}, true
+	}
+	return verdict{status: CurrentStatus, message: prefix + strings.Join(trues, ", ") + " True", by: by}, true
+}
+
+// trueMessages are the messages of a single inferred condition True.
+var trueMessages = func() map[string]string {
+	m := map[string]string{}
+	for _, t := range inferConditions {
+		m[t] = t + " True"
+	}
+	return m
+}()
+
+// judgeCondition judges one normal-true condition c of type t: True is Current (but a
+// Succeeded True is a finished run), Succeeded False is Failed, anything else InProgress;
+// a condition observed at an older generation than metadata.generation is InProgress.
+func judgeCondition(f *fields, c condition, t, label string, gen int64, hasGen bool, tr *trace) verdict {
+	prefix, by := "", "infer:conditions"
+	if label != "" {
+		prefix = label + ": "
+		by = "infer:" + label[:strings.IndexByte(label, '[')]
+	}
+	if tr != nil {
+		tr.note(condPath(label, t), c.status+reasonSuffix(c))
+	}
+	if v, stale := staleCondition(f, c, t, gen, hasGen, tr); stale {
+		v.message = prefix + v.message
+		v.by = by
+		return v
+	}
+	switch {
+	case c.isTrue() && t == "Succeeded":
+		return verdict{status: CurrentStatus, message: prefix + "Succeeded", by: "infer:succeeded"}
+	case c.isTrue() && prefix == "":
+		return verdict{status: CurrentStatus, message: trueMessages[t], by: by}
+	case c.isTrue():
+		return verdict{status: CurrentStatus, message: prefix + t + " True", by: by}
+	case c.isFalse() && t == "Succeeded":
+		return verdict{status: FailedStatus, reason: c.reasonOr("Failed"), message: prefix + c.text("Succeeded condition is False"), by: by}
+	}
+	return verdict{status: InProgressStatus, reason: c.reasonOr("Not" + t), message: prefix + c.text(t+" condition is "+c.status), by: by}
+}
+
+func condPath(label, t string) string {
+	if label == "" {
+		return "status.conditions[" + t + "]"
+	}
+	return "status." + label + ".conditions[" + t + "]"
+}
+
+func reasonSuffix(c condition) string {
+	s := ""
+	if c.reason != "" {
+		s += " (" + c.reason + ")"
+	}
+	if c.message != "" {
+		s += ": " + c.message
+	}
+	return s
+}
+
+// staleCondition reports a condition whose observedGeneration is older than the object's
+// metadata.generation: it describes a spec the controller has since been given, so it says
+// nothing about the latest one.
+func staleCondition(f *fields, c condition, t string, gen int64, hasGen bool, tr *trace) (verdict, bool) {
+	if !hasGen {
+		return verdict{}, false
+	}
+	raw, ok := c.raw["observedGeneration"]
+	if !ok || raw == nil {
+		return verdict{}, false
+	}
+	obs, ok := toInt(raw)
+	if !ok {
+		f.fail("status.conditions["+t+"].observedGeneration", "an integer", raw)
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status.conditions["+t+"].observedGeneration", obs)
+		tr.note("metadata.generation", gen)
+	}
+	if obs >= gen {
+		return verdict{}, false
+	}
+	return inProgress("LatestGenerationNotObserved",
+		fmt.Sprintf("%s condition is for generation %d, but latest generation is %d", t, obs, gen)), true
+}
+
+// pausedCondition reads the abnormal-true conditions Paused and Suspended (Cluster API
+// publishes Paused): True, for the latest generation, is Failed, reason Suspended, as the
+// phase Suspended is.
+func pausedCondition(f *fields, conds []any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
+	for _, t := range [...]string{"Paused", "Suspended"} {
+		c := f.cond(conds, t)
+		if f.err != nil || !c.found {
+			continue
+		}
+		if tr != nil {
+			tr.note(condPath("", t), c.status+reasonSuffix(c))
+		}
+		if !c.isTrue() {
+			continue
+		}
+		if _, stale := staleCondition(f, c, t, gen, hasGen, tr); stale || f.err != nil {
+			continue
+		}
+		msg := t + " condition is True"
+		if c.message != "" {
+			msg += ": " + c.message
+		}
+		return verdict{status: FailedStatus, reason: "Suspended",
+			message: msg + " (nothing will change until someone resumes it)", by: "infer:conditions"}, true
+	}
+	return verdict{}, false
+}
+
+// judgePhase reads the phase: status.phase, else status.state, else status.health or
+// status.health.status. ok is false when there is none or its value is not one phases knows.
+func judgePhase(status map[string]any, apiVersion, kind string, opts *Options, tr *trace) (v verdict, ok bool) {
+	path, phase := "status.phase", ""
+	if s, isStr := status["phase"].(string); isStr && s != "" {
+		phase = s
+	} else if s, isStr := status["state"].(string); isStr && s != "" {
+		path, phase = "status.state", s
+	} else if s, isStr := status["health"].(string); isStr && s != "" {
+		path, phase = "status.health", s
+	} else if h, isMap := status["health"].(map[string]any); isMap {
+		if s, isStr := h["status"].(string); isStr && s != "" {
+			path, phase = "status.health.status", s
+		}
+	}
+	if phase == "" {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note(path, phase)
+	}
+	what := path[len("status."):]
+	switch phaseClass(phase) {
+	case phaseDone, phaseUp:
+		return verdict{status: CurrentStatus, message: what + " is " + phase, by: "infer:phase"}, true
+	case phaseRunning:
+		info := opts.kindInfo(apiVersion, kind)
+		finishes, known := info.finishes()
+		if tr != nil {
+			if known {
+				tr.note("(definition) "+path+" values", strings.Join(info.PhaseValues, ", "))
+			} else {
+				tr.note("(definition) "+path+" values", "not known")
+			}
+		}
+		switch {
+		case finishes:
+			return verdict{status: InProgressStatus, reason: phase,
+				message: what + " is " + phase + " (the kind's phases include a terminal success)", by: "infer:phase"}, true
+		case known:
+			return verdict{status: CurrentStatus,
+				message: what + " is " + phase + " (the kind's phases have no terminal success)", by: "infer:phase"}, true
+		}
+		return verdict{status: CurrentStatus,
+			message: what + " is " + phase + " (taken as running until stopped: the kind's phases are not known)", by: "infer:phase"}, true
+	case phaseProgressing:
+		return verdict{status: InProgressStatus, reason: phase, message: what + " is " + phase + messageSuffix(status), by: "infer:phase"}, true
+	case phaseFailed:
+		return verdict{status: FailedStatus, reason: phase, message: what + " is " + phase + messageSuffix(status), by: "infer:phase"}, true
+	case phaseSuspended:
+		return verdict{status: FailedStatus, reason: "Suspended",
+			message: what + " is " + phase + ": nothing will change until someone resumes it", by: "infer:phase"}, true
+	}
+	return verdict{}, false
+}
+
+// messageSuffix is ": " and status.message or status.reason, when the object has either.
+func messageSuffix(status map[string]any) string {
+	for _, k := range [...]string{"message", "reason"} {
+		if s, ok := status[k].(string); ok && s != "" {
+			return ": " + s
+		}
+	}
+	return ""
+}
