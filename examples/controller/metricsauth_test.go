@@ -138,7 +138,7 @@ func TestMetricsAuth(t *testing.T) {
 			t.Errorf("%s: GET /metrics = %d %.200q, want %d with %q", c.name, code, body, c.wantCode, c.wantBody)
 		}
 		if code == http.StatusOK {
-			for _, m := range []string{"webapp_leader 1", `kates_client_writes_total{result="success",verb="apply"}`, "go_goroutines"} {
+			for _, m := range []string{"webapp_leader 1", `kates_client_writes_total{result="success",verb="apply"}`, "webapp_reconcile_time_seconds_count"} {
 				if !strings.Contains(body, m) {
 					t.Errorf("%s: the metrics lack %q", c.name, m)
 				}
