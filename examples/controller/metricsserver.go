@@ -87,8 +87,9 @@ const Disabled = "0"
 
 // Serve starts the metrics server (metrics gathered by gatherer, from New's registry and the
 // client's) and the probe server as opts says, and returns once both listen. Callers are
-// authenticated and authorized through the controller's client, whose identity therefore needs
-// the right to create tokenreviews and subjectaccessreviews (testdata/rbac.yaml).
+// authenticated and authorized with the controller's client's identity, which therefore needs
+// the right to create tokenreviews and subjectaccessreviews (testdata/rbac.yaml). These reviews
+// are no writes of the controller's: they are sent whether it leads or stands by.
 func (c *Controller) Serve(opts ServeOptions, gatherer prometheus.Gatherer) (*Servers, error) {
 	s := &Servers{}
 	metricsAddr, probeAddr := opts.addresses()
@@ -181,7 +182,15 @@ func (c *Controller) metricsServer(opts ServeOptions, gatherer prometheus.Gather
 	if ttl == 0 {
 		ttl = 30 * time.Second
 	}
-	h.auth = newReviewer(c.client.Clientset(), ttl, c.opts.Log)
+	// The reviews go through a clientset of their own, with a rate limit of its own: callers
+	// with ever new tokens cost API calls, and must not spend the controller's budget.
+	cfg := c.client.RESTConfig()
+	cfg.QPS, cfg.Burst, cfg.RateLimiter = 10, 20, nil
+	reviews, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	h.auth = newReviewer(reviews, ttl, c.opts.Log)
 	h.mux.Handle("GET /metrics", h.auth.wrap(metrics))
 	h.tls = &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
 	switch {
@@ -251,8 +260,8 @@ func newReviewer(client kubernetes.Interface, ttl time.Duration, log io.Writer) 
 
 func (a *reviewer) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if token = strings.TrimSpace(token); !ok || token == "" {
+		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || token == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
 			http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
 			return
