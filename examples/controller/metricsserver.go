@@ -94,13 +94,13 @@ func (c *Controller) Serve(opts ServeOptions, gatherer prometheus.Gatherer) (*Se
 	s := &Servers{}
 	metricsAddr, probeAddr := opts.addresses()
 	if metricsAddr != Disabled {
-		handler, err := c.metricsServer(opts, gatherer)
+		handler, tlsConfig, err := c.metricsServer(opts, gatherer)
 		if err != nil {
 			return nil, err
 		}
-		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, TLSConfig: handler.tls}
+		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, TLSConfig: tlsConfig}
 		scheme := "http"
-		if handler.tls != nil {
+		if tlsConfig != nil {
 			scheme = "https"
 			// HTTP/1.1 only, as kubebuilder's scaffold: HTTP/2's stream resets have been
 			// the way to exhaust a server before any authentication (CVE-2023-44487).
@@ -161,22 +161,15 @@ func (s *Servers) start(srv *http.Server, addr string, log io.Writer) (string, e
 	return ln.Addr().String(), nil
 }
 
-// metricsHandler serves /metrics alone, behind the caller's authentication and authorization
-// unless insecure.
-type metricsHandler struct {
-	mux  *http.ServeMux
-	tls  *tls.Config // nil when insecure
-	auth *reviewer   // nil when insecure
-}
-
-func (h *metricsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
-
-func (c *Controller) metricsServer(opts ServeOptions, gatherer prometheus.Gatherer) (*metricsHandler, error) {
+// metricsServer returns the metrics server's handler, which serves /metrics alone, and its TLS
+// configuration: unless insecure, the handler lets only authorized callers through, and the
+// configuration has the certificate.
+func (c *Controller) metricsServer(opts ServeOptions, gatherer prometheus.Gatherer) (http.Handler, *tls.Config, error) {
 	metrics := promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{})
-	h := &metricsHandler{mux: http.NewServeMux()}
+	mux := http.NewServeMux()
 	if opts.Insecure {
-		h.mux.Handle("GET /metrics", metrics)
-		return h, nil
+		mux.Handle("GET /metrics", metrics)
+		return mux, nil, nil
 	}
 	ttl := opts.AuthCacheTTL
 	if ttl == 0 {
@@ -188,28 +181,27 @@ func (c *Controller) metricsServer(opts ServeOptions, gatherer prometheus.Gather
 	cfg.QPS, cfg.Burst, cfg.RateLimiter = 10, 20, nil
 	reviews, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	h.auth = newReviewer(reviews, ttl, c.opts.Log)
-	h.mux.Handle("GET /metrics", h.auth.wrap(metrics))
-	h.tls = &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
+	mux.Handle("GET /metrics", newReviewer(reviews, ttl, c.opts.Log).wrap(metrics))
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
 	switch {
 	case opts.CertFile != "" || opts.KeyFile != "":
 		files := &certFiles{cert: opts.CertFile, key: opts.KeyFile, every: time.Second, log: c.opts.Log}
 		if err := files.load(); err != nil {
-			return nil, err
+			return nil, nil, fmt.Errorf("metrics certificate: %w", err)
 		}
-		h.tls.GetCertificate = files.get
+		tlsConfig.GetCertificate = files.get
 	default:
 		host, _ := os.Hostname()
 		cert, err := selfSigned([]string{"localhost", host}, time.Now())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		h.tls.Certificates = []tls.Certificate{cert}
+		tlsConfig.Certificates = []tls.Certificate{cert}
 		fmt.Fprintf(c.opts.Log, "metrics: no certificate given (-metrics-cert-file); serving a self-signed one generated at start\n")
 	}
-	return h, nil
+	return mux, tlsConfig, nil
 }
 
 // ProbeHandler serves liveness at /healthz and readiness at /readyz, without credentials: ready
