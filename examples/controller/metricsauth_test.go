@@ -109,6 +109,7 @@ func TestMetricsAuth(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	bind(t, base, ns, "controller", "webapp-controller")
+	boundAt := time.Now()
 	eventually(t, time.Minute, "/readyz ready once the controller may list", func() error {
 		if code, body := get(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusOK || !strings.Contains(body, "view complete") {
 			return fmt.Errorf("%d %q", code, body)
@@ -116,11 +117,21 @@ func TestMetricsAuth(t *testing.T) {
 		return nil
 	})
 
+	viewAt := time.Now()
+	eventually(t, time.Minute, "the controller leads", func() error {
+		if leading, _ := ctrl.Leading(); !leading {
+			return fmt.Errorf("standing by")
+		}
+		return nil
+	})
+	leadingAt := time.Now()
 	// The controller reconciles a WebApp under its own rights, so that its metrics say so.
 	if err := base.Create(ctx, newWebApp(ns, "web", 0, "nginx:1.27"), nil); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, time.Minute, "WebApp ready", func() error { return readyAt(base, ns, "web", 0, "nginx:1.27") })
+	t.Logf("ready %s after the controller's rights were bound, leading %s later; its WebApp Ready %s later",
+		viewAt.Sub(boundAt).Round(time.Millisecond), leadingAt.Sub(viewAt).Round(time.Millisecond), time.Since(leadingAt).Round(time.Millisecond))
 
 	for _, c := range []struct {
 		name, token string
