@@ -27,7 +27,7 @@
 //   - /metrics (its own Prometheus registry) served as kubebuilder's scaffold serves it, safe to
 //     deploy as is: over HTTPS, to callers whose bearer token the API server authenticates (a
 //     TokenReview) and allows to get the non-resource URL /metrics (a SubjectAccessReview), each
-//     verdict cached 30 s (refusals 10 s) so a scrape costs no API call; 401 without a valid
+//     verdict cached 30 s (refusals 10 s) so most scrapes cost no API call; 401 without a valid
 //     token, 403 without the right. /healthz and /readyz (ready once the view is complete, leader
 //     or standby) on a separate plain-HTTP address, open to the kubelet. testdata/rbac.yaml has
 //     the ClusterRoles: the controller's own, metrics-auth (create tokenreviews and
