@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/rand"
@@ -274,30 +272,4 @@ func (c *Controller) Leading() (bool, time.Time) {
 	c.wonMu.Lock()
 	defer c.wonMu.Unlock()
 	return c.leading.Load(), c.wonAt
-}
-
-// Handler serves the controller's metrics (on reg, from New, gathered by gatherer) at /metrics,
-// liveness at /healthz, and readiness at /readyz: ready once the view is complete, leading or
-// standing by, since a standby with a complete view is what makes failover fast.
-func (c *Controller) Handler(gatherer prometheus.Gatherer) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{}))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
-		acc := c.acc.Load()
-		if acc != nil {
-			select {
-			case <-acc.Bootstrapped():
-				role := "standing by"
-				if leading, _ := c.Leading(); leading {
-					role = "leading"
-				}
-				fmt.Fprintf(w, "ok: view complete, %s\n", role)
-				return
-			default:
-			}
-		}
-		http.Error(w, "view not complete yet", http.StatusServiceUnavailable)
-	})
-	return mux
 }

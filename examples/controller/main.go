@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"log"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -27,10 +24,19 @@ func main() {
 	renewDeadline := flag.Duration("renew-deadline", 10*time.Second, "how long the leader acts without renewing its lease")
 	retryPeriod := flag.Duration("retry-period", 2*time.Second, "how often the lease is renewed or tried")
 	release := flag.Bool("release-on-exit", true, "give the lease up on a clean exit, so a standby takes over at once")
-	addr := flag.String("metrics-addr", ":8080", "address to serve /metrics, /healthz and /readyz on")
+	var serve ServeOptions
+	flag.StringVar(&serve.MetricsAddr, "metrics-addr", "", `address to serve /metrics on, "0" for none (default ":8443", or "127.0.0.1:8080" with -metrics-secure=false)`)
+	secure := flag.Bool("metrics-secure", true, "serve /metrics over HTTPS to callers whose bearer token may get /metrics (TokenReview, SubjectAccessReview); false: plain HTTP to anyone who reaches -metrics-addr")
+	flag.StringVar(&serve.CertFile, "metrics-cert-file", "", "PEM certificate for the metrics server, read again when it changes (default: self-signed, generated at start)")
+	flag.StringVar(&serve.KeyFile, "metrics-key-file", "", "PEM private key of -metrics-cert-file")
+	flag.StringVar(&serve.ProbeAddr, "health-probe-addr", ":8081", `address to serve /healthz and /readyz on, plain HTTP without credentials, "0" for none`)
 	stamp := flag.Bool("fence-stamp", false, "mark each write with when its lease fence was checked (header "+kates.FenceCheckedHeader+"), for audits and tests")
 	duration := flag.Duration("for", 0, "stop after this long (default: until interrupted)")
 	flag.Parse()
+	serve.Insecure = !*secure
+	if (serve.CertFile == "") != (serve.KeyFile == "") {
+		log.Fatal("-metrics-cert-file and -metrics-key-file go together")
+	}
 
 	client, err := kates.NewClient(kates.ClientConfig{Kubeconfig: *kubeconfig})
 	if err != nil {
@@ -63,22 +69,26 @@ func main() {
 		log.Fatal(err)
 	}
 
-	ln, err := net.Listen("tcp", *addr)
+	servers, err := ctrl.Serve(serve, reg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := &http.Server{Handler: ctrl.Handler(reg), ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Print(err)
-		}
-	}()
-	log.Printf("serving /metrics, /healthz and /readyz on %s", ln.Addr())
+	switch {
+	case servers.MetricsURL == "":
+		log.Print("not serving metrics (-metrics-addr=0)")
+	case serve.Insecure:
+		log.Printf("serving metrics at %s, in plain HTTP without authentication (-metrics-secure=false)", servers.MetricsURL)
+	default:
+		log.Printf("serving metrics at %s to authorized callers", servers.MetricsURL)
+	}
+	if servers.ProbeURL != "" {
+		log.Printf("serving /healthz and /readyz at %s", servers.ProbeURL)
+	}
 
 	runErr := ctrl.Run(ctx)
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = srv.Shutdown(shutdown)
+	_ = servers.Close(shutdown)
 	if runErr != nil {
 		log.Fatal(runErr)
 	}

@@ -381,7 +381,7 @@ func TestWebAppLifecycle(t *testing.T) {
 		t.Errorf("kstatus.Compute of the ready WebApp = %+v, %v; want Current", res, err)
 	}
 
-	srv := httptest.NewServer(r.ctrl.Handler(r.reg))
+	srv := httptest.NewServer(openHandler(r.ctrl, r.reg))
 	for _, c := range []struct{ path, want string }{
 		{"/healthz", "ok"},
 		{"/readyz", "leading"},

@@ -235,7 +235,7 @@ func (s *processSet) start(id string) *process {
 	cmd := exec.Command(s.bin, "-kubeconfig", kubeconfig, "-namespace", s.ns, "-lease", s.ns+"/webapp",
 		"-identity", id, "-lease-duration", procLease.String(), "-renew-deadline", procRenew.String(),
 		"-retry-period", procRetry.String(), "-release-on-exit="+strconv.FormatBool(s.release),
-		"-metrics-addr", "127.0.0.1:0", "-fence-stamp")
+		"-metrics-addr", "127.0.0.1:0", "-health-probe-addr", "127.0.0.1:0", "-fence-stamp")
 	cmd.Stdout = &prefixWriter{prefix: id + " ", w: &s.out}
 	cmd.Stderr = cmd.Stdout
 	if err := cmd.Start(); err != nil {
