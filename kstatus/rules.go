@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -155,8 +156,20 @@ func IsRuleError(err error) bool {
 var ruleVars = [...]string{"self", "apiVersion", "kind", "metadata", "spec", "status"}
 
 // celEnv is built once: building an environment costs far more than compiling a rule.
+//
+// Numbers: an object's numbers reach a rule as int64 (client-go's decoder), float64
+// (encoding/json) or json.Number (a decoder with UseNumber). numberAdapter turns a
+// json.Number into an int or a double as it is read, and CrossTypeNumericComparisons
+// lets an int and a double be compared (<, <=, >, >=) where the checker knows their
+// types, as in size(list) >= 2.0; at run time CEL already compares them by value, and
+// == holds between 3 and 3.0. So a rule needs no int() or double() around a field.
 var celEnv = func() *cel.Env {
-	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes()}
+	reg, err := types.NewRegistry()
+	if err != nil {
+		panic(err)
+	}
+	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes(),
+		cel.CrossTypeNumericComparisons(true), cel.CustomTypeAdapter(&numberAdapter{reg})}
 	for _, v := range ruleVars {
 		opts = append(opts, cel.Variable(v, cel.DynType))
 	}
@@ -166,6 +179,31 @@ var celEnv = func() *cel.Env {
 	}
 	return env
 }()
+
+// numberAdapter is the environment's types.Adapter: the registry's, but a json.Number
+// becomes an int when it is one and a double otherwise (a string when it is neither, so
+// that a comparison with it is an evaluation error, as for any non-number). Maps and lists
+// of the object are wrapped with numberAdapter itself, so that the values read from them
+// are converted the same way; nothing is copied, values are converted as they are read.
+type numberAdapter struct{ types.Adapter }
+
+func (a *numberAdapter) NativeToValue(v any) ref.Val {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return types.Int(i)
+		}
+		if f, err := x.Float64(); err == nil {
+			return types.Double(f)
+		}
+		return types.String(x)
+	case map[string]any:
+		return types.NewStringInterfaceMap(a, x)
+	case []any:
+		return types.NewDynamicList(a, x)
+	}
+	return a.Adapter.NativeToValue(v)
+}
 
 // CompileRules compiles rules. Every expression is parsed and type-checked now, so a rule
 // that cannot work is an error here, naming the rule and the expression, and never at
