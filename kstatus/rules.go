@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/cel-go/cel"
@@ -113,11 +114,26 @@ func (s *RuleSet) index() {
 }
 
 // compiledRule is a Rule with its programs. A nil program means the expression is absent.
+//
+// The programs of a rule loaded lazily (the library's) are compiled on the rule's first
+// use, once, by compile; until then they are nil. A rule set's users call compile before
+// reading them (apply does).
 type compiledRule struct {
 	src                                   Rule
 	name, group, version                  string
 	by                                    string // "cel:" + name
 	inProgress, failed, current, messageP cel.Program
+
+	once sync.Once
+	cerr *RuleError // compile's error, if any
+}
+
+// compile compiles r's expressions, once; it is safe for concurrent use.
+func (r *compiledRule) compile() *RuleError {
+	r.once.Do(func() {
+		r.cerr = r.compilePrograms()
+	})
+	return r.cerr
 }
 
 // RuleError reports a rule that cannot be used: an expression that does not parse or
@@ -209,14 +225,23 @@ func (a *numberAdapter) NativeToValue(v any) ref.Val {
 // that cannot work is an error here, naming the rule and the expression, and never at
 // evaluation. Two rules for the same group, kind and version are an error too.
 func CompileRules(rules []Rule) (*RuleSet, error) {
-	return compileRules(rules, "")
+	return compileRules(rules, "", false)
 }
 
-func compileRules(rules []Rule, source string) (*RuleSet, error) {
+// compileRules builds a set from rules. Each rule's group, kind and version are checked
+// now; its expressions are compiled now too unless lazy, when they are compiled on the
+// rule's first use (see compiledRule.compile). Only the library is lazy: its expressions
+// are checked by its tests, and compiling some 300 rules up front made every program's
+// first Compute pay for all of them. A user's rules are compiled here, so that their
+// errors appear when they are loaded.
+func compileRules(rules []Rule, source string, lazy bool) (*RuleSet, error) {
 	rs := newRuleSet()
 	var errs []error
 	for _, r := range rules {
 		c, err := compileRule(r)
+		if err == nil && !lazy {
+			err = c.compile()
+		}
 		if err != nil {
 			err.Source = source
 			errs = append(errs, err)
@@ -266,6 +291,12 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 	if r.InProgress == "" && r.Failed == "" && r.Current == "" {
 		return nil, &RuleError{Rule: c.name, Err: errors.New("no expression: give at least one of current, failed, inProgress")}
 	}
+	return c, nil
+}
+
+// compilePrograms compiles c's expressions into its programs.
+func (c *compiledRule) compilePrograms() *RuleError {
+	r := c.src
 	for _, e := range []struct {
 		field, expr string
 		want        *cel.Type
@@ -281,11 +312,11 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 		}
 		prg, err := compileExpr(e.expr, e.want)
 		if err != nil {
-			return nil, &RuleError{Rule: c.name, Field: e.field, Expr: e.expr, Err: err}
+			return &RuleError{Rule: c.name, Field: e.field, Expr: e.expr, Err: err}
 		}
 		*e.prg = prg
 	}
-	return c, nil
+	return nil
 }
 
 // checkPattern allows a "*" only where Rule documents one: a group "*.suffix" with a
@@ -530,6 +561,11 @@ func orEmpty(m map[string]any) map[string]any {
 // apply evaluates r on the object. decided is false when r has no current expression and
 // none of the others matched: the generic rules then decide.
 func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, status map[string]any) (v verdict, decided bool) {
+	if err := r.compile(); err != nil {
+		// Only a lazily compiled rule can get here: the library's, whose expressions
+		// TestLibraryCompiles checks. Unknown, naming the rule, rather than a panic.
+		return r.evalError(kind, err.Field, err.Err), true
+	}
 	spec, _ := m["spec"].(map[string]any)
 	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
 		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}

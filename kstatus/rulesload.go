@@ -37,6 +37,12 @@ type ruleFile struct {
 //
 // Unknown keys are errors, so a misspelt "inprogress" does not silently do nothing.
 func LoadRules(data []byte, source string) (*RuleSet, error) {
+	return loadRules(data, source, false)
+}
+
+// loadRules is LoadRules; lazy defers compiling each rule's expressions to its first use
+// (see compileRules).
+func loadRules(data []byte, source string, lazy bool) (*RuleSet, error) {
 	var all []Rule
 	for i, doc := range splitDocuments(data) {
 		rules, err := decodeRules(doc)
@@ -48,7 +54,7 @@ func LoadRules(data []byte, source string) (*RuleSet, error) {
 		}
 		all = append(all, rules...)
 	}
-	return compileRules(all, source)
+	return compileRules(all, source, lazy)
 }
 
 // splitDocuments splits a YAML stream at "---" lines and drops empty documents.
@@ -145,7 +151,8 @@ var libraryFS embed.FS
 // Library returns the built-in status rules: rules for widely deployed custom resources
 // (Argo, Flux, cert-manager, ...) whose status the standard conditions do not cover; the
 // README lists the kinds. Compute uses it; ComputeWith unless Options.NoLibrary. The set is
-// compiled once, on first use.
+// read once, on first use, and each rule's expressions are compiled on the first lookup of
+// its kind, so a program pays only for the kinds it judges.
 func Library() *RuleSet {
 	return library()
 }
@@ -171,7 +178,7 @@ func loadLibrary(fsys fs.FS) (*RuleSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		rs, err := LoadRules(data, path.Base(n))
+		rs, err := loadRules(data, path.Base(n), true)
 		if err != nil {
 			return nil, err
 		}
