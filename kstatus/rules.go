@@ -216,7 +216,8 @@ func (a *numberAdapter) NativeToValue(v any) ref.Val {
 	case map[string]any:
 		return types.NewStringInterfaceMap(a, x)
 	case []any:
-		return types.NewDynamicList(a, x)
+		// v, not x: boxing the slice again would allocate on every list read.
+		return types.NewDynamicList(a, v)
 	}
 	return a.Adapter.NativeToValue(v)
 }
