@@ -1,12 +1,15 @@
 package kstatus
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Rules for the batch group.
 
 func init() {
 	register("Job", jobRule, "batch")
-	register("CronJob", alwaysCurrent("CronJob has no status to wait for"), "batch")
+	register("CronJob", cronJobRule, "batch")
 }
 
 // jobRule: a Job is reconciled when it has finished, and Failed when it has given up
@@ -71,4 +74,44 @@ func jobRule(o object) verdict {
 		msg += fmt.Sprintf(", failed %d", failedPods)
 	}
 	return inProgress("JobRunning", msg)
+}
+
+// cronJobRule: a CronJob is a schedule, not a workload, so it is always Current: each run
+// is a Job, and a wait that should cover a run waits on that Job. Waiting on the CronJob
+// for its next run would wait for the clock, and for a failed last run would wait for a
+// run that may be hours away. spec.suspend stops new runs, which is what the spec asks,
+// so a suspended CronJob is Current too. The message says what was read: the suspension,
+// the active runs, and the last scheduled and successful times, or that the CronJob has
+// not been scheduled yet.
+func cronJobRule(o object) verdict {
+	f := o.fields()
+	suspend := f.bool(o.spec, "suspend", "spec.suspend")
+	active := f.list(o.status, "active", "status.active")
+	lastSchedule := f.str(o.status, "lastScheduleTime", "status.lastScheduleTime")
+	lastSuccess := f.str(o.status, "lastSuccessfulTime", "status.lastSuccessfulTime")
+	if f.err != nil {
+		return malformed(f.err)
+	}
+	var b strings.Builder
+	b.WriteString("CronJob is a schedule; its runs are Jobs")
+	if suspend {
+		b.WriteString(": suspended (spec.suspend), no new runs")
+	}
+	switch {
+	case lastSchedule == "" && len(active) == 0:
+		b.WriteString("; not scheduled yet")
+	default:
+		if len(active) > 0 {
+			fmt.Fprintf(&b, "; %d active", len(active))
+		}
+		if lastSchedule != "" {
+			b.WriteString("; last scheduled " + lastSchedule)
+		}
+		if lastSuccess != "" {
+			b.WriteString(", last successful " + lastSuccess)
+		} else {
+			b.WriteString(", none successful yet")
+		}
+	}
+	return current(b.String())
 }

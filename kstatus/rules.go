@@ -1,11 +1,13 @@
 package kstatus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/cel-go/cel"
@@ -112,6 +114,10 @@ func (s *RuleSet) index() {
 }
 
 // compiledRule is a Rule with its programs. A nil program means the expression is absent.
+//
+// The programs of a rule loaded lazily (the library's) are compiled on the rule's first
+// use, once, by compile; until then they are nil. A rule set's users call compile before
+// reading them (apply does).
 type compiledRule struct {
 	src                                   Rule
 	name, group, version                  string
@@ -119,6 +125,17 @@ type compiledRule struct {
 	inProgress, failed, current, messageP cel.Program
 	// custom is the Eval of a CustomRule, which has no programs.
 	custom func(*unstructured.Unstructured) (*Result, error)
+
+	once sync.Once
+	cerr *RuleError // compile's error, if any
+}
+
+// compile compiles r's expressions, once; it is safe for concurrent use.
+func (r *compiledRule) compile() *RuleError {
+	r.once.Do(func() {
+		r.cerr = r.compilePrograms()
+	})
+	return r.cerr
 }
 
 // RuleError reports a rule that cannot be used: an expression that does not parse or
@@ -157,8 +174,20 @@ func IsRuleError(err error) bool {
 var ruleVars = [...]string{"self", "apiVersion", "kind", "metadata", "spec", "status"}
 
 // celEnv is built once: building an environment costs far more than compiling a rule.
+//
+// Numbers: an object's numbers reach a rule as int64 (client-go's decoder), float64
+// (encoding/json) or json.Number (a decoder with UseNumber). numberAdapter turns a
+// json.Number into an int or a double as it is read, and CrossTypeNumericComparisons
+// lets an int and a double be compared (<, <=, >, >=) where the checker knows their
+// types, as in size(list) >= 2.0; at run time CEL already compares them by value, and
+// == holds between 3 and 3.0. So a rule needs no int() or double() around a field.
 var celEnv = func() *cel.Env {
-	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes()}
+	reg, err := types.NewRegistry()
+	if err != nil {
+		panic(err)
+	}
+	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes(),
+		cel.CrossTypeNumericComparisons(true), cel.CustomTypeAdapter(&numberAdapter{reg})}
 	for _, v := range ruleVars {
 		opts = append(opts, cel.Variable(v, cel.DynType))
 	}
@@ -169,18 +198,53 @@ var celEnv = func() *cel.Env {
 	return env
 }()
 
+// numberAdapter is the environment's types.Adapter: the registry's, but a json.Number
+// becomes an int when it is one and a double otherwise (a string when it is neither, so
+// that a comparison with it is an evaluation error, as for any non-number). Maps and lists
+// of the object are wrapped with numberAdapter itself, so that the values read from them
+// are converted the same way; nothing is copied, values are converted as they are read.
+type numberAdapter struct{ types.Adapter }
+
+func (a *numberAdapter) NativeToValue(v any) ref.Val {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return types.Int(i)
+		}
+		if f, err := x.Float64(); err == nil {
+			return types.Double(f)
+		}
+		return types.String(x)
+	case map[string]any:
+		return types.NewStringInterfaceMap(a, x)
+	case []any:
+		// v, not x: boxing the slice again would allocate on every list read.
+		return types.NewDynamicList(a, v)
+	}
+	return a.Adapter.NativeToValue(v)
+}
+
 // CompileRules compiles rules. Every expression is parsed and type-checked now, so a rule
 // that cannot work is an error here, naming the rule and the expression, and never at
 // evaluation. Two rules for the same group, kind and version are an error too.
 func CompileRules(rules []Rule) (*RuleSet, error) {
-	return compileRules(rules, "")
+	return compileRules(rules, "", false)
 }
 
-func compileRules(rules []Rule, source string) (*RuleSet, error) {
+// compileRules builds a set from rules. Each rule's group, kind and version are checked
+// now; its expressions are compiled now too unless lazy, when they are compiled on the
+// rule's first use (see compiledRule.compile). Only the library is lazy: its expressions
+// are checked by its tests, and compiling some 300 rules up front made every program's
+// first Compute pay for all of them. A user's rules are compiled here, so that their
+// errors appear when they are loaded.
+func compileRules(rules []Rule, source string, lazy bool) (*RuleSet, error) {
 	rs := newRuleSet()
 	var errs []error
 	for _, r := range rules {
 		c, err := compileRule(r)
+		if err == nil && !lazy {
+			err = c.compile()
+		}
 		if err != nil {
 			err.Source = source
 			errs = append(errs, err)
@@ -230,6 +294,12 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 	if r.InProgress == "" && r.Failed == "" && r.Current == "" {
 		return nil, &RuleError{Rule: c.name, Err: errors.New("no expression: give at least one of current, failed, inProgress")}
 	}
+	return c, nil
+}
+
+// compilePrograms compiles c's expressions into its programs.
+func (c *compiledRule) compilePrograms() *RuleError {
+	r := c.src
 	for _, e := range []struct {
 		field, expr string
 		want        *cel.Type
@@ -245,11 +315,11 @@ func compileRule(r Rule) (*compiledRule, *RuleError) {
 		}
 		prg, err := compileExpr(e.expr, e.want)
 		if err != nil {
-			return nil, &RuleError{Rule: c.name, Field: e.field, Expr: e.expr, Err: err}
+			return &RuleError{Rule: c.name, Field: e.field, Expr: e.expr, Err: err}
 		}
 		*e.prg = prg
 	}
-	return c, nil
+	return nil
 }
 
 // checkPattern allows a "*" only where Rule documents one: a group "*.suffix" with a
@@ -526,6 +596,11 @@ func orEmpty(m map[string]any) map[string]any {
 func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, status map[string]any) (v verdict, decided bool) {
 	if r.custom != nil {
 		return r.applyCustom(m, kind)
+	}
+	if err := r.compile(); err != nil {
+		// Only a lazily compiled rule can get here: the library's, whose expressions
+		// TestLibraryCompiles checks. Unknown, naming the rule, rather than a panic.
+		return r.evalError(kind, err.Field, err.Err), true
 	}
 	spec, _ := m["spec"].(map[string]any)
 	act := &activation{self: m, apiVersion: apiVersion, kind: kind,

@@ -2,6 +2,7 @@ package kstatus
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -108,25 +109,97 @@ func writeExpected(t *testing.T, path, message, rule string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(data)
+	out, err := rewriteExpected(string(data), message, rule)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rewriteExpected returns text, a fixture, with the message and rule of its expected
+// section replaced. The section's status and reason lines are kept, and so is every
+// line outside the section: the keys before it and the top-level keys after it (state,
+// argocd, ...), which a fixture may place in any order.
+func rewriteExpected(text, message, rule string) (string, error) {
 	i := strings.Index(text, "\nexpected:\n")
 	if i < 0 {
-		t.Fatalf("%s: no expected section", path)
+		return "", errors.New("no expected section")
 	}
-	var lines []string
-	for _, l := range strings.Split(text[i+len("\nexpected:\n"):], "\n") {
+	body := text[i+len("\nexpected:\n"):]
+	// The section ends at the first line that is neither indented nor blank: the next
+	// top-level key (or a comment in column 0, which belongs to what follows).
+	rest := ""
+	lines := strings.SplitAfter(body, "\n")
+	for j, l := range lines {
+		if l != "" && l != "\n" && l[0] != ' ' {
+			body, rest = strings.Join(lines[:j], ""), strings.Join(lines[j:], "")
+			break
+		}
+	}
+	var kept []string
+	for _, l := range strings.Split(body, "\n") {
 		if strings.HasPrefix(l, "  status:") || strings.HasPrefix(l, "  reason:") {
-			lines = append(lines, l)
+			kept = append(kept, l)
 		}
 	}
 	m, _ := yaml.Marshal(map[string]string{"message": message})
 	r, _ := yaml.Marshal(map[string]string{"rule": rule})
 	for _, l := range strings.Split(strings.TrimSpace(string(m))+"\n"+strings.TrimSpace(string(r)), "\n") {
-		lines = append(lines, "  "+l)
+		kept = append(kept, "  "+l)
 	}
-	out := text[:i] + "\nexpected:\n" + strings.Join(lines, "\n") + "\n"
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+	return text[:i] + "\nexpected:\n" + strings.Join(kept, "\n") + "\n" + rest, nil
+}
+
+// TestRewriteExpected: -update-rules rewrites only the message and rule of a fixture; the
+// keys after the expected section survive.
+func TestRewriteExpected(t *testing.T) {
+	in := `# A widget.
+object:
+  kind: Widget
+expected:
+  status: Failed
+  reason: RuleFailed
+  message: old message
+    on two lines
+  rule: cel:old
+state: failed
+argocd:
+  health: Degraded
+  why: because
+`
+	want := `# A widget.
+object:
+  kind: Widget
+expected:
+  status: Failed
+  reason: RuleFailed
+  message: new message
+  rule: cel:example/Widget
+state: failed
+argocd:
+  health: Degraded
+  why: because
+`
+	got, err := rewriteExpected(in, "new message", "cel:example/Widget")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rewriteExpected() mismatch (-want +got):\n%s", diff)
+	}
+	// Expected last, as most fixtures have it: nothing follows.
+	last := "object:\n  kind: Widget\nexpected:\n  status: Current\n  message: old\n  rule: cel:old\n"
+	got, err = rewriteExpected(last, "new", "cel:new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "object:\n  kind: Widget\nexpected:\n  status: Current\n  message: new\n  rule: cel:new\n"; got != want {
+		t.Errorf("rewriteExpected() = %q, want %q", got, want)
+	}
+	if _, err := rewriteExpected("object: {}\n", "m", "r"); err == nil {
+		t.Error("rewriteExpected() of a fixture without expected: no error")
 	}
 }
 

@@ -41,6 +41,12 @@ type ruleFile struct {
 // kstatus/luahealth adds Argo CD's argocd-cm ConfigMap of Lua health checks. The rules of
 // such documents come after the CEL rules of the same data when the sets merge.
 func LoadRules(data []byte, source string) (*RuleSet, error) {
+	return loadRules(data, source, false)
+}
+
+// loadRules is LoadRules; lazy defers compiling each rule's expressions to its first use
+// (see compileRules).
+func loadRules(data []byte, source string, lazy bool) (*RuleSet, error) {
 	var all []Rule
 	var others []*RuleSet
 	for i, doc := range splitDocuments(data) {
@@ -61,7 +67,7 @@ func LoadRules(data []byte, source string) (*RuleSet, error) {
 		}
 		all = append(all, rules...)
 	}
-	rs, err := compileRules(all, source)
+	rs, err := compileRules(all, source, lazy)
 	if err != nil || len(others) == 0 {
 		return rs, err
 	}
@@ -162,7 +168,8 @@ var libraryFS embed.FS
 // Library returns the built-in status rules: rules for widely deployed custom resources
 // (Argo, Flux, cert-manager, ...) whose status the standard conditions do not cover; the
 // README lists the kinds. Compute uses it; ComputeWith unless Options.NoLibrary. The set is
-// compiled once, on first use.
+// read once, on first use, and each rule's expressions are compiled on the first lookup of
+// its kind, so a program pays only for the kinds it judges.
 func Library() *RuleSet {
 	return library()
 }
@@ -188,7 +195,7 @@ func loadLibrary(fsys fs.FS) (*RuleSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		rs, err := LoadRules(data, path.Base(n))
+		rs, err := loadRules(data, path.Base(n), true)
 		if err != nil {
 			return nil, err
 		}
