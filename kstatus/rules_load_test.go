@@ -360,10 +360,10 @@ rules:
 		{"storage.gcp.crossplane.io/v1", "Database", "cel:crossplane-any"},  // any kind
 		{"s3.gcp.crossplane.io/v1", "Bucket", "cel:exact-v1-only"},          // exact beats wildcard
 		{"s3.gcp.crossplane.io/v2", "Bucket", "cel:crossplane-bucket"},      // unless its version differs
-		{"crossplane.io/v1", "Bucket", "default"},                           // the bare suffix is not matched
+		{"crossplane.io/v1", "Bucket", "infer:no-status"},                   // the bare suffix is not matched
 		{"aws.crossplane.io/v1", "Bucket", "cel:crossplane-bucket"},         // nor here: not "*.aws.crossplane.io"
-		{"notcrossplane.io/v1", "Bucket", "default"},                        // the suffix starts at a dot
-		{"v1", "Bucket", "default"},
+		{"notcrossplane.io/v1", "Bucket", "infer:no-status"},                // the suffix starts at a dot
+		{"v1", "Bucket", "infer:no-status"},
 	} {
 		m := map[string]any{"apiVersion": tc.apiVersion, "kind": tc.kind, "metadata": map[string]any{"name": "x"}}
 		if _, rule, _ := Explain(objectFromMap(m), Options{Rules: rs, NoLibrary: true}); rule != tc.want {
