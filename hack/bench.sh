@@ -118,6 +118,12 @@ if ! KATES_MEASURE_ELECTION=1 go test -count=1 -run '^TestMeasureElection$' ./ex
   tail -20 "$tmp/election.log" >&2
 fi
 
+echo "== burst after failover (examples/controller's TestMeasureBurstAfterFailover)"
+if ! KATES_MEASURE_ELECTION=1 go test -count=1 -run '^TestMeasureBurstAfterFailover$' ./examples/controller >"$tmp/burst.log" 2>&1; then
+  echo "burst: TestMeasureBurstAfterFailover failed:" >>"$res/machine.txt"
+  tail -20 "$tmp/burst.log" >&2
+fi
+
 end=$(date +%s)
 echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"
 echo "== report"

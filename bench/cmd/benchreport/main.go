@@ -187,6 +187,7 @@ func (rep *report) render() []byte {
 	rep.bootstrap()
 	rep.wait()
 	rep.election()
+	rep.burst()
 	rep.profiles()
 	rep.machineSection()
 	sections := rep.buf.Bytes()
