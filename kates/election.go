@@ -343,16 +343,39 @@ func (e *elector) renew(ctx context.Context, cancel context.CancelCauseFunc) {
 	}
 }
 
-// release gives the lease up, only if the Lease is still exactly the record this replica
-// last wrote: the update is conditional on its resourceVersion.
+// release gives the lease up, only if the Lease is still a record of this replica's: the
+// update is conditional on the resourceVersion of the record it last wrote. A conflict has two
+// causes. Another replica took the lease over: its record names it, and is left alone. Or a
+// renewal of this replica's landed after its answer was abandoned (run's context ended while
+// it was in flight): the record still names this replica with this term's acquireTime — a
+// later term, even of a process restarted with the same Identity, has its own — so it is
+// released, conditional on that record's resourceVersion.
 func (e *elector) release(ctx context.Context) {
-	lease := e.held.DeepCopy()
-	now := metav1.NewMicroTime(time.Now())
-	one := int32(1)
-	lease.Spec.HolderIdentity = nil
-	lease.Spec.LeaseDurationSeconds = &one
-	lease.Spec.RenewTime = &now
 	releaseCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.o.RenewDeadline)
 	defer cancel()
-	_, _ = e.leases.Update(releaseCtx, lease, metav1.UpdateOptions{}) // a conflict means it is no longer ours
+	lease := e.held
+	for range 2 {
+		released := lease.DeepCopy()
+		now := metav1.NewMicroTime(time.Now())
+		one := int32(1)
+		released.Spec.HolderIdentity = nil
+		released.Spec.LeaseDurationSeconds = &one
+		released.Spec.RenewTime = &now
+		_, err := e.leases.Update(releaseCtx, released, metav1.UpdateOptions{})
+		if !apierrors.IsConflict(err) {
+			return
+		}
+		lease, err = e.leases.Get(releaseCtx, e.name, metav1.GetOptions{})
+		if err != nil || !e.ownTerm(lease) {
+			return // someone else's now
+		}
+	}
+}
+
+// ownTerm reports whether lease is a record of this replica's current term: its holder and
+// its acquireTime are the ones this replica wrote when it won.
+func (e *elector) ownTerm(lease *coordinationv1.Lease) bool {
+	h, mine := lease.Spec.HolderIdentity, e.held.Spec.AcquireTime
+	return h != nil && *h == e.o.Identity && mine != nil && lease.Spec.AcquireTime != nil &&
+		lease.Spec.AcquireTime.Equal(mine)
 }

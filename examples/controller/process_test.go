@@ -19,7 +19,9 @@ import (
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -148,23 +150,7 @@ func proxy(t *testing.T, replica string, cfg *rest.Config, log *requestLog) *htt
 			rec.status = http.StatusBadGateway
 		}
 		if rec.status < 300 {
-			var obj struct {
-				Metadata struct {
-					ResourceVersion string `json:"resourceVersion"`
-				} `json:"metadata"`
-				Spec struct {
-					HolderIdentity *string `json:"holderIdentity"`
-				} `json:"spec"`
-			}
-			_ = json.Unmarshal(body, &obj)
-			rec.rv, _ = strconv.ParseInt(obj.Metadata.ResourceVersion, 10, 64)
-			if rec.lease() {
-				empty := ""
-				rec.holder = &empty
-				if obj.Spec.HolderIdentity != nil {
-					rec.holder = obj.Spec.HolderIdentity
-				}
-			}
+			rec.rv, rec.holder = written(t, body, resp.Header.Get("Content-Type"), rec.lease())
 		}
 		log.add(rec)
 		w.WriteHeader(resp.StatusCode)
@@ -172,6 +158,56 @@ func proxy(t *testing.T, replica string, cfg *rest.Config, log *requestLog) *htt
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// written decodes what a successful write answered: the object's resourceVersion and, for a
+// Lease, its holder ("" when released). The kates Client speaks protobuf for built-in kinds,
+// JSON for custom resources; a body that decodes as neither fails the test, so that no write
+// escapes the checks by being unreadable.
+func written(t *testing.T, body []byte, contentType string, lease bool) (int64, *string) {
+	var rv string
+	holder := ""
+	if strings.Contains(contentType, "protobuf") {
+		obj, _, err := clientgoscheme.Codecs.UniversalDeserializer().Decode(body, nil, nil)
+		if err != nil {
+			t.Errorf("a write's answer (%s) does not decode: %v", contentType, err)
+			return 0, nil
+		}
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			t.Errorf("a write's answer %T has no metadata: %v", obj, err)
+			return 0, nil
+		}
+		rv = m.GetResourceVersion()
+		if l, ok := obj.(*coordinationv1.Lease); ok && l.Spec.HolderIdentity != nil {
+			holder = *l.Spec.HolderIdentity
+		}
+	} else {
+		var obj struct {
+			Metadata struct {
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
+			Spec struct {
+				HolderIdentity *string `json:"holderIdentity"`
+			} `json:"spec"`
+		}
+		if err := json.Unmarshal(body, &obj); err != nil {
+			t.Errorf("a write's answer (%s) does not decode: %v", contentType, err)
+			return 0, nil
+		}
+		rv = obj.Metadata.ResourceVersion
+		if obj.Spec.HolderIdentity != nil {
+			holder = *obj.Spec.HolderIdentity
+		}
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil {
+		t.Errorf("a write's answer has resourceVersion %q", rv)
+	}
+	if !lease {
+		return n, nil
+	}
+	return n, &holder
 }
 
 // proxyKubeconfig writes a kubeconfig that sends a replica's requests through its proxy, in
