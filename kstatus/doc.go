@@ -126,8 +126,10 @@
 //	rules, err := kstatus.LoadRules(data, "rules.yaml") // errors name rule and expression
 //	res, err := kstatus.ComputeWith(u, kstatus.Options{Rules: rules})
 //
-// Every expression is compiled and type-checked when the rules are loaded, so a rule that
-// cannot work is an error then, never later; CheckSchema also catches a misspelt field
+// Every expression of the caller's rules is compiled and type-checked when the rules are
+// loaded, so a rule that cannot work is an error then, never later (the library's are compiled
+// on the first object of their kind, so that a program pays only for the kinds it meets; a
+// test compiles them all); CheckSchema also catches a misspelt field
 // given the kind's schema. An expression that fails on an object (it reads a field the
 // object lacks: test with has()) makes the object Unknown with a *FieldError naming the
 // rule and the expression, as a malformed field does.
