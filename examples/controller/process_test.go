@@ -21,6 +21,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -509,15 +510,18 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 	leader = waitHolder(t, s, base, ns)
 	waitWrites(t, s.log, leader, time.Now(), 3)
 	var rewrittenAt time.Time
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	// The leader renews every retry period: under load a read and a write can take longer
+	// than that, so try as often as it takes.
+	backoff := wait.Backoff{Steps: 100, Duration: 10 * time.Millisecond, Factor: 1, Jitter: 0.5}
+	err := retry.RetryOnConflict(backoff, func() error {
 		var lease *coordinationv1.Lease
 		leader, lease = holder(t, base, ns)
 		intruder := intruder
 		lease.Spec.HolderIdentity = &intruder
 		now := metav1.NewMicroTime(time.Now())
 		lease.Spec.RenewTime = &now
+		rewrittenAt = time.Now() // sent: the leader may hear of it before this call returns
 		_, err := base.Clientset().CoordinationV1().Leases(ns).Update(ctx, lease, metav1.UpdateOptions{})
-		rewrittenAt = time.Now()
 		return err
 	})
 	if err != nil {
