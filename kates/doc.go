@@ -71,15 +71,8 @@
 //
 // # Validating
 //
-// A Validator checks objects against the cluster's own schemas without writing anything — a
-// custom resource against its CRD with the API server's validation code, a built-in kind against
-// the schema the server publishes — and answers with the error the server would give:
-//
-//	v, err := kates.NewValidator(client)
-//	if err := v.Validate(ctx, obj); apierrors.IsInvalid(err) {
-//		var invalid *kates.ValidationError
-//		errors.As(err, &invalid) // invalid.Errors: every violation, with its field path
-//	}
+// Package validate (validate.New) checks objects against the cluster's own schemas without
+// writing anything; it alone links the API server's validation code.
 //
 // # Leader election
 //
