@@ -330,7 +330,7 @@ func (s *ApplySet) Prepare(ctx context.Context, objs []*unstructured.Unstructure
 // (or a kind not served yet, which a CustomResourceDefinition applied with it will define; a
 // namespace recorded for it in vain only widens what Prune looks at).
 func (s *ApplySet) nsOf(o *unstructured.Unstructured) string {
-	m, err := s.c.mappingForObject(o.GroupVersionKind())
+	m, err := s.c.MappingFor(o.GroupVersionKind())
 	if err == nil && m.Scope.Name() != meta.RESTScopeNameNamespace {
 		return ""
 	}

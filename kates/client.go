@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -16,6 +15,7 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kates-dev/kates/internal/metrics"
 )
@@ -69,29 +69,25 @@ type Client struct {
 	metrics   atomic.Pointer[metrics.Metrics]
 }
 
-// NewClient returns a Client for the cluster config names.
+// NewClient returns a Client for the cluster config names, loaded as kubectl loads it
+// ($KUBECONFIG, ~/.kube/config, or in-cluster).
 func NewClient(config ClientConfig) (*Client, error) {
-	flags := genericclioptions.NewConfigFlags(true)
-	if config.Kubeconfig != "" {
-		flags.KubeConfig = &config.Kubeconfig
-	}
-	if config.Context != "" {
-		flags.Context = &config.Context
-	}
-	if config.Namespace != "" {
-		flags.Namespace = &config.Namespace
-	}
-	return NewClientFromConfigFlags(flags)
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = config.Kubeconfig
+	overrides := &clientcmd.ConfigOverrides{CurrentContext: config.Context}
+	overrides.Context.Namespace = config.Namespace
+	return NewClientFromClientConfig(clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides))
 }
 
-// NewClientFromConfigFlags returns a Client configured by kubectl-style flags, so a command line
-// tool can bind --kubeconfig, --context, -n and the rest with cli-runtime and hand them over.
-func NewClientFromConfigFlags(flags *genericclioptions.ConfigFlags) (*Client, error) {
-	cfg, err := flags.ToRESTConfig()
+// NewClientFromClientConfig returns a Client for a kubeconfig loader, so a command line tool
+// can bind --kubeconfig, --context, -n and the rest with cli-runtime and hand over
+// flags.ToRawKubeConfigLoader() (kates itself does not link cli-runtime).
+func NewClientFromClientConfig(cc clientcmd.ClientConfig) (*Client, error) {
+	cfg, err := cc.ClientConfig()
 	if err != nil {
 		return nil, fmt.Errorf("kates: load kubeconfig: %w", err)
 	}
-	ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
+	ns, _, err := cc.Namespace()
 	if err != nil {
 		return nil, fmt.Errorf("kates: namespace: %w", err)
 	}

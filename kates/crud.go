@@ -55,7 +55,7 @@ func (c *Client) resolve(resource any, needName bool) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := c.mappingForObject(u.GroupVersionKind())
+	m, err := c.MappingFor(u.GroupVersionKind())
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}

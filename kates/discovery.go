@@ -63,7 +63,7 @@ func (c *Client) Mapping(kindOrResource string) (*meta.RESTMapping, error) {
 		return m, nil
 	}
 	if meta.IsNoMatchError(err) || IsUnknownKind(err) {
-		return nil, &UnknownKindError{Kind: kindOrResource, Suggestions: c.suggest(kindOrResource)}
+		return nil, &UnknownKindError{Kind: kindOrResource, Suggestions: c.Suggest(kindOrResource)}
 	}
 	return nil, err
 }
@@ -117,7 +117,8 @@ func (c *Client) mappingFor(arg string) (*meta.RESTMapping, error) {
 }
 
 // mappingForObject resolves the kind of an object from its apiVersion and kind.
-func (c *Client) mappingForObject(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
+// MappingFor returns the REST mapping of a kind given by group, version and kind.
+func (c *Client) MappingFor(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
 	if gvk.Kind == "" {
 		return nil, fmt.Errorf("kates: object has no kind")
 	}
@@ -136,12 +137,14 @@ func (c *Client) mappingForObject(gvk schema.GroupVersionKind) (*meta.RESTMappin
 	if gvk.Group != "" || gvk.Version != "" {
 		name = gvk.Kind + " (" + gvk.GroupVersion().String() + ")"
 	}
-	return nil, &UnknownKindError{Kind: name, Suggestions: c.suggest(gvk.Kind)}
+	return nil, &UnknownKindError{Kind: name, Suggestions: c.Suggest(gvk.Kind)}
 }
 
 // suggest lists served resources whose names are close to arg: same prefix or within a small
 // edit distance of the resource, its singular, short names or kind.
-func (c *Client) suggest(arg string) []string {
+// Suggest returns the kinds and resources the server serves whose names are close to arg, for
+// an error message's "did you mean".
+func (c *Client) Suggest(arg string) []string {
 	lists, _ := c.discovery.ServerPreferredResources() // partial results are fine for hints
 	want := strings.ToLower(strings.SplitN(arg, ".", 2)[0])
 	seen := map[string]bool{}

@@ -71,37 +71,15 @@
 //
 // # Validating
 //
-// A Validator checks objects against the cluster's own schemas without writing anything — a
-// custom resource against its CRD with the API server's validation code, a built-in kind against
-// the schema the server publishes — and answers with the error the server would give:
-//
-//	v, err := kates.NewValidator(client)
-//	if err := v.Validate(ctx, obj); apierrors.IsInvalid(err) {
-//		var invalid *kates.ValidationError
-//		errors.As(err, &invalid) // invalid.Errors: every violation, with its field path
-//	}
+// Package validate (validate.New) checks objects against the cluster's own schemas without
+// writing anything; it alone links the API server's validation code.
 //
 // # Leader election
 //
-// RunElected runs a function while this replica holds a coordination.k8s.io Lease. No write of
-// that function's reaches the API server once another replica has taken the Lease over —
-// after a crash, a graceful stop, or a pause past the term that the process wakes from —
-// except one that had already passed its check when the process was paused: every Lease
-// write is conditional on the record this replica last saw, a term ends RenewDeadline after
-// the last renewal was sent (before any successor can begin) or at once when a renewal finds
-// the Lease rewritten, and every write sent with the function's context checks the term's
-// Fence just before it leaves (Fence.WrapTransport fences other clients). Start the Watch first and pass
-// its Accumulator in ElectionOptions.Views: every replica then keeps a complete view while it
-// stands by, and a new leader reconciles from its first Update instead of listing everything:
-//
-//	acc, err := client.Watch(ctx, queries...)
-//	err = kates.RunElected(ctx, client, kates.ElectionOptions{Lease: "my-system/my-controller",
-//		Views: []*kates.Accumulator{acc}}, func(ctx context.Context) error {
-//		for range acc.Changed() { // the first signal after winning brings the whole view
-//			// acc.Update(ctx, &snap), reconcile; return when ctx ends
-//		}
-//		return nil
-//	})
+// Package election (election.Run) runs a function while this replica holds a
+// coordination.k8s.io Lease. The Fence it arms lives here, because every write the Client
+// sends with a context that carries one (WithFence) checks it just before it leaves:
+// Fence.WrapTransport fences other clients the same way.
 //
 // # Manifests
 //

@@ -11,10 +11,10 @@ import (
 )
 
 // ErrLeaseLost is what a write made on behalf of a lease holder returns once its term may have
-// ended (see Fence), and what RunElected returns when run was stopped because this replica no
+// ended (see Fence), and what election.Run returns when run was stopped because this replica no
 // longer holds the lease (it could not renew it within RenewDeadline, or another replica took
 // it). The safe reaction is to exit the process, as Kubernetes' own controllers do, or to call
-// RunElected again to stand by for the next term.
+// election.Run again to stand by for the next term.
 var ErrLeaseLost = errors.New("kates: leader election lease lost")
 
 // FenceCheckedHeader is the request header a Fence with Stamp set adds to each write it lets
@@ -23,7 +23,7 @@ var ErrLeaseLost = errors.New("kates: leader election lease lost")
 const FenceCheckedHeader = "Kates-Fence-Checked"
 
 // A Fence is the deadline past which writes made on behalf of a leader-election term are
-// refused with ErrLeaseLost. RunElected moves it forward at each renewal of the lease and
+// refused with ErrLeaseLost. election.Run moves it forward at each renewal of the lease and
 // drops it when the term ends; the deadline is RenewDeadline after the last successful
 // renewal was sent, which is always before any other replica can take the lease over.
 //
@@ -31,11 +31,11 @@ const FenceCheckedHeader = "Kates-Fence-Checked"
 // GC pause wakes with its timers overdue and its goroutines mid-write. So the check happens on
 // the write path itself, on the monotonic clock, immediately before each request is sent:
 //
-//   - every write a Client sends with a context that descends from run's (see RunElected) is
+//   - every write a Client sends with a context that descends from run's (see election.Run) is
 //     checked, whatever the verb: create, update, patch, apply, delete;
 //   - writes sent by other clients (a client-go clientset, an event recorder) are checked
 //     when their rest.Config carries the fence: cfg.Wrap(fence.WrapTransport), where fence is
-//     ElectionOptions.Fence. Such a client sends no write outside a term at all.
+//     election.Options.Fence. Such a client sends no write outside a term at all.
 //
 // What remains is a write that passed its check and was then stopped before it reached the
 // API server — already on the wire, or between the check and the socket when the process was
@@ -74,7 +74,9 @@ func (f *Fence) check() (time.Time, error) {
 }
 
 // hold moves the deadline to until, if that is later than the current one.
-func (f *Fence) hold(until time.Time) {
+// Hold arms the fence until the given time: writes sent under it pass Check until then. The
+// election package calls it when a term is won or renewed; other code has no reason to.
+func (f *Fence) Hold(until time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if until.After(f.until) {
@@ -83,7 +85,8 @@ func (f *Fence) hold(until time.Time) {
 }
 
 // drop ends the term: every later check fails.
-func (f *Fence) drop() {
+// Drop disarms the fence at once: every write sent under it fails Check from now on.
+func (f *Fence) Drop() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.until = time.Time{}
@@ -106,13 +109,14 @@ func (f *Fence) WrapTransport(rt http.RoundTripper) http.RoundTripper {
 // fenceKey is the context key of the Fence a context's writes are checked against.
 type fenceKey struct{}
 
-// withFence returns a context whose Client writes are checked against f.
-func withFence(ctx context.Context, f *Fence) context.Context {
+// WithFence returns a context whose Client writes are checked against f. election.Run gives
+// run such a context; other code rarely needs it.
+func WithFence(ctx context.Context, f *Fence) context.Context {
 	return context.WithValue(ctx, fenceKey{}, f)
 }
 
 // FenceFrom returns the Fence that writes sent with ctx are checked against (the one
-// RunElected gives run), or nil.
+// election.Run gives run), or nil.
 func FenceFrom(ctx context.Context) *Fence {
 	f, _ := ctx.Value(fenceKey{}).(*Fence)
 	return f
@@ -148,5 +152,5 @@ func (t *fencedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(req)
 }
 
-// contextFence is the Client's fence lookup: the fence RunElected put in the request's context.
+// contextFence is the Client's fence lookup: the fence election.Run put in the request's context.
 func contextFence(req *http.Request) *Fence { return FenceFrom(req.Context()) }

@@ -156,3 +156,7 @@ func NewObjectFromUnstructured(u *unstructured.Unstructured) (Object, error) {
 func runtimeFromUnstructured(m map[string]any, into any) error {
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(m, into)
 }
+
+// ToUnstructured converts obj as the Client's methods do: a typed object, an Unstructured or a
+// map of Go values JSON encodes.
+func ToUnstructured(obj any) (*unstructured.Unstructured, error) { return toUnstructured(obj) }

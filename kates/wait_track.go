@@ -312,7 +312,7 @@ func (c *Client) refMapping(ref ObjectRef) (*meta.RESTMapping, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kates: %s: %w", ref, err)
 	}
-	m, err := c.mappingForObject(gv.WithKind(ref.Kind))
+	m, err := c.MappingFor(gv.WithKind(ref.Kind))
 	if err != nil && !IsUnknownKind(err) {
 		err = fmt.Errorf("kates: %s: %w", ref, err)
 	}

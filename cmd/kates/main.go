@@ -155,7 +155,7 @@ func (t terminalWriter) Write(p []byte) (int, error) {
 
 // client builds the client the connection flags describe.
 func (o *options) client() (*kates.Client, error) {
-	c, err := kates.NewClientFromConfigFlags(o.config)
+	c, err := kates.NewClientFromClientConfig(o.config.ToRawKubeConfigLoader())
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/validate"
 )
 
 func newValidateCommand(o *options) *cobra.Command {
@@ -61,7 +62,7 @@ one, installed or not.`,
 // a batch is corrected in one pass; other errors (the cluster unreachable) are failures.
 // applying says the batch was to be applied, for the message.
 func validateManifests(ctx context.Context, c *kates.Client, ms []manifest, applying bool) (int, error) {
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		return 0, failure(err)
 	}
@@ -87,7 +88,7 @@ func validateManifests(ctx context.Context, c *kates.Client, ms []manifest, appl
 		} else {
 			err = v.Validate(ctx, m.raw)
 		}
-		var verr *kates.ValidationError
+		var verr *validate.Error
 		switch {
 		case err == nil:
 			checked++

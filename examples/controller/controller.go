@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/rand"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -73,9 +74,9 @@ type Snapshot struct {
 type Options struct {
 	// Namespace restricts the controller to one namespace. Default: all.
 	Namespace string
-	// Election configures the leader election (RunElected). Default Lease:
+	// Election configures the leader election (election.Run). Default Lease:
 	// "webapp-controller" in the client's namespace; Views is set by the controller.
-	Election kates.ElectionOptions
+	Election election.Options
 	// Log receives a line per action. Default: discarded.
 	Log io.Writer
 	// Retry is how long after a failed reconcile the controller reconciles again when nothing
@@ -176,14 +177,14 @@ func (c *Controller) Run(ctx context.Context) error {
 		case <-ctx.Done():
 		}
 	}()
-	election := c.opts.Election
-	election.Views = []*kates.Accumulator{acc}
+	opts := c.opts.Election
+	opts.Views = []*kates.Accumulator{acc}
 	for {
-		err = kates.RunElected(ctx, c.client, election, c.lead)
+		err = election.Run(ctx, c.client, opts, c.lead)
 		if !errors.Is(err, kates.ErrLeaseLost) {
 			break
 		}
-		fmt.Fprintf(c.opts.Log, "%s: lost the lease; standing by\n", election.Identity)
+		fmt.Fprintf(c.opts.Log, "%s: lost the lease; standing by\n", opts.Identity)
 	}
 	// Changed is closed once every goroutine of the Watch has returned: return after them.
 	cancel()

@@ -21,7 +21,7 @@
 //   - Status: observedGeneration, and the kstatus conditions set with kstatus.MarkReady,
 //     MarkReconciling and MarkStalled, from the Deployment's computed status (an Entry's Status).
 //     kstatus.Compute, kates wait and kubectl wait then read a WebApp like any built-in kind.
-//   - Leader election (kates.RunElected) with warm standbys: run several replicas; each
+//   - Leader election (election.Run) with warm standbys: run several replicas; each
 //     watches from the start, one reconciles. When the leader dies, a standby takes over after
 //     the lease duration and reconciles at once from its complete view, without listing.
 //   - /metrics (its own Prometheus registry) served as kubebuilder's scaffold serves it, safe to

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -61,7 +62,7 @@ func main() {
 	ctrl, err := New(client, Options{
 		Namespace: *namespace,
 		Log:       os.Stdout,
-		Election: kates.ElectionOptions{Lease: *lease, Identity: *identity, LeaseDuration: *leaseDuration,
+		Election: election.Options{Lease: *lease, Identity: *identity, LeaseDuration: *leaseDuration,
 			RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod, Release: *release,
 			Fence: &kates.Fence{Stamp: *stamp}},
 	}, reg)

@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/endpoints/request"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
@@ -155,7 +156,7 @@ type replica struct {
 
 // startReplica starts a replica of the controller for namespace ns, with a client of its own
 // (so its LISTs and writes are its own), and waits until its view is complete.
-func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, election kates.ElectionOptions, out io.Writer) *replica {
+func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, election election.Options, out io.Writer) *replica {
 	t.Helper()
 	cfg := base.RESTConfig()
 	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return &recorder{next: rt, replica: id, log: log} }
@@ -339,7 +340,7 @@ func TestWebAppLifecycle(t *testing.T) {
 	}()
 	versions, stopWatch := watchWebApps(t, base, ns)
 	r := startReplica(t, base, "solo", &writeLog{lists: map[string][]time.Time{}},
-		kates.ElectionOptions{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}, &out)
+		election.Options{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}, &out)
 
 	if err := base.Create(ctx, newWebApp(ns, "web", 2, "nginx:1.27"), nil); err != nil {
 		t.Fatal(err)
@@ -520,7 +521,7 @@ func TestFailoverToWarmStandby(t *testing.T) {
 	}()
 	leaseVersions, stopLeaseWatch := watchLease(t, base, ns, "webapp")
 	log := &writeLog{lists: map[string][]time.Time{}}
-	election := kates.ElectionOptions{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
+	election := election.Options{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
 	var replicas []*replica
 	for i := range 3 {
 		replicas = append(replicas, startReplica(t, base, fmt.Sprintf("replica-%d", i), log, election, &out))
@@ -639,7 +640,7 @@ func TestBurstIsCoalesced(t *testing.T) {
 	ctx := context.Background()
 	var out syncBuffer
 	log := &writeLog{lists: map[string][]time.Time{}}
-	r := startReplica(t, base, "solo", log, kates.ElectionOptions{Lease: "webapp", LeaseDuration: testLease,
+	r := startReplica(t, base, "solo", log, election.Options{Lease: "webapp", LeaseDuration: testLease,
 		RenewDeadline: testRenew, RetryPeriod: testRetry}, &out)
 	defer r.stop(t)
 	const apps, changesEach = 5, 20
@@ -702,7 +703,7 @@ func TestStalledWhenTheSpecCannotBeApplied(t *testing.T) {
 	installCRD(t, base)
 	ctx := context.Background()
 	var out syncBuffer
-	r := startReplica(t, base, "solo", &writeLog{lists: map[string][]time.Time{}}, kates.ElectionOptions{Lease: "webapp",
+	r := startReplica(t, base, "solo", &writeLog{lists: map[string][]time.Time{}}, election.Options{Lease: "webapp",
 		LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}, &out)
 	defer r.stop(t)
 	if err := base.Create(ctx, newWebApp(ns, "web", 0, "nginx:1.27"), nil); err != nil {

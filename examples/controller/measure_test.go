@@ -13,6 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
@@ -39,7 +40,7 @@ func TestMeasureElection(t *testing.T) {
 	ctx := context.Background()
 	var out syncBuffer
 	log := &writeLog{lists: map[string][]time.Time{}}
-	election := kates.ElectionOptions{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
+	election := election.Options{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
 	next := 0
 	start := func(b *kates.Client) *replica {
 		next++
@@ -236,7 +237,7 @@ func TestMeasureBurstAfterFailover(t *testing.T) {
 	ctx := context.Background()
 	var out syncBuffer
 	log := &writeLog{lists: map[string][]time.Time{}}
-	election := kates.ElectionOptions{Lease: "webapp", LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond}
+	election := election.Options{Lease: "webapp", LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond}
 	next := 0
 	start := func() *replica {
 		next++

@@ -19,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 )
@@ -68,7 +69,7 @@ func TestMetricsAuth(t *testing.T) {
 	if err := client.RegisterMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
-	ctrl, err := New(client, Options{Namespace: ns, Log: &out, Retry: 200 * time.Millisecond, Election: kates.ElectionOptions{
+	ctrl, err := New(client, Options{Namespace: ns, Log: &out, Retry: 200 * time.Millisecond, Election: election.Options{
 		Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}}, reg)
 	if err != nil {
 		t.Fatal(err)

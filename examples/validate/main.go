@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/validate"
 )
 
 func main() {
@@ -52,7 +53,7 @@ func render(name string, replicas any, extra map[string]any) map[string]any {
 }
 
 func run(ctx context.Context, client *kates.Client, out io.Writer) error {
-	v, err := kates.NewValidator(client)
+	v, err := validate.New(client)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func run(ctx context.Context, client *kates.Client, out io.Writer) error {
 	for _, obj := range objects {
 		name := obj["metadata"].(map[string]any)["name"]
 		err := v.Validate(ctx, obj)
-		var invalid *kates.ValidationError
+		var invalid *validate.Error
 		switch {
 		case err == nil:
 			// Valid by the cluster's own schema: apply it.

@@ -40,7 +40,7 @@ func Namespace(t *testing.T, prefix string) (*kates.Client, string) {
 
 // IgnoreConnections are goleak options that ignore the goroutines of pooled HTTP connections:
 // they belong to the clients, which outlive what a test checks for leaks (a controller,
-// RunElected), not to it.
+// election.Run), not to it.
 var IgnoreConnections = []goleak.Option{
 	goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
 	goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),

@@ -1,4 +1,4 @@
-package kates_test
+package validate_test
 
 import (
 	"context"
@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/validate"
 )
 
 // gadgetCRD installs testdata/validate/gadgets.yaml's CRD under a group of its own, waits until
@@ -112,7 +113,7 @@ type validateCase struct {
 
 // checkAgainstServer validates each case and asks the server the same question: the verdicts
 // must agree, and the Validator's error must name every path the case expects.
-func checkAgainstServer(t *testing.T, c *kates.Client, v *kates.Validator, ns string, cases []validateCase) {
+func checkAgainstServer(t *testing.T, c *kates.Client, v *validate.Validator, ns string, cases []validateCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,9 +129,9 @@ func checkAgainstServer(t *testing.T, c *kates.Client, v *kates.Validator, ns st
 			if !apierrors.IsInvalid(err) {
 				t.Errorf("apierrors.IsInvalid(%v) = false", err)
 			}
-			var verr *kates.ValidationError
+			var verr *validate.Error
 			if !errors.As(err, &verr) {
-				t.Fatalf("Validate() = %T %v, want a *kates.ValidationError", err, err)
+				t.Fatalf("Validate() = %T %v, want a *validate.Error", err, err)
 			}
 			var got []string
 			for _, e := range verr.Errors {
@@ -153,7 +154,7 @@ func checkAgainstServer(t *testing.T, c *kates.Client, v *kates.Validator, ns st
 func TestValidateCustomResources(t *testing.T) {
 	c, ns := newClient(t)
 	crd, group := gadgetCRD(t, c)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestValidateCustomResources(t *testing.T) {
 
 func TestValidateBuiltinKinds(t *testing.T) {
 	c, ns := newClient(t)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +280,7 @@ spec:
 
 func TestValidateUnknownKindsAndNonObjects(t *testing.T) {
 	c, _ := newClient(t)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestValidateUnknownKindsAndNonObjects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := v.Validate(ctx, tc.obj)
-			if !errors.Is(err, kates.ErrNotObject) {
+			if !errors.Is(err, validate.ErrNotObject) {
 				t.Errorf("Validate(%#v) = %v, want an error wrapping ErrNotObject", tc.obj, err)
 			}
 		})
@@ -319,7 +320,7 @@ func TestValidateUnknownKindsAndNonObjects(t *testing.T) {
 // verdicts follow the cluster, with no stale schema and no "no such CRD" remembered.
 func TestValidateSeesCRDChanges(t *testing.T) {
 	c, ns := newClient(t)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,9 +390,9 @@ func updateCRD(t *testing.T, ctx context.Context, c *kates.Client, crd *kates.Cu
 }
 
 // violations lists err's violations, sorted (the schema validator's order follows map order), or
-// err itself when it is no *kates.ValidationError.
+// err itself when it is no *validate.Error.
 func violations(err error) []string {
-	var verr *kates.ValidationError
+	var verr *validate.Error
 	if !errors.As(err, &verr) {
 		return []string{fmt.Sprint(err)}
 	}
@@ -424,7 +425,7 @@ func eventually(t *testing.T, ctx context.Context, what string, f func() error) 
 func TestValidateConcurrently(t *testing.T) {
 	c, _ := newClient(t)
 	_, group := gadgetCRD(t, c)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +451,7 @@ func TestValidateConcurrently(t *testing.T) {
 // take them as the request would encode them, where Unstructured's deep copy used to panic.
 func TestClientAndValidatorTakeMapsOfGoValues(t *testing.T) {
 	c, _ := newClient(t)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,8 +488,8 @@ func TestValidatorWatchEndsWithCloseOrGarbage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ignore := goleak.IgnoreCurrent()
-	validate := func() *kates.Validator {
-		v, err := kates.NewValidator(c)
+	validate := func() *validate.Validator {
+		v, err := validate.New(c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package kates_test
+package election_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -55,7 +56,7 @@ func TestFenceWrapTransport(t *testing.T) {
 
 // TestFencedClientWrites runs an election and, from run, keeps its context's values without its
 // cancellation — as a write would that a paused process sends after waking, before any timer
-// has fired. While the term lasts such a write goes through; once RunElected has returned it
+// has fired. While the term lasts such a write goes through; once Run has returned it
 // is refused before it is sent, with ErrLeaseLost, and so is every write through a clientset
 // whose rest.Config carries the fence.
 func TestFencedClientWrites(t *testing.T) {
@@ -75,7 +76,7 @@ func TestFencedClientWrites(t *testing.T) {
 		t.Errorf("a clientset write before any term = %v, want ErrLeaseLost", err)
 	}
 	var kept context.Context
-	err = kates.RunElected(ctx, c, kates.ElectionOptions{Lease: "fenced", LeaseDuration: testLease, RenewDeadline: testRenew,
+	err = election.Run(ctx, c, election.Options{Lease: "fenced", LeaseDuration: testLease, RenewDeadline: testRenew,
 		RetryPeriod: testRetry, Fence: fence}, func(runCtx context.Context) error {
 		if kates.FenceFrom(runCtx) != fence {
 			t.Error("run's context does not carry the election's fence")
@@ -92,7 +93,7 @@ func TestFencedClientWrites(t *testing.T) {
 		return err
 	})
 	if err != nil {
-		t.Fatalf("RunElected = %v", err)
+		t.Fatalf("Run = %v", err)
 	}
 	err = c.Create(kept, cm("after"), nil)
 	if !errors.Is(err, kates.ErrLeaseLost) {
@@ -123,13 +124,13 @@ func TestReleaseLeavesASuccessorsLease(t *testing.T) {
 	ctx := context.Background()
 	leases := c.Clientset().CoordinationV1().Leases(ns)
 	const renew = 8 * time.Second
-	opts := kates.ElectionOptions{Lease: "taken", Identity: "a", LeaseDuration: 10 * time.Second, RenewDeadline: renew,
+	opts := election.Options{Lease: "taken", Identity: "a", LeaseDuration: 10 * time.Second, RenewDeadline: renew,
 		RetryPeriod: testRetry, Release: true}
 	leading := make(chan struct{})
 	var rewrittenAt, endedAt time.Time
 	done := make(chan error, 1)
 	go func() {
-		done <- kates.RunElected(ctx, c, opts, func(runCtx context.Context) error {
+		done <- election.Run(ctx, c, opts, func(runCtx context.Context) error {
 			close(leading)
 			<-runCtx.Done()
 			endedAt = time.Now()
@@ -154,10 +155,10 @@ func TestReleaseLeavesASuccessorsLease(t *testing.T) {
 	select {
 	case err := <-done:
 		if !errors.Is(err, kates.ErrLeaseLost) {
-			t.Errorf("RunElected = %v, want ErrLeaseLost", err)
+			t.Errorf("Run = %v, want ErrLeaseLost", err)
 		}
 	case <-time.After(leaseWithin):
-		t.Fatal("RunElected has not returned")
+		t.Fatal("Run has not returned")
 	}
 	if noticed := endedAt.Sub(rewrittenAt); noticed > 2*testRetry+time.Second {
 		t.Errorf("run ended %s after the Lease was rewritten, want within a retry period or two (%s), not the renew deadline (%s)",

@@ -1,4 +1,4 @@
-package kates_test
+package validate_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/validate"
 )
 
 // BenchmarkValidate measures validating a Deployment and a custom resource once their schemas
@@ -19,7 +19,7 @@ import (
 func BenchmarkValidate(b *testing.B) {
 	c, ns := newClient(b)
 	_, group := gadgetCRD(b, c)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +90,7 @@ spec: {color: red, size: 3, code: ABC-12, owner: {email: a@b.c}, ports: [{name: 
 func FuzzValidate(f *testing.F) {
 	c, _ := newClient(f)
 	crd, group := gadgetCRD(f, c)
-	v, err := kates.NewValidator(c)
+	v, err := validate.New(c)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func FuzzValidate(f *testing.F) {
 		if err != nil && strings.Contains(err.Error(), "internal error") {
 			t.Fatalf("Validate(%s): %v", data, err)
 		}
-		if _, isMap := obj.(map[string]any); !isMap && !errors.Is(err, kates.ErrNotObject) {
+		if _, isMap := obj.(map[string]any); !isMap && !errors.Is(err, validate.ErrNotObject) {
 			t.Errorf("Validate(%s) = %v, want ErrNotObject", data, err)
 		}
 		// The same input against the CRD given locally, and as the CRD itself.

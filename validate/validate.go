@@ -1,4 +1,4 @@
-package kates
+package validate
 
 import (
 	"context"
@@ -35,31 +35,36 @@ import (
 	"k8s.io/kube-openapi/pkg/schemaconv"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/kates-dev/kates/kates"
 )
 
 // ErrNotObject is what Validate's error wraps when its argument is not a Kubernetes object at
 // all: not a typed object, *Unstructured or map, or a map without apiVersion and kind.
+// crdGVR is where CustomResourceDefinitions are served.
+var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+
 var ErrNotObject = errors.New("not a Kubernetes object")
 
-// ValidationError is Validate's verdict on an invalid object: every violation found, each with
+// Error is Validate's verdict on an invalid object: every violation found, each with
 // its field path, the rule it breaks and the value. It is the error the API server would answer
 // with, in the same form: apierrors.IsInvalid(err) is true and Status() is the server's
 // Invalid status, so code that handles the server's rejections handles these too.
-type ValidationError struct {
+type Error struct {
 	GroupVersionKind schema.GroupVersionKind
 	Namespace, Name  string
 	Errors           field.ErrorList
 }
 
-func (e *ValidationError) statusError() *apierrors.StatusError {
+func (e *Error) statusError() *apierrors.StatusError {
 	return apierrors.NewInvalid(e.GroupVersionKind.GroupKind(), e.Name, e.Errors)
 }
 
-func (e *ValidationError) Error() string { return e.statusError().Error() }
+func (e *Error) Error() string { return e.statusError().Error() }
 
-// Status makes a ValidationError an apierrors.APIStatus, which is what apierrors.IsInvalid and
+// Status makes a Error an apierrors.APIStatus, which is what apierrors.IsInvalid and
 // apierrors.ReasonForError look for.
-func (e *ValidationError) Status() metav1.Status { return e.statusError().Status() }
+func (e *Error) Status() metav1.Status { return e.statusError().Status() }
 
 // Validator checks objects against the schemas of the cluster a Client talks to, without writing
 // anything, so a program can refuse bad input with the server's own verdict before it applies a
@@ -90,7 +95,7 @@ type Validator struct {
 // validatorState is everything a Validator holds. The CRD watch goroutine refers to it, never
 // to the Validator, so an abandoned Validator can be collected and its cleanup stop the watch.
 type validatorState struct {
-	c *Client
+	c *kates.Client
 
 	mu       sync.Mutex
 	builtins map[schema.GroupVersion]*builtinSchemas
@@ -132,7 +137,7 @@ type crdVersion struct {
 }
 
 // NewValidator returns a Validator for c's cluster. It fetches nothing until the first Validate.
-func NewValidator(c *Client) (*Validator, error) {
+func New(c *kates.Client) (*Validator, error) {
 	if c == nil {
 		return nil, errors.New("kates: NewValidator: nil Client")
 	}
@@ -160,7 +165,7 @@ func (s *validatorState) close() {
 
 // Validate checks obj — a typed object, *Unstructured, Unstructured or map[string]any — against
 // the cluster's schema for its kind and version. It returns nil for a valid object, a
-// *ValidationError listing every violation for an invalid one, an error IsUnknownKind recognises
+// *Error listing every violation for an invalid one, an error IsUnknownKind recognises
 // for a kind the server does not serve, one wrapping ErrNotObject for something that is not a
 // Kubernetes object, and other errors when the schema cannot be fetched. obj is not changed.
 //
@@ -171,7 +176,7 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 	// input nobody foresaw must not take the caller's program down.
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("kates: validate: internal error: %v", r)
+			err = fmt.Errorf("validate: internal error: %v", r)
 		}
 	}()
 	// u is the one copy of obj made here; the checks below may change it (defaults, pruning).
@@ -179,14 +184,14 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 	if err != nil {
 		return err
 	}
-	m, err := v.c.mappingForObject(u.GroupVersionKind())
+	m, err := v.c.MappingFor(u.GroupVersionKind())
 	if err != nil {
 		return fmt.Errorf("kates: %w", err)
 	}
 	namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace
 	switch {
 	case namespaced && u.GetNamespace() == "":
-		u.SetNamespace(v.c.namespace)
+		u.SetNamespace(v.c.Namespace())
 	case !namespaced && u.GetNamespace() != "":
 		u.SetNamespace("") // as the Client clears it before writing
 	}
@@ -196,7 +201,7 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 		if len(errs) == 0 {
 			return nil
 		}
-		return &ValidationError{GroupVersionKind: gvk, Namespace: t.obj.GetNamespace(), Name: t.obj.GetName(), Errors: errs}
+		return &Error{GroupVersionKind: gvk, Namespace: t.obj.GetNamespace(), Name: t.obj.GetName(), Errors: errs}
 	}
 	crd, err := v.crd(ctx, t.mapping.Resource.GroupResource())
 	if err != nil {
@@ -206,7 +211,7 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 		cv := crd.versions[gvk.Version]
 		if cv == nil {
 			// Served a moment ago per discovery, but not by this CRD any more: it changed.
-			return fmt.Errorf("kates: %w", &UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: v.c.suggest(gvk.Kind)})
+			return fmt.Errorf("kates: %w", &kates.UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: v.c.Suggest(gvk.Kind)})
 		}
 		return verdict(cv.validate(ctx, t.obj.Object, namespaced))
 	}
@@ -230,14 +235,14 @@ func (v *Validator) Validate(ctx context.Context, obj any) (err error) {
 func (v *Validator) ValidateWithCRD(ctx context.Context, obj, crd any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("kates: validate: internal error: %v", r)
+			err = fmt.Errorf("validate: internal error: %v", r)
 		}
 	}()
 	u, err := toValidatable(obj)
 	if err != nil {
 		return err
 	}
-	cu, err := toUnstructured(crd)
+	cu, err := kates.ToUnstructured(crd)
 	if err != nil {
 		return fmt.Errorf("kates: validate with CRD: %w", err)
 	}
@@ -248,17 +253,17 @@ func (v *Validator) ValidateWithCRD(ctx context.Context, obj, crd any) (err erro
 	gvk := u.GroupVersionKind()
 	cv := compiled.versions[gvk.Version]
 	if gvk.Group != spec.Group || gvk.Kind != spec.Names.Kind || cv == nil {
-		return fmt.Errorf("kates: %w", &UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: []string{spec.Names.Plural + "." + spec.Group}})
+		return fmt.Errorf("kates: %w", &kates.UnknownKindError{Kind: gvk.Kind + " (" + gvk.GroupVersion().String() + ")", Suggestions: []string{spec.Names.Plural + "." + spec.Group}})
 	}
 	namespaced := spec.Scope == apiextensionsv1.NamespaceScoped
 	switch {
 	case namespaced && u.GetNamespace() == "":
-		u.SetNamespace(v.c.namespace)
+		u.SetNamespace(v.c.Namespace())
 	case !namespaced && u.GetNamespace() != "":
 		u.SetNamespace("")
 	}
 	if errs := cv.validate(ctx, u.Object, namespaced); len(errs) > 0 {
-		return &ValidationError{GroupVersionKind: gvk, Namespace: u.GetNamespace(), Name: u.GetName(), Errors: errs}
+		return &Error{GroupVersionKind: gvk, Namespace: u.GetNamespace(), Name: u.GetName(), Errors: errs}
 	}
 	return nil
 }
@@ -300,45 +305,21 @@ func toValidatable(obj any) (*unstructured.Unstructured, error) {
 	switch obj.(type) {
 	case map[string]any, unstructured.Unstructured, kruntime.Object: // *Unstructured is one
 	default:
-		return nil, fmt.Errorf("kates: validate: %w: %T (want a typed object, *kates.Unstructured or map[string]any)", ErrNotObject, obj)
+		return nil, fmt.Errorf("validate: %w: %T (want a typed object, *kates.Unstructured or map[string]any)", ErrNotObject, obj)
 	}
-	u, err := toUnstructured(obj)
+	u, err := kates.ToUnstructured(obj)
 	if err != nil {
-		return nil, fmt.Errorf("kates: validate: %w: %w", ErrNotObject, err)
+		return nil, fmt.Errorf("validate: %w: %w", ErrNotObject, err)
 	}
 	apiVersion, _ := u.Object["apiVersion"].(string)
 	kind, _ := u.Object["kind"].(string)
 	if apiVersion == "" || kind == "" {
-		return nil, fmt.Errorf("kates: validate: %w: no apiVersion and kind", ErrNotObject)
+		return nil, fmt.Errorf("validate: %w: no apiVersion and kind", ErrNotObject)
 	}
 	if _, err := schema.ParseGroupVersion(apiVersion); err != nil {
-		return nil, fmt.Errorf("kates: validate: %w: apiVersion %q: %v", ErrNotObject, apiVersion, err)
+		return nil, fmt.Errorf("validate: %w: apiVersion %q: %v", ErrNotObject, apiVersion, err)
 	}
 	return u, nil
-}
-
-// isJSONValue reports whether v holds only what JSON decodes into, which is what Unstructured's
-// deep copy accepts.
-func isJSONValue(v any) bool {
-	switch x := v.(type) {
-	case nil, string, bool, int64, float64, json.Number:
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if !isJSONValue(e) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		for _, e := range x {
-			if !isJSONValue(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // validateMeta checks metadata as every API server strategy does. nameFn is the kind's name
@@ -386,41 +367,6 @@ func (cv *crdVersion) validate(ctx context.Context, obj map[string]any, namespac
 		}
 	}
 	return errs
-}
-
-// integers turns whole float64 numbers into int64 in place. The API server decodes JSON
-// integers as int64, and CEL rules, unlike the schema validator, tell the two apart; a map built
-// by encoding/json or YAML has float64 for every number.
-func integers(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if f, ok := e.(float64); ok {
-				if i, ok := wholeNumber(f); ok {
-					x[k] = i
-				}
-				continue
-			}
-			integers(e)
-		}
-	case []any:
-		for k, e := range x {
-			if f, ok := e.(float64); ok {
-				if i, ok := wholeNumber(f); ok {
-					x[k] = i
-				}
-				continue
-			}
-			integers(e)
-		}
-	}
-}
-
-func wholeNumber(f float64) (int64, bool) {
-	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
-		return 0, false
-	}
-	return int64(f), true
 }
 
 // blocking reports the errors after which the API server does not run CEL rules, because the
@@ -554,9 +500,9 @@ func (s *validatorState) builtin(ctx context.Context, gv schema.GroupVersion) (_
 
 // fetch reads gv's document from /openapi/v3, converts its schemas to structured-merge-diff's
 // as the API server does for server-side apply, and indexes them by kind.
-func (b *builtinSchemas) fetch(c *Client, gv schema.GroupVersion) error {
+func (b *builtinSchemas) fetch(c *kates.Client, gv schema.GroupVersion) error {
 	// A fresh OpenAPI v3 client: its list of group-versions must include ones served since.
-	doc, err := openapi3.NewRoot(c.typed.Discovery().OpenAPIV3()).GVSpec(gv)
+	doc, err := openapi3.NewRoot(c.Clientset().Discovery().OpenAPIV3()).GVSpec(gv)
 	if err != nil {
 		return fmt.Errorf("fetch the published schema of %s: %w", gv, err)
 	}
@@ -598,7 +544,7 @@ func (s *validatorState) crd(ctx context.Context, gr schema.GroupResource) (*crd
 	s.mu.Unlock()
 
 	var c *crdSchemas
-	u, err := s.c.dynamic.Resource(crdGVR).Get(ctx, name, metav1.GetOptions{})
+	u, err := s.c.DynamicInterface().Resource(crdGVR).Get(ctx, name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err) || apierrors.IsForbidden(err):
 	case err != nil:
@@ -677,7 +623,7 @@ func (s *validatorState) watchCRDs(ctx context.Context) {
 		s.mu.Unlock()
 	}
 	for ctx.Err() == nil {
-		w, err := s.c.dynamic.Resource(crdGVR).Watch(ctx, metav1.ListOptions{})
+		w, err := s.c.DynamicInterface().Resource(crdGVR).Watch(ctx, metav1.ListOptions{})
 		if err != nil {
 			if apierrors.IsForbidden(err) {
 				return // nothing is cached then: every call looks the CRD up afresh
@@ -706,4 +652,56 @@ func (s *validatorState) watchCRDs(ctx context.Context) {
 		w.Stop()
 		forgetAll(false)
 	}
+}
+
+// integers turns whole float64 numbers into int64 in place. The API server decodes JSON
+// integers as int64, and CEL rules, unlike the schema validator, tell the two apart; a map built
+// by encoding/json or YAML has float64 for every number.
+func integers(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if f, ok := e.(float64); ok {
+				if i, ok := wholeNumber(f); ok {
+					x[k] = i
+				}
+				continue
+			}
+			integers(e)
+		}
+	case []any:
+		for k, e := range x {
+			if f, ok := e.(float64); ok {
+				if i, ok := wholeNumber(f); ok {
+					x[k] = i
+				}
+				continue
+			}
+			integers(e)
+		}
+	}
+}
+
+func wholeNumber(f float64) (int64, bool) {
+	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// target is the object being validated and its kind's mapping.
+type target struct {
+	obj     *unstructured.Unstructured
+	mapping *meta.RESTMapping
+}
+
+func (t *target) describe() string {
+	name := t.obj.GetName()
+	if name == "" {
+		name = t.obj.GetGenerateName() + "*"
+	}
+	if ns := t.obj.GetNamespace(); ns != "" {
+		name = ns + "/" + name
+	}
+	return t.mapping.GroupVersionKind.Kind + " " + name
 }

@@ -1,4 +1,4 @@
-package kates
+package election
 
 import (
 	"context"
@@ -13,12 +13,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
 	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
+
+	"github.com/kates-dev/kates/kates"
 )
 
-// ElectionOptions configures RunElected. Only Lease is required.
-type ElectionOptions struct {
+// ErrLeaseLost is what Run returns when run was stopped because the term ended; it is
+// kates.ErrLeaseLost, the error a fenced write fails with outside a term.
+var ErrLeaseLost = kates.ErrLeaseLost
+
+// Options configures Run. Only Lease is required.
+type Options struct {
 	// Lease names the coordination.k8s.io Lease the replicas compete for: "namespace/name",
-	// or "name" in the client's namespace. RunElected creates it if it does not exist.
+	// or "name" in the client's namespace. Run creates it if it does not exist.
 	Lease string
 	// Identity is this replica's name in the Lease's holderIdentity; every replica needs its
 	// own. Default: the host name (a Pod's name in a cluster) and a random suffix.
@@ -31,36 +37,36 @@ type ElectionOptions struct {
 	// RenewDeadline is how long the leader keeps acting without managing to renew the lease:
 	// run's context is cancelled RenewDeadline after the last successful renewal was sent.
 	// It must be less than LeaseDuration; the difference is the margin within which run must
-	// stop writing (see RunElected). Default 10 s.
+	// stop writing (see Run). Default 10 s.
 	RenewDeadline time.Duration
 	// RetryPeriod is how often the leader renews and the others try to acquire. Default 2 s.
 	RetryPeriod time.Duration
-	// Release gives the lease up when RunElected returns while holding it — after run has
+	// Release gives the lease up when Run returns while holding it — after run has
 	// returned, so no write of run can follow — so that a standby takes over at once instead
 	// of after LeaseDuration. The release is a write conditional on the Lease being exactly
 	// the record this replica last wrote (its resourceVersion): a replica whose lease was
 	// taken over meanwhile (it was paused past its term, say) leaves the successor's record
 	// alone. Default false: the lease runs out, as a crashed leader's does.
 	Release bool
-	// Fence is the fence of this replica's terms (see Fence): RunElected holds it while run
+	// Fence is the fence of this replica's terms (see Fence): Run holds it while run
 	// may write and drops it when the term ends. Give one to fence clients other than the
 	// kates Client too: cfg.Wrap(fence.WrapTransport). Default: a new Fence, used for the
 	// Client's writes made with run's context.
-	Fence *Fence
-	// Views are the Accumulators run will read. RunElected campaigns only once each is
+	Fence *kates.Fence
+	// Views are the Accumulators run will read. Run campaigns only once each is
 	// bootstrapped (Accumulator.Bootstrapped), so a replica never wins with an incomplete view
-	// and, standing by, keeps every view current: see RunElected.
-	Views []*Accumulator
+	// and, standing by, keeps every view current: see Run.
+	Views []*kates.Accumulator
 }
 
 // withDefaults fills in the defaults and checks the durations.
-func (o ElectionOptions) withDefaults(c *Client) (ElectionOptions, string, string, error) {
-	ns, name := c.namespace, o.Lease
+func (o Options) withDefaults(c *kates.Client) (Options, string, string, error) {
+	ns, name := c.Namespace(), o.Lease
 	if i := strings.IndexByte(o.Lease, '/'); i >= 0 {
 		ns, name = o.Lease[:i], o.Lease[i+1:]
 	}
 	if name == "" || ns == "" {
-		return o, "", "", fmt.Errorf("kates: election: lease %q: want \"namespace/name\" or \"name\"", o.Lease)
+		return o, "", "", fmt.Errorf("election: lease %q: want \"namespace/name\" or \"name\"", o.Lease)
 	}
 	if o.Identity == "" {
 		host, err := os.Hostname()
@@ -79,23 +85,23 @@ func (o ElectionOptions) withDefaults(c *Client) (ElectionOptions, string, strin
 		o.RetryPeriod = 2 * time.Second
 	}
 	if o.Fence == nil {
-		o.Fence = NewFence()
+		o.Fence = kates.NewFence()
 	}
 	// The others wait for the lease duration the Lease records, in whole seconds: the fence
 	// below must be measured against that, not against what was asked for.
 	o.LeaseDuration = o.LeaseDuration.Truncate(time.Second)
 	switch {
 	case o.LeaseDuration < time.Second:
-		return o, "", "", fmt.Errorf("kates: election: lease duration %s: want at least 1s", o.LeaseDuration)
+		return o, "", "", fmt.Errorf("election: lease duration %s: want at least 1s", o.LeaseDuration)
 	case o.RenewDeadline >= o.LeaseDuration:
-		return o, "", "", fmt.Errorf("kates: election: renew deadline %s must be less than the lease duration %s (whole seconds)", o.RenewDeadline, o.LeaseDuration)
+		return o, "", "", fmt.Errorf("election: renew deadline %s must be less than the lease duration %s (whole seconds)", o.RenewDeadline, o.LeaseDuration)
 	case o.RetryPeriod <= 0 || o.RetryPeriod >= o.RenewDeadline:
-		return o, "", "", fmt.Errorf("kates: election: retry period %s must be positive and less than the renew deadline %s", o.RetryPeriod, o.RenewDeadline)
+		return o, "", "", fmt.Errorf("election: retry period %s must be positive and less than the renew deadline %s", o.RetryPeriod, o.RenewDeadline)
 	}
 	return o, ns, name, nil
 }
 
-// RunElected runs run while this replica holds the coordination.k8s.io Lease opts.Lease
+// Run runs run while this replica holds the coordination.k8s.io Lease opts.Lease
 // names. It first waits for opts.Views to be bootstrapped, then campaigns; when it wins it
 // calls run with a context that is cancelled when ctx ends or the term ends, and returns once
 // run has returned:
@@ -104,7 +110,7 @@ func (o ElectionOptions) withDefaults(c *Client) (ElectionOptions, string, strin
 //   - ErrLeaseLost, if run was stopped because the term ended;
 //   - nil, if ctx ended (before winning, or while run was running).
 //
-// RunElected never returns while run or any goroutine it started is still running.
+// Run never returns while run or any goroutine it started is still running.
 //
 // # The guarantee
 //
@@ -137,13 +143,13 @@ func (o ElectionOptions) withDefaults(c *Client) (ElectionOptions, string, strin
 //
 // # Warm standbys
 //
-// Start the Watch before RunElected, and pass its Accumulator in opts.Views. Every replica then
+// Start the Watch before Run, and pass its Accumulator in opts.Views. Every replica then
 // lists once and keeps its view current from the watch while it stands by, and a new leader's
 // first Update hands run the complete, current view at once: failover costs LeaseDuration plus
 // one Update, never a list of everything. Standing by costs the memory of the view (measured
 // in bench/README.md). Update nothing before winning: the first Update after winning then
 // carries every object, with an ObjectAdd delta each.
-func RunElected(ctx context.Context, client *Client, opts ElectionOptions, run func(ctx context.Context) error) error {
+func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx context.Context) error) error {
 	o, ns, name, err := opts.withDefaults(client)
 	if err != nil {
 		return err
@@ -155,7 +161,7 @@ func RunElected(ctx context.Context, client *Client, opts ElectionOptions, run f
 			return nil
 		}
 	}
-	e := &elector{leases: client.typed.CoordinationV1().Leases(ns), name: name, o: o}
+	e := &elector{leases: client.Clientset().CoordinationV1().Leases(ns), name: name, o: o}
 	if err := e.acquire(ctx); err != nil {
 		return nil // ctx ended before this replica won
 	}
@@ -166,7 +172,7 @@ func RunElected(ctx context.Context, client *Client, opts ElectionOptions, run f
 type elector struct {
 	leases coordinationclient.LeaseInterface
 	name   string
-	o      ElectionOptions
+	o      Options
 
 	// What this replica last saw of the Lease as a candidate, and since when (monotonic).
 	seenVersion string
@@ -261,12 +267,12 @@ func (e *elector) stamp(lease *coordinationv1.Lease, newHolder bool) {
 // won starts a term with the record written by a request sent at sent.
 func (e *elector) won(lease *coordinationv1.Lease, sent time.Time) {
 	e.held = lease
-	e.o.Fence.hold(sent.Add(e.o.RenewDeadline))
+	e.o.Fence.Hold(sent.Add(e.o.RenewDeadline))
 }
 
 // lead runs run for one term and ends the term once run has returned.
 func (e *elector) lead(ctx context.Context, run func(context.Context) error) error {
-	runCtx, cancel := context.WithCancelCause(withFence(ctx, e.o.Fence))
+	runCtx, cancel := context.WithCancelCause(kates.WithFence(ctx, e.o.Fence))
 	defer cancel(nil)
 	renewing := make(chan struct{})
 	go func() {
@@ -279,7 +285,7 @@ func (e *elector) lead(ctx context.Context, run func(context.Context) error) err
 	cancel(nil)
 	<-renewing
 	// run has returned: nothing of its can write any more, so the term may end.
-	e.o.Fence.drop()
+	e.o.Fence.Drop()
 	if e.o.Release {
 		e.release(ctx)
 	}
@@ -306,7 +312,7 @@ func (e *elector) renew(ctx context.Context, cancel context.CancelCauseFunc) {
 			expire.Stop()
 			return
 		case <-expire.C:
-			e.o.Fence.drop()
+			e.o.Fence.Drop()
 			cancel(ErrLeaseLost)
 			return
 		case <-tick.C:
@@ -316,7 +322,7 @@ func (e *elector) renew(ctx context.Context, cancel context.CancelCauseFunc) {
 		// check is made here, on the monotonic clock, not left to the timer above, which a
 		// paused process runs late.
 		if e.o.Fence.Check() != nil {
-			e.o.Fence.drop()
+			e.o.Fence.Drop()
 			cancel(ErrLeaseLost)
 			return
 		}
@@ -330,11 +336,11 @@ func (e *elector) renew(ctx context.Context, cancel context.CancelCauseFunc) {
 		switch {
 		case err == nil:
 			e.held = updated
-			e.o.Fence.hold(sent.Add(e.o.RenewDeadline))
+			e.o.Fence.Hold(sent.Add(e.o.RenewDeadline))
 		case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 			// Someone else wrote the Lease (or deleted it): this term is over now, not
 			// RenewDeadline from now. Drop the fence before anything else.
-			e.o.Fence.drop()
+			e.o.Fence.Drop()
 			cancel(ErrLeaseLost)
 			return
 		}

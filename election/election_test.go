@@ -1,4 +1,4 @@
-package kates_test
+package election_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 )
@@ -49,7 +50,7 @@ type candidate struct {
 	cut    atomic.Bool // partitions the candidate from the API server's Leases
 
 	cancel context.CancelFunc
-	done   chan error // RunElected's result
+	done   chan error // Run's result
 
 	mu      sync.Mutex
 	started []time.Time // when each run began
@@ -69,13 +70,13 @@ func newCandidate(t *testing.T, ns, id string) *candidate {
 	return c
 }
 
-// start runs the candidate's RunElected in the background; its run holds until its context ends.
-func (c *candidate) start(opts kates.ElectionOptions) {
+// start runs the candidate's Run in the background; its run holds until its context ends.
+func (c *candidate) start(opts election.Options) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	opts.Identity = c.id
 	go func() {
-		c.done <- kates.RunElected(ctx, c.client, opts, func(ctx context.Context) error {
+		c.done <- election.Run(ctx, c.client, opts, func(ctx context.Context) error {
 			c.mu.Lock()
 			c.started = append(c.started, time.Now())
 			c.mu.Unlock()
@@ -121,7 +122,7 @@ func waitDone(t *testing.T, c *candidate) error {
 	case err := <-c.done:
 		return err
 	case <-time.After(leaseWithin):
-		t.Fatalf("%s: RunElected has not returned after %s", c.id, leaseWithin)
+		t.Fatalf("%s: Run has not returned after %s", c.id, leaseWithin)
 		return nil
 	}
 }
@@ -138,13 +139,13 @@ func leaseHolder(t *testing.T, c *kates.Client, ns, name string) string {
 	return *l.Spec.HolderIdentity
 }
 
-// TestRunElectedFencesAPartitionedLeader cuts the leader off from the API server: its run's
-// context is cancelled (RunElected returns ErrLeaseLost) before the standby's run starts, and
+// TestRunFencesAPartitionedLeader cuts the leader off from the API server: its run's
+// context is cancelled (Run returns ErrLeaseLost) before the standby's run starts, and
 // no goroutine of either election is left.
-func TestRunElectedFencesAPartitionedLeader(t *testing.T) {
+func TestRunFencesAPartitionedLeader(t *testing.T) {
 	_, ns := newClient(t)
 	ignore := goleak.IgnoreCurrent()
-	opts := kates.ElectionOptions{Lease: ns + "/fence", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
+	opts := election.Options{Lease: ns + "/fence", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
 	a, b := newCandidate(t, ns, "a"), newCandidate(t, ns, "b")
 	a.start(opts)
 	if waitLeading(t, a) != a {
@@ -157,8 +158,8 @@ func TestRunElectedFencesAPartitionedLeader(t *testing.T) {
 	}
 	a.cut.Store(true)
 	cutAt := time.Now()
-	if err := waitDone(t, a); !errors.Is(err, kates.ErrLeaseLost) {
-		t.Errorf("partitioned leader's RunElected = %v, want ErrLeaseLost", err)
+	if err := waitDone(t, a); !errors.Is(err, election.ErrLeaseLost) {
+		t.Errorf("partitioned leader's Run = %v, want ErrLeaseLost", err)
 	}
 	if waitLeading(t, b) != b {
 		t.Fatal("b does not lead")
@@ -173,15 +174,15 @@ func TestRunElectedFencesAPartitionedLeader(t *testing.T) {
 		bStarted[0].Sub(cutAt).Round(time.Millisecond))
 	b.cancel()
 	if err := waitDone(t, b); err != nil {
-		t.Errorf("RunElected after ctx ended = %v, want nil", err)
+		t.Errorf("Run after ctx ended = %v, want nil", err)
 	}
 	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
 }
 
-// TestRunElectedCrashOrRelease ends the leader's context: without Release the lease stays its
+// TestRunCrashOrRelease ends the leader's context: without Release the lease stays its
 // own until it runs out, as a crashed leader's; with Release it is given up at once, so the
 // standby takes over long before the (here long) lease duration.
-func TestRunElectedCrashOrRelease(t *testing.T) {
+func TestRunCrashOrRelease(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		release bool
@@ -193,7 +194,7 @@ func TestRunElectedCrashOrRelease(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, ns := newClient(t)
 			ignore := goleak.IgnoreCurrent()
-			opts := kates.ElectionOptions{Lease: "lease", LeaseDuration: tc.lease, RenewDeadline: testRenew,
+			opts := election.Options{Lease: "lease", LeaseDuration: tc.lease, RenewDeadline: testRenew,
 				RetryPeriod: testRetry, Release: tc.release}
 			a, b := newCandidate(t, ns, "a"), newCandidate(t, ns, "b")
 			a.start(opts)
@@ -201,14 +202,14 @@ func TestRunElectedCrashOrRelease(t *testing.T) {
 			b.start(opts)
 			a.cancel()
 			if err := waitDone(t, a); err != nil {
-				t.Errorf("RunElected after ctx ended = %v, want nil", err)
+				t.Errorf("Run after ctx ended = %v, want nil", err)
 			}
 			holder := leaseHolder(t, c, ns, "lease")
 			switch {
 			case !tc.release && holder != "a":
 				t.Errorf("lease holder after a crashed leader returned = %q, want %q (not released)", holder, "a")
 			case tc.release && holder == "a":
-				t.Errorf("lease holder after RunElected returned with Release = %q, want it released", holder)
+				t.Errorf("lease holder after Run returned with Release = %q, want it released", holder)
 			}
 			begin := time.Now()
 			waitLeading(t, b)
@@ -218,52 +219,52 @@ func TestRunElectedCrashOrRelease(t *testing.T) {
 			}
 			b.cancel()
 			if err := waitDone(t, b); err != nil {
-				t.Errorf("RunElected after ctx ended = %v, want nil", err)
+				t.Errorf("Run after ctx ended = %v, want nil", err)
 			}
 			goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
 		})
 	}
 }
 
-// TestRunElectedReturnsRunsError: run returning on its own ends RunElected with its error.
-func TestRunElectedReturnsRunsError(t *testing.T) {
+// TestRunReturnsRunsError: run returning on its own ends Run with its error.
+func TestRunReturnsRunsError(t *testing.T) {
 	c, _ := newClient(t)
 	want := errors.New("done")
-	err := kates.RunElected(context.Background(), c, kates.ElectionOptions{Lease: "own", LeaseDuration: testLease,
+	err := election.Run(context.Background(), c, election.Options{Lease: "own", LeaseDuration: testLease,
 		RenewDeadline: testRenew, RetryPeriod: testRetry}, func(ctx context.Context) error { return want })
 	if !errors.Is(err, want) {
-		t.Errorf("RunElected = %v, want run's error %v", err, want)
+		t.Errorf("Run = %v, want run's error %v", err, want)
 	}
 }
 
-func TestElectionOptionsRejected(t *testing.T) {
+func TestOptionsRejected(t *testing.T) {
 	c, _ := newClient(t)
 	for _, tc := range []struct {
 		name string
-		opts kates.ElectionOptions
+		opts election.Options
 		want string
 	}{
-		{"no lease", kates.ElectionOptions{}, "lease"},
-		{"lease of no name", kates.ElectionOptions{Lease: "ns/"}, "lease"},
-		{"deadline not below whole-second lease", kates.ElectionOptions{Lease: "l", LeaseDuration: 1900 * time.Millisecond, RenewDeadline: 1500 * time.Millisecond}, "renew deadline"},
-		{"lease under a second", kates.ElectionOptions{Lease: "l", LeaseDuration: 500 * time.Millisecond}, "at least 1s"},
-		{"retry not below deadline", kates.ElectionOptions{Lease: "l", RetryPeriod: 10 * time.Second}, "retry period"},
+		{"no lease", election.Options{}, "lease"},
+		{"lease of no name", election.Options{Lease: "ns/"}, "lease"},
+		{"deadline not below whole-second lease", election.Options{Lease: "l", LeaseDuration: 1900 * time.Millisecond, RenewDeadline: 1500 * time.Millisecond}, "renew deadline"},
+		{"lease under a second", election.Options{Lease: "l", LeaseDuration: 500 * time.Millisecond}, "at least 1s"},
+		{"retry not below deadline", election.Options{Lease: "l", RetryPeriod: 10 * time.Second}, "retry period"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := kates.RunElected(context.Background(), c, tc.opts, func(context.Context) error {
+			err := election.Run(context.Background(), c, tc.opts, func(context.Context) error {
 				return fmt.Errorf("run called")
 			})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("RunElected = %v, want an error about %q", err, tc.want)
+				t.Errorf("Run = %v, want an error about %q", err, tc.want)
 			}
 		})
 	}
 }
 
-// ExampleRunElected is the warm-standby pattern: every replica watches from the start, and
+// ExampleRun is the warm-standby pattern: every replica watches from the start, and
 // the one that holds the lease reconciles. A standby's view is complete and current when it
 // wins, so its first Update hands it everything at once, without a list.
-func ExampleRunElected() {
+func ExampleRun() {
 	ctx := context.Background()
 	client, err := kates.NewClient(kates.ClientConfig{})
 	if err != nil {
@@ -274,7 +275,7 @@ func ExampleRunElected() {
 		log.Fatal(err)
 	}
 	var snap struct{ Deployments map[string]*kates.Deployment }
-	err = kates.RunElected(ctx, client, kates.ElectionOptions{
+	err = election.Run(ctx, client, election.Options{
 		Lease: "my-system/my-controller",
 		Views: []*kates.Accumulator{acc}, // campaign only with a complete view
 	}, func(ctx context.Context) error {
@@ -290,7 +291,7 @@ func ExampleRunElected() {
 			}
 		}
 	})
-	if errors.Is(err, kates.ErrLeaseLost) {
-		os.Exit(1) // or call RunElected again to stand by, view still warm
+	if errors.Is(err, election.ErrLeaseLost) {
+		os.Exit(1) // or call Run again to stand by, view still warm
 	}
 }
