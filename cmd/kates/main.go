@@ -155,7 +155,17 @@ func (t terminalWriter) Write(p []byte) (int, error) {
 
 // client builds the client the connection flags describe.
 func (o *options) client() (*kates.Client, error) {
-	c, err := kates.NewClientFromClientConfig(o.config.ToRawKubeConfigLoader())
+	// ToRESTConfig, not the raw loader's ClientConfig: it applies WrapConfigFn, which installs
+	// the warning handler (server warnings printed once, --warnings-as-errors).
+	cfg, err := o.config.ToRESTConfig()
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("kates: load kubeconfig: %w", err)}
+	}
+	ns, _, err := o.config.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("kates: namespace: %w", err)}
+	}
+	c, err := kates.NewClientFromRESTConfig(cfg, ns)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
 	}
