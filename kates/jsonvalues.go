@@ -2,7 +2,6 @@ package kates
 
 import (
 	"encoding/json"
-	"math"
 )
 
 // isJSONValue reports whether v holds only what JSON decodes into, which is what Unstructured's
@@ -27,39 +26,4 @@ func isJSONValue(v any) bool {
 		return true
 	}
 	return false
-}
-
-// integers turns whole float64 numbers into int64 in place. The API server decodes JSON
-// integers as int64, and CEL rules, unlike the schema validator, tell the two apart; a map built
-// by encoding/json or YAML has float64 for every number.
-func integers(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if f, ok := e.(float64); ok {
-				if i, ok := wholeNumber(f); ok {
-					x[k] = i
-				}
-				continue
-			}
-			integers(e)
-		}
-	case []any:
-		for k, e := range x {
-			if f, ok := e.(float64); ok {
-				if i, ok := wholeNumber(f); ok {
-					x[k] = i
-				}
-				continue
-			}
-			integers(e)
-		}
-	}
-}
-
-func wholeNumber(f float64) (int64, bool) {
-	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
-		return 0, false
-	}
-	return int64(f), true
 }
