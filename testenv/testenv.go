@@ -269,6 +269,9 @@ func (c *Cluster) apiServerArgs(port int) []string {
 		// Tests stop API servers often; nobody needs the graceful drain.
 		"--shutdown-delay-duration=0s",
 		"--shutdown-watch-termination-grace-period=0s",
+		// Server-side sharded LIST and WATCH (KEP-5866, alpha in 1.37): kates' sharded
+		// views send shard selectors, and tests compare against a server that honours them.
+		"--feature-gates=ShardedListAndWatch=true",
 		"--v=0",
 	}
 }
