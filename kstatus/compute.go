@@ -200,14 +200,27 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		tr.note("metadata.generation", gen)
 		tr.note("status.observedGeneration", obs)
 	}
+	r := rules[groupKind{g, f.kind}]
 	if hasGen && hasObs && gen != obs {
+		// A kind whose rule knows its paused state decides a paused object itself: its
+		// controller will not observe the new generation until a person resumes it.
+		if cr != nil && (r == nil || cr.src.Override) {
+			paused, pv := cr.isPaused(m, apiVersion, f.kind, meta, status)
+			if pv.status != "" {
+				return pv
+			}
+			if paused {
+				tr.note("paused", true)
+				if v, decided := cr.apply(m, apiVersion, f.kind, meta, status); decided {
+					return v
+				}
+			}
+		}
 		v := inProgress("LatestGenerationNotObserved",
 			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
 		v.by = "generation"
 		return v
 	}
-
-	r := rules[groupKind{g, f.kind}]
 
 	// Status rules (CEL) come after the built-in kind rules, unless one says it overrides
 	// the built-in one, and before the generic condition rules: a kind someone wrote a rule

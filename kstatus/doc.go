@@ -99,9 +99,11 @@
 // current (see Rule for the variables and the order the expressions are tried). Status
 // rules run after rules 1 and 2, which hold for every kind (except that an
 // observedGeneration that is not a number, such as the spec hash old Argo Rollouts keep,
-// skips rule 2 for a kind with a status rule instead of making it Unknown), and before
-// rule 3: a kind
-// someone wrote a rule for is one whose conditions do not say enough. A kind with a
+// skips rule 2 for a kind with a status rule instead of making it Unknown, and a rule's
+// paused expression, true of a suspended or paused object whose controller will not
+// observe a new generation until a person resumes it, lets the rule decide before rule
+// 2), and before rule 3: a kind someone wrote a rule for is one whose conditions do not
+// say enough. A kind with a
 // built-in rule (rule 4) keeps it unless the status rule sets Override. A rule with a
 // current expression decides every object of its kind; one without decides only when its
 // inProgress or failed expression matches, and otherwise leaves the object to rules 3–6.

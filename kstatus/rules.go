@@ -63,6 +63,14 @@ type Rule struct {
 	// Message, if given, is a string expression for the Result's Message. When it is empty,
 	// or fails on an object, the message names the rule and the expression that matched.
 	Message string `json:"message,omitempty"`
+	// Paused, if given, is a boolean CEL expression that is true when the object tells its
+	// controller to stand still: Flux's spec.suspend, Cluster API's spec.paused or paused
+	// annotation. Such a controller does not observe new generations (suspending is itself
+	// one), so the generic generation check would call the object InProgress until a person
+	// resumes it, and a wait would hang. While Paused is true the rule decides even when
+	// status.observedGeneration lags metadata.generation; if it then decides nothing, the
+	// generation check applies as usual.
+	Paused string `json:"paused,omitempty"`
 	// Override makes the rule apply before the built-in rule for its kind (Pod, Deployment,
 	// ...; see the package documentation). Without it, a rule for a kind that has a
 	// built-in rule is never used.
@@ -123,6 +131,7 @@ type compiledRule struct {
 	name, group, version                  string
 	by                                    string // "cel:" + name
 	inProgress, failed, current, messageP cel.Program
+	paused                                cel.Program
 	// custom is the Eval of a CustomRule, which has no programs.
 	custom func(*unstructured.Unstructured) (*Result, error)
 
@@ -309,6 +318,7 @@ func (c *compiledRule) compilePrograms() *RuleError {
 		{"failed", r.Failed, cel.BoolType, &c.failed},
 		{"current", r.Current, cel.BoolType, &c.current},
 		{"message", r.Message, cel.StringType, &c.messageP},
+		{"paused", r.Paused, cel.BoolType, &c.paused},
 	} {
 		if strings.TrimSpace(e.expr) == "" {
 			continue
@@ -589,6 +599,25 @@ func orEmpty(m map[string]any) map[string]any {
 		return emptyMap
 	}
 	return m
+}
+
+// isPaused reports whether r has a paused expression and it is true of the object. An
+// expression that fails on the object is an Unknown verdict naming it, as in apply.
+func (r *compiledRule) isPaused(m map[string]any, apiVersion, kind string, meta, status map[string]any) (paused bool, v verdict) {
+	if r.custom != nil || r.src.Paused == "" {
+		return false, verdict{}
+	}
+	if err := r.compile(); err != nil {
+		return false, r.evalError(kind, err.Field, err.Err)
+	}
+	spec, _ := m["spec"].(map[string]any)
+	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
+		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}
+	ok, err := evalBool(r.paused, act)
+	if err != nil {
+		return false, r.evalError(kind, "paused", err)
+	}
+	return ok, verdict{}
 }
 
 // apply evaluates r on the object. decided is false when r has no current expression and
