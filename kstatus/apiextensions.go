@@ -8,7 +8,10 @@ func init() {
 
 // crdRule: a CRD can be used once Established: the API server serves its resource, and
 // creating its custom resources no longer fails with "no matches for kind". NamesAccepted
-// False means its names clash with another CRD's, which only an edit fixes.
+// False means its names clash with another CRD's, which only an edit fixes; Established False
+// for InvalidCABundle (the conversion webhook's caBundle is not a PEM certificate) is also one
+// that only an edit fixes: the establishing controller will not retry it. Established False
+// for any other reason (Installing) is on its way.
 func crdRule(o object) verdict {
 	f := o.fields()
 	names := f.cond(o.conds, "NamesAccepted")
@@ -19,6 +22,8 @@ func crdRule(o object) verdict {
 	switch {
 	case names.isFalse():
 		return failed(names.reasonOr("NamesNotAccepted"), "Names not accepted: "+names.text("names conflict"))
+	case established.isFalse() && established.reason == "InvalidCABundle":
+		return failed("InvalidCABundle", "Not established: "+established.text("the conversion webhook's caBundle is invalid"))
 	case established.isTrue():
 		return current("CustomResourceDefinition is established")
 	}

@@ -182,7 +182,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
 	var obs int64
 	var hasObs bool
-	if s, ok := status["observedGeneration"].(string); !hasGen || (ok && cr != nil && !isInteger(s)) {
+	if s, ok := status["observedGeneration"].(string); !hasGen || (ok && cr != nil && !generationString(s, gen)) {
 		// Without a generation there is nothing to compare observedGeneration with, so it
 		// is not read: whatever it holds cannot decide. A kind with a status rule may keep
 		// a hash here (Argo Rollouts before 1.0 did): it cannot be compared with
@@ -356,6 +356,15 @@ func lookupRule(opts *Options, g, apiVersion, kind string) *compiledRule {
 
 // isInteger reports whether s is a whole number in decimal, as a numeric-string
 // observedGeneration is.
+// generationString reports whether a string observedGeneration can be a generation: an
+// integer no greater than the object's generation. Argo Rollouts before 1.0 kept a pod
+// template hash there, and a hash can be all digits ("8575574967"); a controller never
+// observes a generation the object has not reached, so a larger number is such a hash.
+func generationString(s string, gen int64) bool {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return err == nil && n <= gen
+}
+
 func isInteger(s string) bool {
 	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	return err == nil

@@ -317,7 +317,8 @@
 //	                          ready                               are not the load balancer asked for;
 //	                                                              match LoadBalancerPending to skip it.
 //	CRD         cli           Established False (reason not       InProgress until Established; Failed
-//	                          Installing) is Failed               only for NamesAccepted False.
+//	                          Installing) is Failed               for NamesAccepted False and for
+//	                                                              Established False InvalidCABundle.
 //	CRD         helm          NamesAccepted False is ready        Failed: the resource is not served.
 //	Ingress     cli, helm     no rule: Current                    Waits for an address, as argo.
 //	Namespace   cli,helm,argo no rule                             Terminating by status.phase too.
