@@ -227,6 +227,19 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	// for is one whose conditions do not say enough.
 	if cr != nil && (r == nil || cr.src.Override) {
 		if v, decided := cr.apply(m, apiVersion, f.kind, meta, status); decided {
+			if v.status == CurrentStatus {
+				// A rule's Current is not trusted over a Ready condition written for an
+				// older generation: the controller has not reported on the spec it has now,
+				// as rule 5 holds for kinds without a rule. Rules read Ready for many kinds
+				// without comparing its generation; this keeps them from ending a wait early.
+				var rf fields
+				if ready := rf.cond(conds, "Ready"); rf.err == nil && ready.found {
+					if sv, stale := staleCondition(&rf, ready, "Ready", gen, hasGen, tr); stale && rf.err == nil {
+						sv.by = v.by
+						return sv
+					}
+				}
+			}
 			return v
 		}
 	}

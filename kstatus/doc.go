@@ -107,6 +107,10 @@
 // built-in rule (rule 4) keeps it unless the status rule sets Override. A rule with a
 // current expression decides every object of its kind; one without decides only when its
 // inProgress or failed expression matches, and otherwise leaves the object to rules 3–6.
+// A rule's Current is not trusted over a Ready condition whose own observedGeneration is
+// older than metadata.generation: that is InProgress (LatestGenerationNotObserved), as
+// rule 5 holds for kinds without a rule, since a rule that reads Ready may not compare its
+// generation.
 //
 // A rule names one group and kind, or many: a group "*.suffix" matches every group
 // ending in ".suffix" (not the suffix alone), for operators that make a group per cloud
