@@ -26,7 +26,8 @@ import (
 // healthCheckExprs do: apiVersion, kind, metadata, spec and status (the last three are
 // empty maps when the object has none, so has(status.phase) works on a fresh object), and
 // the whole object as self. Besides the CEL standard library they may use the strings,
-// lists and sets extensions, optionals (status.?replicas.orValue(0)) and cel.bind.
+// lists and sets extensions, optionals (status.?replicas.orValue(0)), cel.bind, and
+// list.sum() (as in Kubernetes' CEL: the total of a list of numbers).
 type Rule struct {
 	// Name says which rule judged an object, in kates status -o wide and in messages.
 	// Default: "group/Kind".
@@ -195,7 +196,7 @@ var celEnv = func() *cel.Env {
 	if err != nil {
 		panic(err)
 	}
-	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes(),
+	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes(), sumFunction,
 		cel.CrossTypeNumericComparisons(true), cel.CustomTypeAdapter(&numberAdapter{reg})}
 	for _, v := range ruleVars {
 		opts = append(opts, cel.Variable(v, cel.DynType))

@@ -56,3 +56,39 @@ func TestRulePausedDecidesBeforeGeneration(t *testing.T) {
 		})
 	}
 }
+
+// TestRuleSum: list.sum() totals ints as an int, mixed numbers as a double, an empty list as
+// 0, and is an evaluation error (Unknown, naming the rule) on a list of strings.
+func TestRuleSum(t *testing.T) {
+	rs, err := CompileRules([]Rule{{
+		Name: "example/Cluster", Group: "example.com", Kind: "Cluster",
+		InProgress: "status.ready < spec.pools.map(p, p.size).sum()",
+		Current:    "true",
+	}})
+	require.NoError(t, err)
+	obj := func(ready any, sizes ...any) map[string]any {
+		pools := []any{}
+		for _, s := range sizes {
+			pools = append(pools, map[string]any{"size": s})
+		}
+		return map[string]any{"apiVersion": "example.com/v1", "kind": "Cluster", "metadata": map[string]any{"name": "c"},
+			"spec": map[string]any{"pools": pools}, "status": map[string]any{"ready": ready}}
+	}
+	for _, tc := range []struct {
+		name string
+		m    map[string]any
+		want Status
+	}{
+		{"short of the total", obj(int64(3), int64(3), int64(2)), InProgressStatus},
+		{"at the total", obj(int64(5), int64(3), int64(2)), CurrentStatus},
+		{"doubles", obj(float64(4), 3.0, 1.5), InProgressStatus},
+		{"empty list sums to 0", obj(int64(0)), CurrentStatus},
+		{"strings: Unknown", obj(int64(1), "a", "b"), UnknownStatus},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, _ := ComputeWith(objectOf(t, mustJSON(tc.m)), Options{Rules: rs})
+			require.NotNil(t, res)
+			assert.Equal(t, tc.want, res.Status, res.Message)
+		})
+	}
+}
