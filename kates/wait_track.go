@@ -139,30 +139,82 @@ type tracker struct {
 	parts []*trackPart
 	// wake receives a value when any part's Accumulator may have changed.
 	wake chan struct{}
-	wg   sync.WaitGroup
+	// kindDone receives the end of each wait for a kind that was not served yet.
+	kindDone chan kindResult
+	wg       sync.WaitGroup
 }
 
 // track resolves refs, watches them and calls judge after each complete evaluation until it
 // says done or fails, or ctx ends (then it returns ctx's error). It returns only once every
-// goroutine it started has ended.
+// goroutine it started has ended. Its steps: resolve the references (start), then loop:
+// judge the current view (judgeView), and wait for a change, a recheck time or a kind the
+// API server has begun to serve (kindServed).
 func (c *Client) track(ctx context.Context, refs []ObjectRef, opts trackOptions, judge judgeFunc) error {
 	ctx, cancel := context.WithCancel(ctx)
 	opts.rules.kinds = c.knownKind
-	t := &tracker{c: c, opts: opts, wake: make(chan struct{}, 1)}
+	t := &tracker{c: c, opts: opts, wake: make(chan struct{}, 1), kindDone: make(chan kindResult)}
 	defer func() {
 		cancel()
 		t.wg.Wait()
 	}()
-
-	type kindResult struct {
-		kindArg string
-		err     error
+	if err := t.start(ctx, refs); err != nil {
+		return err
 	}
-	kindDone := make(chan kindResult)
+	v := &verdicts{}
+	defer v.stopTimer()
+	evaluate := len(t.parts) == 0 // nothing to bootstrap: judge at once
+	for {
+		if evaluate {
+			if done, err := t.judgeView(ctx, v, judge); done || err != nil {
+				return err
+			}
+		}
+		evaluate = true
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.wake:
+		case <-v.timerC:
+			v.timer, v.timerC = nil, nil
+		case kr := <-t.kindDone:
+			if err := t.kindServed(ctx, kr); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// kindResult is what waiting for an unserved kind ended with.
+type kindResult struct {
+	kindArg string
+	err     error
+}
+
+// verdicts is what track's loop keeps between evaluations: the last results judged, and
+// the timer for the earliest time a verdict may change with no event (a Pod's
+// unschedulable window ending, say).
+type verdicts struct {
+	last   []ObjectStatus
+	judged bool
+	timer  *time.Timer
+	timerC <-chan time.Time
+}
+
+func (v *verdicts) stopTimer() {
+	if v.timer != nil {
+		v.timer.Stop()
+		v.timer, v.timerC = nil, nil
+	}
+}
+
+// start resolves every reference into a row, watches the rows whose kinds are served in one
+// part, and, when opts.waitKinds, starts waiting for each kind not served yet (kindServed
+// adds their part when it is).
+func (t *tracker) start(ctx context.Context, refs []ObjectRef) error {
 	pendingKinds := map[string]bool{}
 	var served []*trackRow
 	for _, ref := range refs {
-		row, err := c.resolveRow(ref)
+		row, err := t.c.resolveRow(ref)
 		if err != nil {
 			return err
 		}
@@ -171,103 +223,80 @@ func (c *Client) track(ctx context.Context, refs []ObjectRef, opts trackOptions,
 			served = append(served, row)
 			continue
 		}
-		if opts.waitKinds && !pendingKinds[row.kindArg] {
+		if t.opts.waitKinds && !pendingKinds[row.kindArg] {
 			pendingKinds[row.kindArg] = true
 			t.wg.Add(1)
 			go func() {
 				defer t.wg.Done()
-				err := c.WaitFor(ctx, row.kindArg)
+				err := t.c.WaitFor(ctx, row.kindArg)
 				select {
-				case kindDone <- kindResult{row.kindArg, err}:
+				case t.kindDone <- kindResult{row.kindArg, err}:
 				case <-ctx.Done():
 				}
 			}()
 		}
 	}
-	if err := t.addPart(ctx, served, false); err != nil {
-		return err
-	}
+	return t.addPart(ctx, served, false)
+}
 
-	var (
-		last     []ObjectStatus
-		judged   bool
-		timer    *time.Timer
-		timerC   <-chan time.Time
-		evaluate = len(t.parts) == 0 // nothing to bootstrap: judge at once
-	)
-	defer func() {
-		if timer != nil {
-			timer.Stop()
+// judgeView evaluates every row once every part has its first complete view, confirms a
+// verdict that rests on Services with consistent reads, hands the results to judge, and
+// sets v's timer for the next recheck. done is judge's answer.
+func (t *tracker) judgeView(ctx context.Context, v *verdicts, judge judgeFunc) (done bool, err error) {
+	ready, err := t.update(ctx)
+	if err != nil || !ready {
+		return false, err
+	}
+	results, recheck, services := t.evaluate(time.Now())
+	changed := !v.judged || !sameResults(v.last, results)
+	if t.opts.confirm != nil && len(services) > 0 && t.opts.confirm(results) {
+		// The verdict that would end the wait rests on Services judged through watches
+		// that lag one another: confirm it on consistent reads first.
+		confirmed, ok, err := t.confirm(ctx, results, services)
+		if err != nil {
+			return false, err
 		}
-	}()
-	for {
-		if evaluate {
-			ready, err := t.update(ctx)
+		if !ok {
+			results = confirmed
+			changed = !sameResults(v.last, results)
+			// The watches will deliver what the reads saw; the recheck is a safety net,
+			// not how the wait normally moves on.
+			recheck = related.Earliest(recheck, time.Now().Add(confirmRetry))
+		}
+	}
+	v.judged, v.last = true, results
+	if done, err := judge(results, changed); done || err != nil {
+		return done, err
+	}
+	v.stopTimer()
+	if !recheck.IsZero() {
+		v.timer = time.NewTimer(time.Until(recheck) + 10*time.Millisecond)
+		v.timerC = v.timer.C
+	}
+	return false, nil
+}
+
+// kindServed adds a part for the rows of a kind the API server now serves, or returns the
+// error waiting for it ended with.
+func (t *tracker) kindServed(ctx context.Context, kr kindResult) error {
+	if kr.err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return kr.err
+	}
+	var rows []*trackRow
+	for _, row := range t.rows {
+		if row.unserved && row.kindArg == kr.kindArg {
+			m, err := t.c.refMapping(row.ref)
 			if err != nil {
 				return err
 			}
-			if ready {
-				results, recheck, services := t.evaluate(time.Now())
-				changed := !judged || !sameResults(last, results)
-				if t.opts.confirm != nil && len(services) > 0 && t.opts.confirm(results) {
-					// The verdict that would end the wait rests on Services judged through
-					// watches that lag one another: confirm it on consistent reads first.
-					confirmed, ok, err := t.confirm(ctx, results, services)
-					if err != nil {
-						return err
-					}
-					if !ok {
-						results = confirmed
-						changed = !sameResults(last, results)
-						// The watches will deliver what the reads saw; the recheck is a
-						// safety net, not how the wait normally moves on.
-						recheck = related.Earliest(recheck, time.Now().Add(confirmRetry))
-					}
-				}
-				judged, last = true, results
-				if done, err := judge(results, changed); done || err != nil {
-					return err
-				}
-				if timer != nil {
-					timer.Stop()
-					timer, timerC = nil, nil
-				}
-				if !recheck.IsZero() {
-					timer = time.NewTimer(time.Until(recheck) + 10*time.Millisecond)
-					timerC = timer.C
-				}
-			}
-		}
-		evaluate = true
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.wake:
-		case <-timerC:
-			timer, timerC = nil, nil
-		case kr := <-kindDone:
-			if kr.err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return kr.err
-			}
-			var rows []*trackRow
-			for _, row := range t.rows {
-				if row.unserved && row.kindArg == kr.kindArg {
-					m, err := c.refMapping(row.ref)
-					if err != nil {
-						return err
-					}
-					row.resolved(m, c.namespace)
-					rows = append(rows, row)
-				}
-			}
-			if err := t.addPart(ctx, rows, true); err != nil {
-				return err
-			}
+			row.resolved(m, t.c.namespace)
+			rows = append(rows, row)
 		}
 	}
+	return t.addPart(ctx, rows, true)
 }
 
 // resolveRow resolves a reference's kind (an unserved kind is not an error) and selector.
