@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kates-dev/kates/applyset"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
 )
@@ -139,21 +140,21 @@ func runWaitPrinting(ctx context.Context, o *options, c *kates.Client, objects [
 
 func newApplyCommand(o *options) *cobra.Command {
 	var (
-		in           inputFlags
-		wait         bool
-		skipLB       bool
-		timeout      time.Duration
-		fieldManager string
-		force        bool
-		dryRun       string
-		output       string
-		serverSide   bool
-		rules        ruleFlags
-		validate     bool
-		showDiff     bool
-		prune        bool
-		applyset     string
-		tooling      string
+		in             inputFlags
+		wait           bool
+		skipLB         bool
+		timeout        time.Duration
+		fieldManager   string
+		force          bool
+		dryRun         string
+		output         string
+		serverSide     bool
+		rules          ruleFlags
+		validate       bool
+		showDiff       bool
+		prune          bool
+		applySetParent string
+		tooling        string
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- | -k DIR [--wait] [--prune --applyset NAME]",
@@ -207,9 +208,9 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 				return usageErrorf("--server-side=false: kates always applies server-side")
 			}
 			switch {
-			case prune && applyset == "":
+			case prune && applySetParent == "":
 				return usageErrorf("--prune needs --applyset [RESOURCE[.GROUP]/]NAME: kates prunes only objects an ApplySet tracks")
-			case applyset != "" && !prune:
+			case applySetParent != "" && !prune:
 				return usageErrorf("--applyset needs --prune (as in kubectl)")
 			}
 			if err := rules.load(); err != nil {
@@ -240,9 +241,9 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 			for i, m := range ordered {
 				objs[i] = m.raw.DeepCopy()
 			}
-			var set *kates.ApplySet
+			var set *applyset.Set
 			if prune {
-				set, err = c.ApplySet(ctx, kates.ApplySetOptions{Parent: applyset, Tooling: tooling, DryRun: dryRun == "server"})
+				set, err = applyset.Open(ctx, c, applyset.Options{Parent: applySetParent, Tooling: tooling, DryRun: dryRun == "server"})
 				if err != nil {
 					return applySetError(err)
 				}
@@ -257,8 +258,8 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 						if labels == nil {
 							labels = map[string]string{}
 						}
-						if _, taken := labels[kates.ApplySetPartOfLabel]; !taken {
-							labels[kates.ApplySetPartOfLabel] = set.ID()
+						if _, taken := labels[applyset.PartOfLabel]; !taken {
+							labels[applyset.PartOfLabel] = set.ID()
 							objs[i].SetLabels(labels)
 						}
 					}
@@ -326,7 +327,7 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 					current = append(current, out)
 				}
 			}
-			var pruned []kates.PrunedObject
+			var pruned []applyset.PrunedObject
 			if set != nil {
 				pruned, err = set.Prune(ctx)
 				for _, p := range pruned {
@@ -366,8 +367,8 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 	cmd.Flags().BoolVar(&validate, "validate", true, "check every object against the cluster's schemas before applying any (as 'kates validate'); false to leave it to the server")
 	cmd.Flags().BoolVar(&showDiff, "diff", false, "first show what the apply will change, as 'kates diff' does")
 	cmd.Flags().BoolVar(&prune, "prune", false, "delete the objects of the ApplySet (--applyset) that the manifests no longer hold")
-	cmd.Flags().StringVar(&applyset, "applyset", "", "[RESOURCE[.GROUP]/]NAME: the parent object of the ApplySet to apply and prune (a Secret NAME by default; namespace -n), as kubectl's")
-	cmd.Flags().StringVar(&tooling, "applyset-tooling", kates.DefaultApplySetTooling(), `the parent's applyset.kubernetes.io/tooling, NAME/VERSION; kates refuses a set of another tool name, as kubectl does, so "kubectl/v1.34.0" shares a set with kubectl`)
+	cmd.Flags().StringVar(&applySetParent, "applyset", "", "[RESOURCE[.GROUP]/]NAME: the parent object of the ApplySet to apply and prune (a Secret NAME by default; namespace -n), as kubectl's")
+	cmd.Flags().StringVar(&tooling, "applyset-tooling", applyset.DefaultTooling(), `the parent's applyset.kubernetes.io/tooling, NAME/VERSION; kates refuses a set of another tool name, as kubectl does, so "kubectl/v1.34.0" shares a set with kubectl`)
 	return cmd
 }
 
@@ -384,7 +385,7 @@ func applySetError(err error) error {
 // waitAfterApply waits, after an apply, for current to be Current (or what opts say instead),
 // for exists to exist, and for pruned to be gone. skipped objects (kates.dev/wait: "false")
 // are only counted in a line.
-func waitAfterApply(ctx context.Context, o *options, c *kates.Client, current, exists []any, skipped int, pruned []kates.PrunedObject, opts kates.WaitOptions) error {
+func waitAfterApply(ctx context.Context, o *options, c *kates.Client, current, exists []any, skipped int, pruned []applyset.PrunedObject, opts kates.WaitOptions) error {
 	if skipped > 0 {
 		fmt.Fprintf(o.out, "not waiting for %d object(s) annotated %s: \"false\"\n", skipped, waitAnnotation)
 	}
