@@ -303,29 +303,41 @@ func (s *Set) parentRef() *unstructured.Unstructured {
 	return kates.NewUnstructured(s.mapping.GroupVersionKind.GroupVersion().String(), s.mapping.GroupVersionKind.Kind, s.ns, s.name)
 }
 
-// Prepare labels each object as a member (PartOfLabel) and updates the parent (creating
-// a Secret or ConfigMap parent) to record the union of the kinds and namespaces it recorded and
-// those of objs. An object that already carries the label with another value is refused, as is
-// the parent itself among objs. Call it before applying objs.
-func (s *Set) Prepare(ctx context.Context, objs []*unstructured.Unstructured) error {
+// Label labels each object as a member (PartOfLabel) and records its kind and namespace for
+// the parent, writing nothing. An object that already carries the label with another value is
+// refused, as is the parent itself among objs; nothing is labelled then. Prepare calls it; call
+// it alone to see the objects as they will be sent before anything is written.
+func (s *Set) Label(objs []*unstructured.Unstructured) error {
 	for _, o := range objs {
 		gvk := o.GroupVersionKind()
 		if gvk.GroupKind() == s.mapping.GroupVersionKind.GroupKind() && o.GetName() == s.name && s.nsOf(o) == s.ns {
 			return fmt.Errorf("applyset %s: the parent cannot be a member of its own set", s)
 		}
-		labels := o.GetLabels()
-		if v, ok := labels[PartOfLabel]; ok && v != s.id {
+		if v, ok := o.GetLabels()[PartOfLabel]; ok && v != s.id {
 			return fmt.Errorf("applyset %s: %s %s already has the label %s=%s of another set", s, gvk.Kind, o.GetName(), PartOfLabel, v)
 		}
+	}
+	for _, o := range objs {
+		labels := o.GetLabels()
 		if labels == nil {
 			labels = map[string]string{}
 		}
 		labels[PartOfLabel] = s.id
 		o.SetLabels(labels)
-		s.updatedKinds[gvk.GroupKind()] = true
+		s.updatedKinds[o.GroupVersionKind().GroupKind()] = true
 		if ns := s.nsOf(o); ns != "" {
 			s.updatedNamespaces[ns] = true
 		}
+	}
+	return nil
+}
+
+// Prepare labels each object as a member (see Label) and updates the parent (creating a
+// Secret or ConfigMap parent) to record the union of the kinds and namespaces it recorded and
+// those of objs. Call it before applying objs.
+func (s *Set) Prepare(ctx context.Context, objs []*unstructured.Unstructured) error {
+	if err := s.Label(objs); err != nil {
+		return err
 	}
 	return s.writeParent(ctx, true)
 }
