@@ -257,6 +257,12 @@ func (r *run) applyAll(ctx context.Context) error {
 			res.Action = Unchanged
 		}
 		res.Object, res.UID = out, out.GetUID()
+		if r.opts.Wait {
+			res.Wait = WaitCurrent
+			if !r.opts.IgnoreWaitAnnotation {
+				res.Wait = it.wait
+			}
+		}
 		if set := r.opts.ApplySet; set != nil {
 			set.Applied(out)
 		}
@@ -308,6 +314,9 @@ func (r *run) prune(ctx context.Context) error {
 			Namespace:        p.Namespace, Name: p.Name, UID: p.UID,
 			Action: Pruned,
 		})
+		if r.opts.Wait {
+			r.res.Objects[len(r.res.Objects)-1].Wait = WaitDeleted
+		}
 		r.report(len(r.res.Objects) - 1)
 	}
 	return err
@@ -319,13 +328,7 @@ func (r *run) wait(ctx context.Context) error {
 	for i := range r.res.Objects {
 		o := &r.res.Objects[i]
 		switch o.Action {
-		case Applied, Unchanged:
-			o.Wait = WaitCurrent
-			if i < len(r.batch.items) && !r.opts.IgnoreWaitAnnotation {
-				o.Wait = r.batch.items[i].wait
-			}
-		case Pruned:
-			o.Wait = WaitDeleted
+		case Applied, Unchanged, Pruned: // Wait set as each was applied or pruned
 		default:
 			continue
 		}

@@ -101,10 +101,11 @@ type ObjectResult struct {
 	Warnings []string
 	// Err is why the object Failed.
 	Err error
-	// Wait is what the wait after the apply waited for, for this object; "" when Run did not
-	// wait (Options.Wait false, or the batch stopped before the wait).
+	// Wait is what the wait after the apply waits for, for this object (set as it is applied
+	// or pruned, so OnResult sees it); "" without Options.Wait, or when it was not applied.
 	Wait WaitGoal
-	// Status is the object's last status in that wait; nil when it was not waited for.
+	// Status is the object's last status in that wait; nil when it was not waited for
+	// (WaitNone, or the batch stopped before the wait, or the wait before its goal's failed).
 	Status *kates.ObjectStatus
 }
 

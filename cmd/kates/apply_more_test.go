@@ -373,3 +373,38 @@ spec:
 		t.Errorf("configmap first after a refused apply: %v, want NotFound", err)
 	}
 }
+
+// TestApplyRefusesDuplicatesAndSaysUnchanged: a batch that defines one object in two files
+// (as prometheus-operator's getting-started folder defines its Prometheus four times) is
+// refused before anything is written, naming the object and every file and document; a
+// re-apply says which objects did not change.
+func TestApplyRefusesDuplicatesAndSaysUnchanged(t *testing.T) {
+	c, ns := newClient(t)
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.yaml": configMaps("first", "shared"),
+		"b.yaml": configMaps("shared"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runKates(t, nil, "apply", "-n", ns, "-f", dir)
+	want := "ConfigMap " + ns + "/shared is defined 2 times: " + filepath.Join(dir, "a.yaml") + ": document 2, " + filepath.Join(dir, "b.yaml") + ": document 1"
+	if r.code != 2 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "nothing applied") {
+		t.Errorf("apply of a duplicate: exit %d, stderr %q; want 2 and %q", r.code, r.stderr, want)
+	}
+	if err := c.Get(context.Background(), kates.NewUnstructured("v1", "ConfigMap", ns, "first"), nil); !apierrors.IsNotFound(err) {
+		t.Errorf("configmap first after a refused batch: %v, want NotFound", err)
+	}
+
+	file := writeFile(t, "two.yaml", configMaps("one", "two"))
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file); r.code != 0 || r.stdout != "configmap/one applied\nconfigmap/two applied\n" {
+		t.Fatalf("first apply: exit %d, stdout %q", r.code, r.stdout)
+	}
+	changed := writeFile(t, "two.yaml", strings.Replace(configMaps("one", "two"), "{k: two}", "{k: changed}", 1))
+	r = runKates(t, nil, "apply", "-n", ns, "-f", changed)
+	if r.code != 0 || r.stdout != "configmap/one unchanged\nconfigmap/two applied\n" {
+		t.Errorf("re-apply with one change: exit %d, stdout %q; want one unchanged, two applied", r.code, r.stdout)
+	}
+}

@@ -6,15 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kates-dev/kates/apply"
 	"github.com/kates-dev/kates/applyset"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
@@ -162,7 +161,9 @@ func newApplyCommand(o *options) *cobra.Command {
 		Long: `Apply every object of the manifests with server-side apply: CustomResourceDefinitions first,
 then Namespaces, then the rest in file order, waiting for each CRD's kind to be served before
 applying its custom resources. Every kind, and every object against the cluster's schemas (see
-'kates validate'; --validate=false skips this), is checked before anything is applied.
+'kates validate'; --validate=false skips this), is checked before anything is applied, and a
+batch that defines one object twice is refused, naming every file and document that defines
+it. Each object is reported "applied", or "unchanged" when the apply changed nothing.
 
 With --wait, then wait until every object is Current, as 'kates wait' does. An object's
 annotation kates.dev/wait changes that for the object: "false" does not wait for it at all,
@@ -220,27 +221,8 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 			if err != nil {
 				return err
 			}
-			waitFor, err := waitAnnotations(ms)
-			if err != nil {
-				return err
-			}
-			if err := rules.checkSchemas(ms); err != nil {
-				return err
-			}
-			if validate {
-				if _, err := validateManifests(cmd.Context(), c, ms, true); err != nil {
-					return err
-				}
-			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
-			ordered := applyOrder(ms)
-			// The objects as written, not their typed conversion: nothing the author wrote is
-			// dropped on the way, so the server's strict validation sees a misspelled field.
-			objs := make([]*kates.Unstructured, len(ordered))
-			for i, m := range ordered {
-				objs[i] = m.raw.DeepCopy()
-			}
 			var set *applyset.Set
 			if prune {
 				set, err = applyset.Open(ctx, c, applyset.Options{Parent: applySetParent, Tooling: tooling, DryRun: dryRun == "server"})
@@ -248,108 +230,65 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 					return applySetError(err)
 				}
 			}
+			// The objects as written, not their typed conversion: nothing the author wrote is
+			// dropped on the way, so the server's strict validation sees a misspelled field.
+			objects := make([]kates.ManifestObject, len(ms))
+			for i, m := range ms {
+				objects[i] = kates.ManifestObject{Source: m.source, Document: m.document, Object: m.raw}
+			}
+			p := &applyPrinter{o: o, c: c, jp: jp, names: output == "name", dryRun: dryRun == "server"}
+			opts := apply.Options{
+				FieldManager: fieldManager,
+				Force:        force,
+				DryRun:       dryRun == "server",
+				NoValidate:   !validate,
+				ApplySet:     set,
+				Wait:         wait,
+				WaitOptions:  rules.wait(kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}),
+				OnResult:     p.result,
+				WaitWith: func(ctx context.Context, _ apply.WaitGoal, objects []any, opts kates.WaitOptions) error {
+					p.notWaiting()
+					return runWait(ctx, o, c, objects, opts, false)
+				},
+			}
 			if showDiff {
-				// What will be sent: with the set's label, when there is a set.
-				shown := slices.Clone(ordered)
-				for i := range shown {
-					shown[i].raw = objs[i]
-					if set != nil {
-						labels := objs[i].GetLabels()
-						if labels == nil {
-							labels = map[string]string{}
-						}
-						if _, taken := labels[applyset.PartOfLabel]; !taken {
-							labels[applyset.PartOfLabel] = set.ID()
-							objs[i].SetLabels(labels)
-						}
+				opts.BeforeApply = func(ctx context.Context, planned []apply.ObjectResult) error {
+					// What will be sent, in that order: with the set's label, when there is a set.
+					shown := make([]manifest, len(planned))
+					for i, pl := range planned {
+						shown[i] = ms[pl.Source.Index]
+						shown[i].raw = pl.Object
 					}
-				}
-				if err := runDiff(ctx, o, c, shown, fieldManager); err != nil && !isDiffFound(err) {
-					return err
-				}
-			}
-			if set != nil {
-				// Before anything is applied: the parent records the set's kinds and
-				// namespaces old and new, and each object carries the set's label.
-				if err := set.Prepare(ctx, objs); err != nil {
-					return applySetError(err)
-				}
-			}
-			opts := []kates.ApplyOption{kates.FieldManager(fieldManager)}
-			if force {
-				opts = append(opts, kates.ForceOwnership())
-			}
-			done, gone := "applied", "pruned"
-			if dryRun == "server" {
-				opts = append(opts, kates.DryRun())
-				done, gone = "applied (server dry run)", "pruned (server dry run)"
-			}
-			kinds := crdKinds(ms)
-			served := map[string]bool{}
-			var applied, current, exists []any
-			for i, m := range ordered {
-				if kind, ok := kinds[m.obj.GetObjectKind().GroupVersionKind().GroupKind()]; ok && !served[kind] {
-					if _, err := c.Mapping(kind); dryRun == "server" && kates.IsUnknownKind(err) {
-						// Its CRD was only dry-run: the kind will not be served.
-						fmt.Fprintf(o.out, "%s: %s skipped: its CustomResourceDefinition is not created in a dry run\n", m.source, describeManifest(m))
-						continue
-					}
-					if err := c.WaitFor(ctx, kind); err != nil {
-						return failure(fmt.Errorf("%s: %s: %w", m.source, describeManifest(m), err))
-					}
-					served[kind] = true
-				}
-				out := &kates.Unstructured{}
-				if err := c.Apply(ctx, objs[i], out, opts...); err != nil {
-					return failure(fmt.Errorf("%s: document %d: %w", m.source, m.document, err))
-				}
-				if set != nil {
-					set.Applied(out)
-				}
-				gvk := out.GroupVersionKind()
-				name := displayName(kates.ObjectStatus{Group: gvk.Group, Kind: gvk.Kind, Name: out.GetName()})
-				switch {
-				case jp != nil:
-					if err := printJSONPath(o.out, jp, out); err != nil {
+					if err := runDiff(ctx, o, c, shown, fieldManager); err != nil && !isDiffFound(err) {
 						return err
 					}
-				case output == "name":
-					fmt.Fprintln(o.out, name)
-				default:
-					fmt.Fprintf(o.out, "%s %s\n", name, done)
-				}
-				applied = append(applied, out)
-				switch waitFor[m.raw] {
-				case waitNone:
-				case waitExists:
-					exists = append(exists, out)
-				default:
-					current = append(current, out)
+					return nil
 				}
 			}
-			var pruned []applyset.PrunedObject
-			if set != nil {
-				pruned, err = set.Prune(ctx)
-				for _, p := range pruned {
-					name := displayName(kates.ObjectStatus{Group: p.Group, Kind: p.Kind, Name: p.Name})
-					switch {
-					case jp != nil:
-					case output == "name":
-						fmt.Fprintln(o.out, name)
-					case p.Namespace != "" && p.Namespace != c.Namespace():
-						fmt.Fprintf(o.out, "%s -n %s %s\n", name, p.Namespace, gone)
-					default:
-						fmt.Fprintf(o.out, "%s %s\n", name, gone)
-					}
-				}
-				if err != nil {
-					return applySetError(err)
-				}
+			_, err = apply.Run(ctx, c, objects, opts)
+			if p.err != nil {
+				return p.err
 			}
-			if !wait {
+			if err == nil && wait {
+				p.notWaiting() // when every object was annotated "false", no wait ran to say it
+			}
+			var (
+				ee       *exitError
+				invalid  *apply.InvalidError
+				dup      *apply.DuplicateError
+				batchErr *apply.BatchError
+			)
+			switch {
+			case err == nil:
 				return nil
+			case errors.As(err, &ee):
+				return err
+			case errors.As(err, &invalid), errors.As(err, &dup):
+				return &exitError{code: exitUsage, err: err}
+			case errors.As(err, &batchErr):
+				return failure(err)
 			}
-			return waitAfterApply(ctx, o, c, current, exists, len(applied)-len(current)-len(exists), pruned, rules.wait(kates.WaitOptions{For: kstatus.CurrentStatus, SkipLoadBalancers: skipLB}))
+			return applySetError(err)
 		},
 	}
 	in.addFileFlags(cmd, "manifests to apply")
@@ -382,84 +321,65 @@ func applySetError(err error) error {
 	return &exitError{code: exitUsage, err: err}
 }
 
-// waitAfterApply waits, after an apply, for current to be Current (or what opts say instead),
-// for exists to exist, and for pruned to be gone. skipped objects (kates.dev/wait: "false")
-// are only counted in a line.
-func waitAfterApply(ctx context.Context, o *options, c *kates.Client, current, exists []any, skipped int, pruned []applyset.PrunedObject, opts kates.WaitOptions) error {
-	if skipped > 0 {
-		fmt.Fprintf(o.out, "not waiting for %d object(s) annotated %s: \"false\"\n", skipped, waitAnnotation)
-	}
-	if len(exists) > 0 {
-		if err := runWait(ctx, o, c, exists, kates.WaitOptions{For: kstatus.CurrentStatus, Exists: true}, false); err != nil {
-			return err
-		}
-	}
-	if len(current) > 0 || len(exists)+len(pruned)+skipped == 0 {
-		if err := runWait(ctx, o, c, current, opts, false); err != nil {
-			return err
-		}
-	}
-	if len(pruned) > 0 {
-		refs := make([]any, len(pruned))
-		for i, p := range pruned {
-			refs[i] = kates.ObjectRef{Kind: p.Kind, APIVersion: schema.GroupVersion{Group: p.Group, Version: p.Version}.String(), Namespace: p.Namespace, Name: p.Name, UID: p.UID}
-		}
-		return runWait(ctx, o, c, refs, kates.WaitOptions{For: kstatus.NotFoundStatus}, false)
-	}
-	return nil
+// applyPrinter prints each object's result as apply.Run reports it: "TYPE/NAME applied" (or
+// unchanged, pruned, skipped), TYPE/NAME alone with -o name, or the server's answer through
+// -o jsonpath.
+type applyPrinter struct {
+	o      *options
+	c      *kates.Client
+	jp     *kates.JSONPath
+	names  bool
+	dryRun bool
+	// skipped counts the objects annotated kates.dev/wait: "false", said once before the wait.
+	skipped int
+	said    bool
+	err     error // the first error printing
 }
 
-// waitAnnotation is the annotation by which a manifest says how apply --wait waits for it.
-const waitAnnotation = "kates.dev/wait"
-
-// waitMode is what the kates.dev/wait annotation asks.
-type waitMode int
-
-const (
-	waitCurrent waitMode = iota // "true", or no annotation
-	waitExists                  // "exists": until it exists
-	waitNone                    // "false": not at all
-)
-
-// waitAnnotations reads the kates.dev/wait annotation of every manifest; a value it does not
-// know is a usage error naming the file and document, before anything is applied.
-func waitAnnotations(ms []manifest) (map[*kates.Unstructured]waitMode, error) {
-	out := map[*kates.Unstructured]waitMode{}
-	for _, m := range ms {
-		v, ok := m.raw.GetAnnotations()[waitAnnotation]
-		if !ok {
-			continue
-		}
-		switch strings.ToLower(v) {
-		case "true", "current":
-			out[m.raw] = waitCurrent
-		case "exists", "created":
-			out[m.raw] = waitExists
-		case "false", "none":
-			out[m.raw] = waitNone
-		default:
-			return nil, usageErrorf("%s: document %d (%s): annotation %s: %q: want \"true\", \"exists\" or \"false\"", m.source, m.document, describeManifest(m), waitAnnotation, v)
-		}
+func (p *applyPrinter) result(r apply.ObjectResult) {
+	if r.Wait == apply.WaitNone {
+		p.skipped++
 	}
-	return out, nil
-}
-
-// applyOrder puts CustomResourceDefinitions first and Namespaces second, so what the rest needs
-// exists before it; otherwise the files' order is kept.
-func applyOrder(ms []manifest) []manifest {
-	rank := func(m manifest) int {
-		gvk := m.obj.GetObjectKind().GroupVersionKind()
+	name := displayName(kates.ObjectStatus{Group: r.GroupVersionKind.Group, Kind: r.GroupVersionKind.Kind, Name: r.Name})
+	what := string(r.Action)
+	if p.dryRun {
+		what += " (server dry run)"
+	}
+	out := p.o.out
+	switch r.Action {
+	case apply.Applied, apply.Unchanged:
 		switch {
-		case isCRD(m.obj):
-			return 0
-		case gvk.Group == "" && gvk.Kind == "Namespace":
-			return 1
+		case p.jp != nil:
+			if err := printJSONPath(out, p.jp, r.Object); err != nil && p.err == nil {
+				p.err = err
+			}
+		case p.names:
+			fmt.Fprintln(out, name)
+		default:
+			fmt.Fprintf(out, "%s %s\n", name, what)
 		}
-		return 2
+	case apply.Pruned:
+		switch {
+		case p.jp != nil:
+		case p.names:
+			fmt.Fprintln(out, name)
+		case r.Namespace != "" && r.Namespace != p.c.Namespace():
+			fmt.Fprintf(out, "%s -n %s %s\n", name, r.Namespace, what)
+		default:
+			fmt.Fprintf(out, "%s %s\n", name, what)
+		}
+	case apply.Skipped:
+		fmt.Fprintf(out, "%s: %s %s skipped: its CustomResourceDefinition is not created in a dry run\n", r.Source, r.GroupVersionKind.Kind, r.Name)
 	}
-	out := slices.Clone(ms)
-	slices.SortStableFunc(out, func(a, b manifest) int { return rank(a) - rank(b) })
-	return out
+}
+
+// notWaiting says, once, how many objects the wait leaves out by their annotation.
+func (p *applyPrinter) notWaiting() {
+	if p.said || p.skipped == 0 {
+		return
+	}
+	p.said = true
+	fmt.Fprintf(p.o.out, "not waiting for %d object(s) annotated %s: \"false\"\n", p.skipped, apply.WaitAnnotation)
 }
 
 func newWaitCommand(o *options) *cobra.Command {
