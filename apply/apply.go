@@ -109,6 +109,9 @@ type Options struct {
 //
 // # Failures
 //
+// Options that contradict each other (DryRun with Wait, an ApplySet opened otherwise than
+// DryRun says) and an object that is not one (a nil, a type Run cannot convert) return a nil
+// Result and an error, with nothing written.
 // A batch refused by the checks (InvalidError, DuplicateError, an ApplySet's refusal, an error
 // from BeforeApply) writes nothing: every object is NotApplied. An object whose apply fails
 // stops the batch there: Result.Objects says which objects were applied before it (Applied,
@@ -122,8 +125,8 @@ type Options struct {
 //
 // # Cancellation
 //
-// ctx bounds everything: give it a deadline. When ctx ends during the checks, Run returns
-// ctx's error with nothing written. When it ends during the applies, the object being applied
+// ctx bounds everything: give it a deadline. When ctx ends during the checks, Run returns an
+// error wrapping ctx's error, with nothing written. When it ends during the applies, the object being applied
 // Failed with a *BatchError wrapping ctx's error (errors.Is(err, context.Canceled)): the server
 // may or may not have applied that one. When it ends during the wait, the wait's *WaitError
 // wraps ctx's error (context.DeadlineExceeded for a timeout) and lists what was not done.

@@ -120,9 +120,9 @@ func (r ObjectResult) String() string {
 
 // Result is what Run did with each object.
 type Result struct {
-	// Objects holds one entry per object given, in the order they were applied (Custom
-	// ResourceDefinitions, then Namespaces, then the rest in the order given), then one per
-	// object pruned, in the order of applyset.Set.Prune.
+	// Objects holds one entry per object given, in the order they were applied
+	// (CustomResourceDefinitions, then Namespaces, then the rest in the order given), then one
+	// per object pruned, in the order of applyset.Set.Prune.
 	Objects []ObjectResult
 }
 
