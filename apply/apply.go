@@ -105,7 +105,10 @@ type Options struct {
 // changes nothing, not even the managedFields timestamps). In a dry run the resourceVersion
 // says nothing, so the object read before and the dry run's answer are compared instead, less
 // metadata.managedFields, resourceVersion and generation. A write by someone else between the
-// read and the apply makes the object read as Applied.
+// read and the apply makes the object read as Applied. The read doubles the requests of a
+// batch, as kubectl's client-side apply does: on the test machine 50 unchanged ConfigMaps took
+// 1.0 s with Run, 0.4 s with a loop of Client.Apply, mostly the Client's limit of 100
+// requests a second (BenchmarkRun).
 //
 // # Failures
 //
