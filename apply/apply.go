@@ -233,11 +233,18 @@ func (r *run) applyAll(ctx context.Context) error {
 	if r.opts.DryRun {
 		applyOpts = append(applyOpts, kates.DryRun())
 	}
-	served := map[schema.GroupKind]bool{}
+	// served and unserved are the batch's CRD kinds found served, and (in a dry run) not.
+	served, unserved := map[schema.GroupKind]bool{}, map[schema.GroupKind]bool{}
 	for i, it := range r.batch.items {
 		res := &r.res.Objects[i]
+		if unserved[it.gvk.GroupKind()] {
+			res.Action = Skipped
+			r.report(i)
+			continue
+		}
 		if crd, ok := r.batch.crdKinds[it.gvk.GroupKind()]; ok && !served[it.gvk.GroupKind()] {
 			if _, err := r.c.Mapping(crd.resource); r.opts.DryRun && kates.IsUnknownKind(err) {
+				unserved[it.gvk.GroupKind()] = true
 				res.Action = Skipped
 				r.report(i)
 				continue
