@@ -116,6 +116,7 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return &fencedTransport{next: rt, fence: contextFence}
 	})
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &warningTransport{next: rt} })
 	httpClient, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)

@@ -168,12 +168,12 @@ func (c *Client) Patch(ctx context.Context, resource any, pt PatchType, data []b
 // An object with finalizers is not gone when Delete returns: it is terminating, and snapshots
 // show it so until the finalizers are done.
 func (c *Client) Delete(ctx context.Context, resource, target any) error {
-	return c.deleteWith(ctx, resource, target, metav1.DeleteOptions{})
+	return c.DeleteWith(ctx, resource, target, metav1.DeleteOptions{})
 }
 
-// deleteWith is Delete with the request's options: a UID precondition, a propagation policy, a
-// dry run (which records nothing).
-func (c *Client) deleteWith(ctx context.Context, resource, target any, opts metav1.DeleteOptions) error {
+// DeleteWith is Delete with the request's options: a UID or resourceVersion precondition (a
+// mismatch fails with a Conflict), a propagation policy, a dry run (which records nothing).
+func (c *Client) DeleteWith(ctx context.Context, resource, target any, opts metav1.DeleteOptions) error {
 	t, err := c.resolve(resource, true)
 	if err != nil {
 		return err

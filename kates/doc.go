@@ -74,6 +74,12 @@
 // Package validate (validate.New) checks objects against the cluster's own schemas without
 // writing anything; it alone links the API server's validation code.
 //
+// # Applying a batch
+//
+// Package apply (apply.Run) applies a batch of manifests and waits, as `kates apply --wait`
+// does: the whole batch checked first, CustomResourceDefinitions and Namespaces first, an
+// ApplySet (package applyset) pruned. Client.Apply is the one-object call underneath.
+//
 // # Leader election
 //
 // Package election (election.Run) runs a function while this replica holds a

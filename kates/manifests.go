@@ -59,6 +59,9 @@ func ParseManifests(text string) ([]Object, error) {
 // ManifestObject is one object of a manifest as written, with the document it came from
 // (counting from 1, as ManifestError does).
 type ManifestObject struct {
+	// Source names where the manifest was read from (a file, a URL), for messages; the parse
+	// functions leave it empty for the caller to fill in.
+	Source   string
 	Document int
 	Object   *unstructured.Unstructured
 }

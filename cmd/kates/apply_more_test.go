@@ -16,6 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kates-dev/kates/applyset"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -39,7 +40,7 @@ func TestApplyPruneWithApplySet(t *testing.T) {
 	// Outside the set: an unlabelled ConfigMap, and a member of another set.
 	outsider := kates.NewUnstructured("v1", "ConfigMap", ns, "outsider")
 	foreign := kates.NewUnstructured("v1", "ConfigMap", ns, "foreign")
-	foreign.SetLabels(map[string]string{"applyset.kubernetes.io/part-of": kates.ApplySetID("", "Secret", ns, "other")})
+	foreign.SetLabels(map[string]string{"applyset.kubernetes.io/part-of": applyset.ID("", "Secret", ns, "other")})
 	for _, o := range []*unstructured.Unstructured{outsider, foreign} {
 		if err := c.Create(ctx, o, nil); err != nil {
 			t.Fatal(err)
@@ -55,8 +56,8 @@ func TestApplyPruneWithApplySet(t *testing.T) {
 	// KEP-3659: base64url, unpadded, of sha256("<name>.<namespace>.<kind>.<group>"); core group "".
 	sum := sha256.Sum256([]byte("app." + ns + ".Secret."))
 	id := "applyset-" + base64.RawURLEncoding.EncodeToString(sum[:]) + "-v1"
-	if got := kates.ApplySetID("", "Secret", ns, "app"); got != id {
-		t.Errorf("kates.ApplySetID = %q, want %q", got, id)
+	if got := applyset.ID("", "Secret", ns, "app"); got != id {
+		t.Errorf("applyset.ID = %q, want %q", got, id)
 	}
 	parent := &unstructured.Unstructured{}
 	if err := c.Get(ctx, kates.NewUnstructured("v1", "Secret", ns, "app"), parent); err != nil {
@@ -203,8 +204,8 @@ func TestApplySetCrossPruneWithKubectl(t *testing.T) {
 	if diff := cmp.Diff(kateswrote.GetLabels(), kubectlWrote.GetLabels()); diff != "" {
 		t.Errorf("parent labels, kates (-) and kubectl (+):\n%s", diff)
 	}
-	if id := kubectlWrote.GetLabels()["applyset.kubernetes.io/id"]; id != kates.ApplySetID("", "Secret", ns, "shared") {
-		t.Errorf("kubectl's ID %q, kates.ApplySetID %q", id, kates.ApplySetID("", "Secret", ns, "shared"))
+	if id := kubectlWrote.GetLabels()["applyset.kubernetes.io/id"]; id != applyset.ID("", "Secret", ns, "shared") {
+		t.Errorf("kubectl's ID %q, applyset.ID %q", id, applyset.ID("", "Secret", ns, "shared"))
 	}
 	strip := func(a map[string]string) map[string]string {
 		a["applyset.kubernetes.io/tooling"] = toolName(a["applyset.kubernetes.io/tooling"])
@@ -370,5 +371,40 @@ spec:
 	}
 	if err := c.Get(context.Background(), kates.NewUnstructured("v1", "ConfigMap", ns, "first"), nil); !apierrors.IsNotFound(err) {
 		t.Errorf("configmap first after a refused apply: %v, want NotFound", err)
+	}
+}
+
+// TestApplyRefusesDuplicatesAndSaysUnchanged: a batch that defines one object in two files
+// (as prometheus-operator's getting-started folder defines its Prometheus four times) is
+// refused before anything is written, naming the object and every file and document; a
+// re-apply says which objects did not change.
+func TestApplyRefusesDuplicatesAndSaysUnchanged(t *testing.T) {
+	c, ns := newClient(t)
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.yaml": configMaps("first", "shared"),
+		"b.yaml": configMaps("shared"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runKates(t, nil, "apply", "-n", ns, "-f", dir)
+	want := "ConfigMap " + ns + "/shared is defined 2 times: " + filepath.Join(dir, "a.yaml") + ": document 2, " + filepath.Join(dir, "b.yaml") + ": document 1"
+	if r.code != 2 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "nothing applied") {
+		t.Errorf("apply of a duplicate: exit %d, stderr %q; want 2 and %q", r.code, r.stderr, want)
+	}
+	if err := c.Get(context.Background(), kates.NewUnstructured("v1", "ConfigMap", ns, "first"), nil); !apierrors.IsNotFound(err) {
+		t.Errorf("configmap first after a refused batch: %v, want NotFound", err)
+	}
+
+	file := writeFile(t, "two.yaml", configMaps("one", "two"))
+	if r := runKates(t, nil, "apply", "-n", ns, "-f", file); r.code != 0 || r.stdout != "configmap/one applied\nconfigmap/two applied\n" {
+		t.Fatalf("first apply: exit %d, stdout %q", r.code, r.stdout)
+	}
+	changed := writeFile(t, "two.yaml", strings.Replace(configMaps("one", "two"), "{k: two}", "{k: changed}", 1))
+	r = runKates(t, nil, "apply", "-n", ns, "-f", changed)
+	if r.code != 0 || r.stdout != "configmap/one unchanged\nconfigmap/two applied\n" {
+		t.Errorf("re-apply with one change: exit %d, stdout %q; want one unchanged, two applied", r.code, r.stdout)
 	}
 }

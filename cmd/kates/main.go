@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -209,4 +210,12 @@ or the cluster refused a request; 2 bad usage or input.`,
 	root.AddCommand(newApplyCommand(o), newDiffCommand(o), newValidateCommand(o), newWaitCommand(o), newStatusCommand(o), newWatchCommand(o), newVersionCommand(o))
 	addCompletions(root, o)
 	return root, o
+}
+
+// withTimeout bounds ctx by timeout; 0 means no bound.
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, timeout)
 }

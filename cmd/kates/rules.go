@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
@@ -142,31 +141,4 @@ func objectName(r kates.ObjectStatus) string {
 		return r.Name
 	}
 	return r.Namespace + "/" + r.Name
-}
-
-// checkSchemas checks the status rules against the schemas of the CRDs among the manifests,
-// so a rule naming a field the kind does not have (status.phse) is an error before anything
-// is applied rather than an Unknown status later.
-func (f *ruleFlags) checkSchemas(ms []manifest) error {
-	if f.rules == nil {
-		return nil
-	}
-	for _, m := range crdManifests(ms) {
-		u := m.raw
-		group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
-		kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
-		versions, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
-		for _, v := range versions {
-			vm, _ := v.(map[string]any)
-			name, _, _ := unstructured.NestedString(vm, "name")
-			schema, found, _ := unstructured.NestedMap(vm, "schema", "openAPIV3Schema")
-			if !found {
-				continue
-			}
-			if err := f.rules.CheckSchema(group, name, kind, schema); err != nil {
-				return usageErrorf("%s: %v", m.source, err)
-			}
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package kates_test
+package applyset_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kates-dev/kates/applyset"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -28,16 +29,16 @@ func TestApplysetIDAsKEP3659(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := kates.ApplySetID(tt.group, tt.kind, tt.namespace, tt.name2)
+			got := applyset.ID(tt.group, tt.kind, tt.namespace, tt.name2)
 			if got != tt.want {
-				t.Errorf("ApplySetID() = %q, want %q", got, tt.want)
+				t.Errorf("ID() = %q, want %q", got, tt.want)
 			}
 		})
 	}
 	// A Secret parent: core group "", so the hashed text ends with ".".
-	a, b := kates.ApplySetID("", "Secret", "ns", "web"), kates.ApplySetID("", "ConfigMap", "ns", "web")
+	a, b := applyset.ID("", "Secret", "ns", "web"), applyset.ID("", "ConfigMap", "ns", "web")
 	if a == b || !strings.HasPrefix(a, "applyset-") || !strings.HasSuffix(a, "-v1") || len(a) != len("applyset-")+43+len("-v1") {
-		t.Errorf("ApplySetID of a Secret %q and a ConfigMap %q: want distinct applyset-<43 base64url characters>-v1", a, b)
+		t.Errorf("ID of a Secret %q and a ConfigMap %q: want distinct applyset-<43 base64url characters>-v1", a, b)
 	}
 }
 
@@ -56,9 +57,9 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	other := newNamespace(t)
 	ctx := context.Background()
 	tooling := "kates/v9.9.9"
-	open := func(dryRun bool) *kates.ApplySet {
+	open := func(dryRun bool) *applyset.Set {
 		t.Helper()
-		set, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: "app", Tooling: tooling, DryRun: dryRun})
+		set, err := applyset.Open(ctx, c, applyset.Options{Parent: "app", Tooling: tooling, DryRun: dryRun})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	// Outside the set: an unlabelled ConfigMap and one of another set, in its namespaces.
 	outsider := configMap(ns, "outsider")
 	foreign := configMap(other, "foreign")
-	foreign.SetLabels(map[string]string{kates.ApplySetPartOfLabel: kates.ApplySetID("", "Secret", ns, "elsewhere")})
+	foreign.SetLabels(map[string]string{applyset.PartOfLabel: applyset.ID("", "Secret", ns, "elsewhere")})
 	for _, o := range []*unstructured.Unstructured{outsider, foreign} {
 		if err := c.Create(ctx, o, nil); err != nil {
 			t.Fatal(err)
@@ -83,7 +84,7 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	if pruned, err := set.Prune(ctx); err != nil || len(pruned) != 0 {
 		t.Fatalf("first Prune: %v, %v; want nothing pruned", pruned, err)
 	}
-	id := kates.ApplySetID("", "Secret", ns, "app")
+	id := applyset.ID("", "Secret", ns, "app")
 	if set.ID() != id {
 		t.Errorf("ID() = %q, want %q", set.ID(), id)
 	}
@@ -91,7 +92,7 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	if err := c.Get(ctx, kates.NewUnstructured("v1", "Secret", ns, "app"), parent); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]string{kates.ApplySetParentIDLabel: id}, parent.GetLabels()); diff != "" {
+	if diff := cmp.Diff(map[string]string{applyset.ParentIDLabel: id}, parent.GetLabels()); diff != "" {
 		t.Errorf("parent labels mismatch (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(map[string]string{
@@ -105,8 +106,8 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	if err := c.Get(ctx, kates.NewUnstructured("v1", "ConfigMap", other, "c"), member); err != nil {
 		t.Fatal(err)
 	}
-	if got := member.GetLabels()[kates.ApplySetPartOfLabel]; got != id {
-		t.Errorf("member label %s = %q, want %q", kates.ApplySetPartOfLabel, got, id)
+	if got := member.GetLabels()[applyset.PartOfLabel]; got != id {
+		t.Errorf("member label %s = %q, want %q", applyset.PartOfLabel, got, id)
 	}
 
 	// A dry run of the set with a alone: b, c and the Secret would go; nothing does.
@@ -118,7 +119,7 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := func(ps []kates.PrunedObject) []string {
+	names := func(ps []applyset.PrunedObject) []string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, p.Kind+" "+p.Namespace+"/"+p.Name)
@@ -161,7 +162,7 @@ func TestApplysetPrunesOnlyMembersThatLeft(t *testing.T) {
 	if err := c.Get(ctx, kates.NewUnstructured("v1", "Secret", ns, "app"), parent); err != nil {
 		t.Fatal(err)
 	}
-	if got := parent.GetAnnotations(); got[kates.ApplySetGroupKindsAnnotation] != "ConfigMap" || got[kates.ApplySetAdditionalNamespacesAnnotation] != "" {
+	if got := parent.GetAnnotations(); got[applyset.GroupKindsAnnotation] != "ConfigMap" || got[applyset.AdditionalNamespacesAnnotation] != "" {
 		t.Errorf("parent annotations after the prune: %v, want ConfigMap and no additional namespace", got)
 	}
 }
@@ -172,8 +173,8 @@ func TestApplysetRefusesWhatIsNotItsOwn(t *testing.T) {
 	c, ns := newClient(t)
 	ctx := context.Background()
 	helm := kates.NewUnstructured("v1", "Secret", ns, "helm")
-	helm.SetLabels(map[string]string{kates.ApplySetParentIDLabel: kates.ApplySetID("", "Secret", ns, "helm")})
-	helm.SetAnnotations(map[string]string{kates.ApplySetToolingAnnotation: "helm/v3", kates.ApplySetGroupKindsAnnotation: ""})
+	helm.SetLabels(map[string]string{applyset.ParentIDLabel: applyset.ID("", "Secret", ns, "helm")})
+	helm.SetAnnotations(map[string]string{applyset.ToolingAnnotation: "helm/v3", applyset.GroupKindsAnnotation: ""})
 	plain := kates.NewUnstructured("v1", "ConfigMap", ns, "plain")
 	for _, o := range []*unstructured.Unstructured{helm, plain} {
 		if err := c.Create(ctx, o, nil); err != nil {
@@ -186,17 +187,17 @@ func TestApplysetRefusesWhatIsNotItsOwn(t *testing.T) {
 		{"deployments.apps/x", "cannot be an ApplySet parent"},
 		{"/x", "want [RESOURCE[.GROUP]/]NAME"},
 	} {
-		_, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: tt.parent})
+		_, err := applyset.Open(ctx, c, applyset.Options{Parent: tt.parent})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("ApplySet(%q) = %v, want an error saying %q", tt.parent, err, tt.want)
+			t.Errorf("Open(%q) = %v, want an error saying %q", tt.parent, err, tt.want)
 		}
 	}
-	set, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: "mine"})
+	set, err := applyset.Open(ctx, c, applyset.Options{Parent: "mine"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	taken := configMap(ns, "taken")
-	taken.SetLabels(map[string]string{kates.ApplySetPartOfLabel: "applyset-other-v1"})
+	taken.SetLabels(map[string]string{applyset.PartOfLabel: "applyset-other-v1"})
 	if err := set.Prepare(ctx, []*unstructured.Unstructured{taken}); err == nil || !strings.Contains(err.Error(), "of another set") {
 		t.Errorf("Prepare of another set's member: %v, want refused", err)
 	}
@@ -221,28 +222,28 @@ func TestApplysetCustomResourceParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent := "widgets." + group + "/owner"
-	if _, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: parent}); err == nil || !strings.Contains(err.Error(), "cannot be an ApplySet parent") {
-		t.Fatalf("ApplySet of an unlabelled CRD's kind: %v, want refused", err)
+	if _, err := applyset.Open(ctx, c, applyset.Options{Parent: parent}); err == nil || !strings.Contains(err.Error(), "cannot be an ApplySet parent") {
+		t.Fatalf("Open of an unlabelled CRD's kind: %v, want refused", err)
 	}
-	label := []byte(`{"metadata":{"labels":{"` + kates.ApplySetParentTypeLabel + `":"true"}}}`)
+	label := []byte(`{"metadata":{"labels":{"` + applyset.ParentTypeLabel + `":"true"}}}`)
 	if err := c.Patch(ctx, crd, kates.MergePatchType, label, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: parent}); err == nil || !strings.Contains(err.Error(), "create it first") {
-		t.Fatalf("ApplySet of a missing custom resource parent: %v, want refused", err)
+	if _, err := applyset.Open(ctx, c, applyset.Options{Parent: parent}); err == nil || !strings.Contains(err.Error(), "create it first") {
+		t.Fatalf("Open of a missing custom resource parent: %v, want refused", err)
 	}
 	// Made by hand, as for kubectl: with the set's ID and the tool.
 	owner := kates.NewUnstructured(group+"/v1", "Widget", ns, "owner")
-	owner.SetLabels(map[string]string{kates.ApplySetParentIDLabel: kates.ApplySetID(group, "Widget", ns, "owner")})
-	owner.SetAnnotations(map[string]string{kates.ApplySetToolingAnnotation: "kates/v1", kates.ApplySetGroupKindsAnnotation: ""})
+	owner.SetLabels(map[string]string{applyset.ParentIDLabel: applyset.ID(group, "Widget", ns, "owner")})
+	owner.SetAnnotations(map[string]string{applyset.ToolingAnnotation: "kates/v1", applyset.GroupKindsAnnotation: ""})
 	if err := c.Create(ctx, owner, nil); err != nil {
 		t.Fatal(err)
 	}
-	set, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: parent})
+	set, err := applyset.Open(ctx, c, applyset.Options{Parent: parent})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := kates.ApplySetID(group, "Widget", ns, "owner"); set.ID() != want {
+	if want := applyset.ID(group, "Widget", ns, "owner"); set.ID() != want {
 		t.Errorf("ID() = %q, want %q", set.ID(), want)
 	}
 	if _, err := set.ApplyAll(ctx, []*unstructured.Unstructured{configMap(ns, "m")}); err != nil {
@@ -255,7 +256,7 @@ func TestApplysetCustomResourceParent(t *testing.T) {
 	if err := c.Get(ctx, kates.NewUnstructured(group+"/v1", "Widget", ns, "owner"), got); err != nil {
 		t.Fatal(err)
 	}
-	if got.GetLabels()[kates.ApplySetParentIDLabel] != set.ID() || got.GetAnnotations()[kates.ApplySetGroupKindsAnnotation] != "ConfigMap" {
+	if got.GetLabels()[applyset.ParentIDLabel] != set.ID() || got.GetAnnotations()[applyset.GroupKindsAnnotation] != "ConfigMap" {
 		t.Errorf("parent Widget: labels %v, annotations %v; want the set's ID and ConfigMap", got.GetLabels(), got.GetAnnotations())
 	}
 }

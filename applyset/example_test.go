@@ -1,16 +1,17 @@
-package kates_test
+package applyset_test
 
 import (
 	"context"
 	"fmt"
 	"log"
 
+	"github.com/kates-dev/kates/applyset"
 	"github.com/kates-dev/kates/kates"
 )
 
 // Apply manifests as an ApplySet, then delete the objects that earlier applies of the set made
 // and these manifests no longer hold, as kubectl apply --prune --applyset=web does.
-func ExampleClient_ApplySet() {
+func ExampleOpen() {
 	client, err := kates.NewClient(kates.ClientConfig{})
 	if err != nil {
 		log.Fatal(err)
@@ -25,7 +26,7 @@ data: {level: info}
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	set, err := client.ApplySet(ctx, kates.ApplySetOptions{Parent: "web"}) // the Secret "web"
+	set, err := applyset.Open(ctx, client, applyset.Options{Parent: "web"}) // the Secret "web"
 	if err != nil {
 		log.Fatal(err) // e.g. the Secret exists and belongs to another tool's set
 	}

@@ -1,10 +1,9 @@
-package kates
+package applyset
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -18,51 +17,53 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kates-dev/kates/kates"
 )
 
 // The labels and annotations of an ApplySet, as KEP-3659 specifies them and kubectl writes
 // them (https://git.k8s.io/enhancements/keps/sig-cli/3659-kubectl-apply-prune).
 const (
-	// ApplySetParentIDLabel marks the parent object; its value is the set's ID (ApplySetID).
-	ApplySetParentIDLabel = "applyset.kubernetes.io/id"
-	// ApplySetPartOfLabel marks each member; its value is the ID of the set's parent.
-	ApplySetPartOfLabel = "applyset.kubernetes.io/part-of"
-	// ApplySetToolingAnnotation on the parent names the tool that manages the set, as
+	// ParentIDLabel marks the parent object; its value is the set's ID (see ID).
+	ParentIDLabel = "applyset.kubernetes.io/id"
+	// PartOfLabel marks each member; its value is the ID of the set's parent.
+	PartOfLabel = "applyset.kubernetes.io/part-of"
+	// ToolingAnnotation on the parent names the tool that manages the set, as
 	// "name/version" ("kubectl/v1.34.0", "kates/v0.3.0").
-	ApplySetToolingAnnotation = "applyset.kubernetes.io/tooling"
-	// ApplySetGroupKindsAnnotation on the parent lists the kinds of the members, each as
+	ToolingAnnotation = "applyset.kubernetes.io/tooling"
+	// GroupKindsAnnotation on the parent lists the kinds of the members, each as
 	// Kind.group ("ConfigMap,Deployment.apps"), sorted and comma-separated.
-	ApplySetGroupKindsAnnotation = "applyset.kubernetes.io/contains-group-kinds"
-	// ApplySetGroupResourcesAnnotation is what kubectl 1.27 wrote instead of
-	// ApplySetGroupKindsAnnotation ("configmaps,deployments.apps"). It is read, never written.
-	ApplySetGroupResourcesAnnotation = "applyset.kubernetes.io/contains-group-resources"
-	// ApplySetAdditionalNamespacesAnnotation on the parent lists the namespaces of the members
+	GroupKindsAnnotation = "applyset.kubernetes.io/contains-group-kinds"
+	// GroupResourcesAnnotation is what kubectl 1.27 wrote instead of
+	// GroupKindsAnnotation ("configmaps,deployments.apps"). It is read, never written.
+	GroupResourcesAnnotation = "applyset.kubernetes.io/contains-group-resources"
+	// AdditionalNamespacesAnnotation on the parent lists the namespaces of the members
 	// other than the parent's own, sorted and comma-separated.
-	ApplySetAdditionalNamespacesAnnotation = "applyset.kubernetes.io/additional-namespaces"
-	// ApplySetParentTypeLabel on a CustomResourceDefinition allows its kind as a parent.
-	ApplySetParentTypeLabel = "applyset.kubernetes.io/is-parent-type"
+	AdditionalNamespacesAnnotation = "applyset.kubernetes.io/additional-namespaces"
+	// ParentTypeLabel on a CustomResourceDefinition allows its kind as a parent.
+	ParentTypeLabel = "applyset.kubernetes.io/is-parent-type"
 )
 
-// ApplySetID computes the ID of the set whose parent is the object of group, kind, namespace
+// ID computes the ID of the set whose parent is the object of group, kind, namespace
 // and name, as KEP-3659 defines it: "applyset-" + base64url(sha256(name.namespace.kind.group))
 // + "-v1", the base64 without padding. Group is "" for the core group (Secret, ConfigMap) and
 // namespace "" for a cluster-scoped parent.
-func ApplySetID(group, kind, namespace, name string) string {
+func ID(group, kind, namespace, name string) string {
 	sum := sha256.Sum256([]byte(strings.Join([]string{name, namespace, kind, group}, ".")))
 	return "applyset-" + base64.RawURLEncoding.EncodeToString(sum[:]) + "-v1"
 }
 
-// ApplySetOptions configure Client.ApplySet.
-type ApplySetOptions struct {
+// Options configure Open.
+type Options struct {
 	// Parent names the parent object as kubectl's --applyset takes it: [RESOURCE[.GROUP]/]NAME
 	// ("web", "configmaps/web", "apps.example.com/web"). Without a resource it is a Secret.
 	// Secrets and ConfigMaps are created when missing; a custom resource parent must exist, and
-	// its CustomResourceDefinition must carry the label ApplySetParentTypeLabel. Required.
+	// its CustomResourceDefinition must carry the label ParentTypeLabel. Required.
 	Parent string
 	// Namespace is the parent's namespace (ignored for a cluster-scoped parent). Default: the
 	// Client's namespace.
 	Namespace string
-	// Tooling is the value of the parent's ApplySetToolingAnnotation, "name/version". A parent
+	// Tooling is the value of the parent's ToolingAnnotation, "name/version". A parent
 	// whose annotation names another tool is refused, as the KEP asks of every tool; kubectl
 	// refuses a set whose tool is not "kubectl" in the same way, so a set that kates and
 	// kubectl both manage must be written with "kubectl/VERSION". Default: "kates/" and the
@@ -73,15 +74,15 @@ type ApplySetOptions struct {
 	DryRun bool
 }
 
-// ApplySet is a set of objects applied together, tracked as KEP-3659 describes so that a later
-// apply of the set can delete (prune) the objects no longer in it, and so that kubectl apply
-// --prune --applyset (and other tools that follow the KEP) see the same set. The parent
+// Set is an ApplySet: a set of objects applied together, tracked as KEP-3659 describes so that
+// a later apply of the set can delete (prune) the objects no longer in it, and so that kubectl
+// apply --prune --applyset (and other tools that follow the KEP) see the same set. The parent
 // object records the set's ID, the tool and the kinds and namespaces of its members; each
-// member carries the label ApplySetPartOfLabel with the ID.
+// member carries the label PartOfLabel with the ID.
 //
 // One apply of a set, step by step (ApplyAll does the first three):
 //
-//	set, err := c.ApplySet(ctx, kates.ApplySetOptions{Parent: "web"})
+//	set, err := applyset.Open(ctx, c, applyset.Options{Parent: "web"})
 //	err = set.Prepare(ctx, objs)          // label the members; the parent records old ∪ new kinds
 //	for _, o := range objs { c.Apply(ctx, o, out); set.Applied(out) }
 //	pruned, err := set.Prune(ctx)         // delete members not applied; the parent records the new set
@@ -90,9 +91,9 @@ type ApplySetOptions struct {
 // is applied, and to the new ones only once the prune succeeded, so a run that fails half way
 // leaves no member outside what the parent records. Only objects that carry the set's label,
 // of a kind and in a namespace the parent records, are ever deleted; objects applied in this
-// run are never deleted. Do not use an ApplySet from several goroutines.
-type ApplySet struct {
-	c       *Client
+// run are never deleted. Do not use a Set from several goroutines.
+type Set struct {
+	c       *kates.Client
 	mapping *meta.RESTMapping
 	name    string
 	ns      string // the parent's namespace; "" when cluster-scoped
@@ -123,10 +124,10 @@ func (k memberKey) String() string {
 	return s + "/" + k.name
 }
 
-// DefaultApplySetTooling is the tooling annotation kates writes unless told otherwise:
+// DefaultTooling is the tooling annotation kates writes unless told otherwise:
 // "kates/VERSION", the version of this module as the program's build information records it
 // ("v0.0.0" when built from a checkout without one).
-func DefaultApplySetTooling() string {
+func DefaultTooling() string {
 	version := "v0.0.0"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		mods := append([]*debug.Module{&bi.Main}, bi.Deps...)
@@ -139,85 +140,85 @@ func DefaultApplySetTooling() string {
 	return "kates/" + version
 }
 
-// ApplySet opens the set whose parent opts names: it resolves the parent's kind, reads the
+// Open opens the set whose parent opts names: it resolves the parent's kind, reads the
 // parent if it exists and checks that it is the parent of this set (its ID label) and managed
 // by this tool (its tooling annotation). Nothing is written.
-func (c *Client) ApplySet(ctx context.Context, opts ApplySetOptions) (*ApplySet, error) {
+func Open(ctx context.Context, c *kates.Client, opts Options) (*Set, error) {
 	if opts.Parent == "" {
-		return nil, errors.New("kates: applyset: no parent named")
+		return nil, errors.New("applyset: no parent named")
 	}
 	resource, name, hasType := strings.Cut(opts.Parent, "/")
 	if !hasType {
 		resource, name = "secrets", opts.Parent
 	}
 	if name == "" || resource == "" || strings.Contains(name, "/") {
-		return nil, fmt.Errorf("kates: applyset %q: want [RESOURCE[.GROUP]/]NAME", opts.Parent)
+		return nil, fmt.Errorf("applyset %q: want [RESOURCE[.GROUP]/]NAME", opts.Parent)
 	}
 	m, err := c.Mapping(resource)
 	if err != nil {
-		return nil, fmt.Errorf("kates: applyset %q: %w", opts.Parent, err)
+		return nil, fmt.Errorf("applyset %q: %w", opts.Parent, err)
 	}
 	gvk := m.GroupVersionKind
 	builtin := gvk.Group == "" && (gvk.Kind == "Secret" || gvk.Kind == "ConfigMap")
 	if !builtin {
-		if err := c.checkParentType(ctx, m); err != nil {
-			return nil, fmt.Errorf("kates: applyset %q: %w", opts.Parent, err)
+		if err := checkParentType(ctx, c, m); err != nil {
+			return nil, fmt.Errorf("applyset %q: %w", opts.Parent, err)
 		}
 	}
-	s := &ApplySet{
+	s := &Set{
 		c: c, mapping: m, name: name, tooling: opts.Tooling, dryRun: opts.DryRun,
 		oldKinds: map[schema.GroupKind]bool{}, updatedKinds: map[schema.GroupKind]bool{},
 		oldNamespaces: map[string]bool{}, updatedNamespaces: map[string]bool{},
 		applied: map[memberKey]bool{},
 	}
 	if s.tooling == "" {
-		s.tooling = DefaultApplySetTooling()
+		s.tooling = DefaultTooling()
 	}
 	if toolName(s.tooling) == s.tooling || toolName(s.tooling) == "" {
-		return nil, fmt.Errorf("kates: applyset: tooling %q: want NAME/VERSION", s.tooling)
+		return nil, fmt.Errorf("applyset: tooling %q: want NAME/VERSION", s.tooling)
 	}
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		s.ns = opts.Namespace
 		if s.ns == "" {
-			s.ns = c.namespace
+			s.ns = c.Namespace()
 		}
 		if s.ns == "" {
-			return nil, fmt.Errorf("kates: applyset %q: a namespaced parent needs a namespace", opts.Parent)
+			return nil, fmt.Errorf("applyset %q: a namespaced parent needs a namespace", opts.Parent)
 		}
 		s.oldNamespaces[s.ns] = true
 	}
-	s.id = ApplySetID(gvk.Group, gvk.Kind, s.ns, name)
+	s.id = ID(gvk.Group, gvk.Kind, s.ns, name)
 
 	parent := &unstructured.Unstructured{}
 	err = c.Get(ctx, s.parentRef(), parent)
 	switch {
 	case apierrors.IsNotFound(err):
 		if !builtin {
-			return nil, fmt.Errorf("kates: applyset %s: a custom resource parent is not created: create it first", s)
+			return nil, fmt.Errorf("applyset %s: a custom resource parent is not created: create it first", s)
 		}
 		return s, nil
 	case err != nil:
-		return nil, fmt.Errorf("kates: applyset %s: %w", s, err)
+		return nil, fmt.Errorf("applyset %s: %w", s, err)
 	}
 	s.exists = true
-	if got := parent.GetLabels()[ApplySetParentIDLabel]; got != s.id {
+	if got := parent.GetLabels()[ParentIDLabel]; got != s.id {
 		if got == "" {
-			return nil, fmt.Errorf("kates: applyset %s: the object exists and is not an ApplySet parent: refusing to take it over (a parent made by hand needs the label %s=%s and the annotation %s)", s, ApplySetParentIDLabel, s.id, ApplySetToolingAnnotation)
+			return nil, fmt.Errorf("applyset %s: the object exists and is not an ApplySet parent: refusing to take it over (a parent made by hand needs the label %s=%s and the annotation %s)", s, ParentIDLabel, s.id, ToolingAnnotation)
 		}
-		return nil, fmt.Errorf("kates: applyset %s: its label %s is %q, want %q", s, ApplySetParentIDLabel, got, s.id)
+		return nil, fmt.Errorf("applyset %s: its label %s is %q, want %q", s, ParentIDLabel, got, s.id)
 	}
 	annotations := parent.GetAnnotations()
-	tool, ok := annotations[ApplySetToolingAnnotation]
+	tool, ok := annotations[ToolingAnnotation]
 	if !ok {
-		return nil, fmt.Errorf("kates: applyset %s: the parent lacks the annotation %s", s, ApplySetToolingAnnotation)
+		return nil, fmt.Errorf("applyset %s: the parent lacks the annotation %s", s, ToolingAnnotation)
 	}
 	if toolName(tool) != toolName(s.tooling) {
-		return nil, fmt.Errorf("kates: applyset %s is managed by %q, not %q: refusing to change another tool's set", s, toolName(tool), toolName(s.tooling))
+		return nil, fmt.Errorf("applyset %s is managed by %q, not %q: refusing to change another tool's set", s, toolName(tool), toolName(s.tooling))
 	}
-	if s.oldKinds, err = c.parseSetKinds(annotations); err != nil {
-		return nil, fmt.Errorf("kates: applyset %s: %w", s, err)
+	if s.oldKinds, err = parseSetKinds(c, annotations); err != nil {
+		return nil, fmt.Errorf("applyset %s: %w", s, err)
 	}
-	for ns := range strings.SplitSeq(annotations[ApplySetAdditionalNamespacesAnnotation], ",") {
+	for ns := range strings.SplitSeq(annotations[AdditionalNamespacesAnnotation], ",") {
 		if ns != "" {
 			s.oldNamespaces[ns] = true
 		}
@@ -226,29 +227,29 @@ func (c *Client) ApplySet(ctx context.Context, opts ApplySetOptions) (*ApplySet,
 }
 
 // checkParentType checks that a custom resource kind may be a parent: its
-// CustomResourceDefinition carries ApplySetParentTypeLabel, as kubectl requires.
-func (c *Client) checkParentType(ctx context.Context, m *meta.RESTMapping) error {
+// CustomResourceDefinition carries ParentTypeLabel, as kubectl requires.
+func checkParentType(ctx context.Context, c *kates.Client, m *meta.RESTMapping) error {
 	crd := &unstructured.Unstructured{}
 	name := m.Resource.Resource + "." + m.Resource.Group
-	err := c.Get(ctx, NewUnstructured("apiextensions.k8s.io/v1", "CustomResourceDefinition", "", name), crd)
+	err := c.Get(ctx, kates.NewUnstructured("apiextensions.k8s.io/v1", "CustomResourceDefinition", "", name), crd)
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
-	if _, ok := crd.GetLabels()[ApplySetParentTypeLabel]; err != nil || !ok {
-		return fmt.Errorf("%s cannot be an ApplySet parent: only Secrets, ConfigMaps and custom resources whose CustomResourceDefinition has the label %s", m.Resource.GroupResource(), ApplySetParentTypeLabel)
+	if _, ok := crd.GetLabels()[ParentTypeLabel]; err != nil || !ok {
+		return fmt.Errorf("%s cannot be an ApplySet parent: only Secrets, ConfigMaps and custom resources whose CustomResourceDefinition has the label %s", m.Resource.GroupResource(), ParentTypeLabel)
 	}
 	return nil
 }
 
 // parseSetKinds reads the member kinds a parent records: contains-group-kinds, or else the
 // contains-group-resources that kubectl 1.27 wrote.
-func (c *Client) parseSetKinds(annotations map[string]string) (map[schema.GroupKind]bool, error) {
+func parseSetKinds(c *kates.Client, annotations map[string]string) (map[schema.GroupKind]bool, error) {
 	out := map[schema.GroupKind]bool{}
-	value, ok := annotations[ApplySetGroupKindsAnnotation]
+	value, ok := annotations[GroupKindsAnnotation]
 	if !ok {
-		grs, ok := annotations[ApplySetGroupResourcesAnnotation]
+		grs, ok := annotations[GroupResourcesAnnotation]
 		if !ok {
-			return nil, fmt.Errorf("the parent has neither annotation %s nor %s", ApplySetGroupKindsAnnotation, ApplySetGroupResourcesAnnotation)
+			return nil, fmt.Errorf("the parent has neither annotation %s nor %s", GroupKindsAnnotation, GroupResourcesAnnotation)
 		}
 		for gr := range strings.SplitSeq(grs, ",") {
 			if gr == "" {
@@ -256,7 +257,7 @@ func (c *Client) parseSetKinds(annotations map[string]string) (map[schema.GroupK
 			}
 			m, err := c.Mapping(gr)
 			if err != nil {
-				return nil, fmt.Errorf("annotation %s: %w", ApplySetGroupResourcesAnnotation, err)
+				return nil, fmt.Errorf("annotation %s: %w", GroupResourcesAnnotation, err)
 			}
 			out[m.GroupVersionKind.GroupKind()] = true
 		}
@@ -278,11 +279,14 @@ func toolName(tooling string) string {
 	return tooling
 }
 
-// ID is the set's ID: the parent's ApplySetParentIDLabel, each member's ApplySetPartOfLabel.
-func (s *ApplySet) ID() string { return s.id }
+// ID is the set's ID: the parent's ParentIDLabel, each member's PartOfLabel.
+func (s *Set) ID() string { return s.id }
+
+// DryRun reports whether the set was opened for a dry run (Options.DryRun).
+func (s *Set) DryRun() bool { return s.dryRun }
 
 // String names the parent as kubectl's --applyset does: "secrets/web -n team-a".
-func (s *ApplySet) String() string {
+func (s *Set) String() string {
 	r := s.mapping.Resource.Resource
 	if g := s.mapping.Resource.Group; g != "" {
 		r += "." + g
@@ -295,33 +299,45 @@ func (s *ApplySet) String() string {
 }
 
 // parentRef is the parent's apiVersion, kind, namespace and name, as an object to pass to Get.
-func (s *ApplySet) parentRef() *unstructured.Unstructured {
-	return NewUnstructured(s.mapping.GroupVersionKind.GroupVersion().String(), s.mapping.GroupVersionKind.Kind, s.ns, s.name)
+func (s *Set) parentRef() *unstructured.Unstructured {
+	return kates.NewUnstructured(s.mapping.GroupVersionKind.GroupVersion().String(), s.mapping.GroupVersionKind.Kind, s.ns, s.name)
 }
 
-// Prepare labels each object as a member (ApplySetPartOfLabel) and updates the parent (creating
-// a Secret or ConfigMap parent) to record the union of the kinds and namespaces it recorded and
-// those of objs. An object that already carries the label with another value is refused, as is
-// the parent itself among objs. Call it before applying objs.
-func (s *ApplySet) Prepare(ctx context.Context, objs []*unstructured.Unstructured) error {
+// Label labels each object as a member (PartOfLabel) and records its kind and namespace for
+// the parent, writing nothing. An object that already carries the label with another value is
+// refused, as is the parent itself among objs; nothing is labelled then. Prepare calls it; call
+// it alone to see the objects as they will be sent before anything is written.
+func (s *Set) Label(objs []*unstructured.Unstructured) error {
 	for _, o := range objs {
 		gvk := o.GroupVersionKind()
 		if gvk.GroupKind() == s.mapping.GroupVersionKind.GroupKind() && o.GetName() == s.name && s.nsOf(o) == s.ns {
-			return fmt.Errorf("kates: applyset %s: the parent cannot be a member of its own set", s)
+			return fmt.Errorf("applyset %s: the parent cannot be a member of its own set", s)
 		}
+		if v, ok := o.GetLabels()[PartOfLabel]; ok && v != s.id {
+			return fmt.Errorf("applyset %s: %s %s already has the label %s=%s of another set", s, gvk.Kind, o.GetName(), PartOfLabel, v)
+		}
+	}
+	for _, o := range objs {
 		labels := o.GetLabels()
-		if v, ok := labels[ApplySetPartOfLabel]; ok && v != s.id {
-			return fmt.Errorf("kates: applyset %s: %s %s already has the label %s=%s of another set", s, gvk.Kind, o.GetName(), ApplySetPartOfLabel, v)
-		}
 		if labels == nil {
 			labels = map[string]string{}
 		}
-		labels[ApplySetPartOfLabel] = s.id
+		labels[PartOfLabel] = s.id
 		o.SetLabels(labels)
-		s.updatedKinds[gvk.GroupKind()] = true
+		s.updatedKinds[o.GroupVersionKind().GroupKind()] = true
 		if ns := s.nsOf(o); ns != "" {
 			s.updatedNamespaces[ns] = true
 		}
+	}
+	return nil
+}
+
+// Prepare labels each object as a member (see Label) and updates the parent (creating a
+// Secret or ConfigMap parent) to record the union of the kinds and namespaces it recorded and
+// those of objs. Call it before applying objs.
+func (s *Set) Prepare(ctx context.Context, objs []*unstructured.Unstructured) error {
+	if err := s.Label(objs); err != nil {
+		return err
 	}
 	return s.writeParent(ctx, true)
 }
@@ -329,7 +345,7 @@ func (s *ApplySet) Prepare(ctx context.Context, objs []*unstructured.Unstructure
 // nsOf is the namespace o will be applied in: its own, or the Client's for a namespaced kind
 // (or a kind not served yet, which a CustomResourceDefinition applied with it will define; a
 // namespace recorded for it in vain only widens what Prune looks at).
-func (s *ApplySet) nsOf(o *unstructured.Unstructured) string {
+func (s *Set) nsOf(o *unstructured.Unstructured) string {
 	m, err := s.c.MappingFor(o.GroupVersionKind())
 	if err == nil && m.Scope.Name() != meta.RESTScopeNameNamespace {
 		return ""
@@ -337,11 +353,11 @@ func (s *ApplySet) nsOf(o *unstructured.Unstructured) string {
 	if ns := o.GetNamespace(); ns != "" {
 		return ns
 	}
-	return s.c.namespace
+	return s.c.Namespace()
 }
 
 // Applied records obj, as the server answered its apply, as applied in this run: Prune keeps it.
-func (s *ApplySet) Applied(obj *unstructured.Unstructured) {
+func (s *Set) Applied(obj *unstructured.Unstructured) {
 	gk := obj.GroupVersionKind().GroupKind()
 	s.applied[memberKey{gk, obj.GetNamespace(), obj.GetName()}] = true
 	s.updatedKinds[gk] = true
@@ -353,12 +369,12 @@ func (s *ApplySet) Applied(obj *unstructured.Unstructured) {
 // ApplyAll applies objs as members of the set: Prepare, then Apply of each (with opts, and
 // DryRun if the set is a dry run), then Applied. It returns the server's answers, in order. It
 // stops at the first error.
-func (s *ApplySet) ApplyAll(ctx context.Context, objs []*unstructured.Unstructured, opts ...ApplyOption) ([]*unstructured.Unstructured, error) {
+func (s *Set) ApplyAll(ctx context.Context, objs []*unstructured.Unstructured, opts ...kates.ApplyOption) ([]*unstructured.Unstructured, error) {
 	if err := s.Prepare(ctx, objs); err != nil {
 		return nil, err
 	}
 	if s.dryRun {
-		opts = append(opts, DryRun())
+		opts = append(opts, kates.DryRun())
 	}
 	var out []*unstructured.Unstructured
 	for _, o := range objs {
@@ -388,7 +404,7 @@ type PrunedObject struct {
 // server refused is an error, and the parent then keeps recording it. An object deleted is
 // not necessarily gone: one with finalizers is terminating (wait for it with Wait and For
 // kstatus.NotFoundStatus, giving each PrunedObject's UID).
-func (s *ApplySet) Prune(ctx context.Context) ([]PrunedObject, error) {
+func (s *Set) Prune(ctx context.Context) ([]PrunedObject, error) {
 	candidates, err := s.pruneCandidates(ctx)
 	if err != nil {
 		return nil, err
@@ -402,8 +418,8 @@ func (s *ApplySet) Prune(ctx context.Context) ([]PrunedObject, error) {
 	for _, p := range candidates {
 		o := opts
 		o.Preconditions = &metav1.Preconditions{UID: &p.UID}
-		obj := NewUnstructured(schema.GroupVersion{Group: p.Group, Version: p.Version}.String(), p.Kind, p.Namespace, p.Name)
-		err := s.c.deleteWith(ctx, obj, nil, o)
+		obj := kates.NewUnstructured(schema.GroupVersion{Group: p.Group, Version: p.Version}.String(), p.Kind, p.Namespace, p.Name)
+		err := s.c.DeleteWith(ctx, obj, nil, o)
 		switch {
 		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
 			// Gone already, or another object of that name now: not ours to delete.
@@ -415,13 +431,13 @@ func (s *ApplySet) Prune(ctx context.Context) ([]PrunedObject, error) {
 		pruned = append(pruned, p)
 	}
 	if len(errs) > 0 {
-		return pruned, fmt.Errorf("kates: applyset %s: prune: %w", s, errors.Join(errs...))
+		return pruned, fmt.Errorf("applyset %s: prune: %w", s, errors.Join(errs...))
 	}
 	return pruned, s.writeParent(ctx, false)
 }
 
 // pruneCandidates lists the members of the set that were not applied in this run.
-func (s *ApplySet) pruneCandidates(ctx context.Context) ([]PrunedObject, error) {
+func (s *Set) pruneCandidates(ctx context.Context) ([]PrunedObject, error) {
 	kinds := map[schema.GroupKind]bool{}
 	for gk := range s.oldKinds {
 		kinds[gk] = true
@@ -437,14 +453,14 @@ func (s *ApplySet) pruneCandidates(ctx context.Context) ([]PrunedObject, error) 
 		namespaces[ns] = true
 	}
 	var out []PrunedObject
-	selector := ApplySetPartOfLabel + "=" + s.id
+	selector := PartOfLabel + "=" + s.id
 	for gk := range kinds {
-		m, err := s.c.mapper.RESTMapping(gk)
-		if meta.IsNoMatchError(err) {
+		m, err := s.c.MappingFor(gk.WithVersion(""))
+		if kates.IsUnknownKind(err) {
 			continue // the kind is no longer served: nothing of it is left to delete
 		}
 		if err != nil {
-			return nil, fmt.Errorf("kates: applyset %s: %w", s, err)
+			return nil, fmt.Errorf("applyset %s: %w", s, err)
 		}
 		var scopes []string
 		if m.Scope.Name() == meta.RESTScopeNameNamespace {
@@ -455,7 +471,7 @@ func (s *ApplySet) pruneCandidates(ctx context.Context) ([]PrunedObject, error) 
 			scopes = []string{""}
 		}
 		for _, ns := range scopes {
-			ri := s.c.dynamic.Resource(m.Resource)
+			ri := s.c.DynamicInterface().Resource(m.Resource)
 			var list *unstructured.UnstructuredList
 			if ns != "" {
 				list, err = ri.Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
@@ -466,10 +482,10 @@ func (s *ApplySet) pruneCandidates(ctx context.Context) ([]PrunedObject, error) 
 				continue
 			}
 			if err != nil {
-				return nil, fmt.Errorf("kates: applyset %s: list %s: %w", s, m.Resource.GroupResource(), err)
+				return nil, fmt.Errorf("applyset %s: list %s: %w", s, m.Resource.GroupResource(), err)
 			}
 			for _, item := range list.Items {
-				if item.GetLabels()[ApplySetPartOfLabel] != s.id {
+				if item.GetLabels()[PartOfLabel] != s.id {
 					continue // the server selected it; this only guards against a surprise
 				}
 				key := memberKey{gk, item.GetNamespace(), item.GetName()}
@@ -494,7 +510,7 @@ func (s *ApplySet) pruneCandidates(ctx context.Context) ([]PrunedObject, error) 
 // writeParent applies the parent's label and annotations with the field manager
 // "<tool>-applyset", as kubectl does: the union of the old and updated kinds and namespaces
 // when superset, else the updated ones alone.
-func (s *ApplySet) writeParent(ctx context.Context, superset bool) error {
+func (s *Set) writeParent(ctx context.Context, superset bool) error {
 	kinds := maps2list(s.updatedKinds, func(gk schema.GroupKind) string { return gk.String() })
 	namespaces := maps2list(s.updatedNamespaces, func(ns string) string { return ns })
 	if superset {
@@ -507,38 +523,24 @@ func (s *ApplySet) writeParent(ctx context.Context, superset bool) error {
 		"kind":       s.mapping.GroupVersionKind.Kind,
 		"metadata": map[string]any{
 			"name":   s.name,
-			"labels": map[string]any{ApplySetParentIDLabel: s.id},
+			"labels": map[string]any{ParentIDLabel: s.id},
 			"annotations": map[string]any{
-				ApplySetToolingAnnotation:              s.tooling,
-				ApplySetGroupKindsAnnotation:           joinSorted(kinds),
-				ApplySetAdditionalNamespacesAnnotation: joinSorted(namespaces),
+				ToolingAnnotation:              s.tooling,
+				GroupKindsAnnotation:           joinSorted(kinds),
+				AdditionalNamespacesAnnotation: joinSorted(namespaces),
 			},
 		},
 	}
 	if s.ns != "" {
 		parent["metadata"].(map[string]any)["namespace"] = s.ns
 	}
-	body, err := json.Marshal(parent)
-	if err != nil {
-		return err
-	}
-	ri := s.c.dynamic.Resource(s.mapping.Resource)
-	force := true // the parent's fields are this field manager's by definition
-	po := metav1.PatchOptions{FieldManager: toolName(s.tooling) + "-applyset", Force: &force, FieldValidation: FieldValidationStrict}
+	// The parent's fields are this field manager's by definition: forced.
+	opts := []kates.ApplyOption{kates.FieldManager(toolName(s.tooling) + "-applyset"), kates.ForceOwnership()}
 	if s.dryRun {
-		po.DryRun = []string{metav1.DryRunAll}
+		opts = append(opts, kates.DryRun())
 	}
-	var out *unstructured.Unstructured
-	if s.ns != "" {
-		out, err = ri.Namespace(s.ns).Patch(ctx, s.name, types.ApplyPatchType, body, po)
-	} else {
-		out, err = ri.Patch(ctx, s.name, types.ApplyPatchType, body, po)
-	}
-	if err != nil {
-		return fmt.Errorf("kates: applyset %s: update the parent: %w", s, err)
-	}
-	if !s.dryRun {
-		s.c.writes.recordWrite(s.mapping.GroupVersionKind, out)
+	if err := s.c.Apply(ctx, &unstructured.Unstructured{Object: parent}, nil, opts...); err != nil {
+		return fmt.Errorf("applyset %s: update the parent: %w", s, err)
 	}
 	return nil
 }

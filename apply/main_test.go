@@ -1,0 +1,90 @@
+package apply_test
+
+import (
+	"context"
+	"log"
+	"os"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv"
+)
+
+// cluster is shared by every test of the package (and, under `make test`, by every package).
+var cluster *testenv.Cluster
+
+func TestMain(m *testing.M) {
+	var err error
+	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The examples connect as a program would, with kates.NewClient's defaults.
+	os.Setenv("KUBECONFIG", cluster.KubeconfigPath())
+	code := m.Run()
+	if err := cluster.Stop(); err != nil {
+		log.Print(err)
+	}
+	os.Exit(code)
+}
+
+// newClient returns a client whose default namespace is a new one, deleted after the test.
+func newClient(t testing.TB) (*kates.Client, string) {
+	t.Helper()
+	ns := newNamespace(t)
+	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: cluster.KubeconfigPath(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, ns
+}
+
+// newNamespace creates a namespace, deleted after the test.
+func newNamespace(t testing.TB) string {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(cluster.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "kates-test-"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
+	})
+	return ns.Name
+}
+
+// manifests parses testdata/name with its example.com group made unique to the test, so
+// tests sharing a cluster never see each other's CRDs, each object named as from name. It
+// returns the objects and the group; the CRDs of the group are deleted after the test.
+func manifests(t *testing.T, c *kates.Client, name string) ([]any, string) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "g" + rand.String(6) + ".example.com"
+	objs, err := kates.ParseUnstructuredManifests(strings.ReplaceAll(string(data), "example.com", group))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]any, len(objs))
+	for i, o := range objs {
+		o.Source = name
+		out[i] = o
+		if o.Object.GetKind() == "CustomResourceDefinition" {
+			crd := o.Object.DeepCopy()
+			t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+		}
+	}
+	return out, group
+}
