@@ -120,7 +120,9 @@ func TestShardFeedAllShards(t *testing.T) {
 	st.Own(1)
 	f := st.NewFeed(accumulator.AllShards)
 	feedReplace(t, f, "10", inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1))
-	var snap struct{ ConfigMaps map[string]*unstructured.Unstructured }
+	var snap struct {
+		ConfigMaps map[string]*unstructured.Unstructured
+	}
 	update(t, acc, &snap)
 	must(t, f.Update(inShard("a", "y1", "11", 0))) // re-placed in shard 0
 	_, deltas := update(t, acc, &snap)
@@ -141,5 +143,38 @@ func TestShardNoFeeds(t *testing.T) {
 	}
 	if err := acc.AddShard(t.Context(), 0); err != accumulator.ErrNotSharded {
 		t.Errorf("AddShard without a Sharder: %v, want ErrNotSharded", err)
+	}
+}
+
+// TestShardOverlayMoves: the client's own write that places an object in a shard the view
+// does not hold takes it out as moved, and a shard moved away takes the client's recent
+// writes of it out at once, as moved, though the watermark has not passed them.
+func TestShardOverlayMoves(t *testing.T) {
+	ov := &fakeOverlay{}
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{Overlay: ov}, spec)
+	st := acc.Store("ConfigMaps")
+	st.Own(0)
+	st.Own(1)
+	f0, f1 := st.NewFeed(0), st.NewFeed(1)
+	feedReplace(t, f0, "10", inShard("a", "x0", "5", 0))
+	feedReplace(t, f1, "10", inShard("a", "y1", "6", 1))
+	var snap struct{ ConfigMaps map[string]*unstructured.Unstructured }
+	update(t, acc, &snap)
+
+	ov.set(configMapGVK, written(inShard("a", "x0", "20", 2)), written(inShard("a", "w1", "21", 1)))
+	_, deltas := update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"add ConfigMaps a/w1@21", "moved ConfigMaps a/x0@5"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of the client's writes mismatch (-want +got):\n%s", diff)
+	}
+	st.MoveOut(1)
+	f1.Close()
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"moved ConfigMaps a/w1@21", "moved ConfigMaps a/y1@6"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of MoveOut mismatch (-want +got):\n%s", diff)
+	}
+	if len(snap.ConfigMaps) != 0 {
+		t.Errorf("view holds %d objects, want none", len(snap.ConfigMaps))
 	}
 }

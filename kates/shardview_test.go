@@ -91,8 +91,12 @@ func TestShardedViewsPartition(t *testing.T) {
 			views := make([]map[string]*kates.ConfigMap, n)
 			for i := range n {
 				r := replicaClient(t, cluster, ns, nil)
-				acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
-					kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+				// Half the replicas shard the Watch, half the query: the same views.
+				opts, q := kates.WatchOptions{Sharding: kates.UIDShard(i, n)}, kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns}
+				if i%2 == 1 {
+					opts.Sharding, q.Sharding = nil, kates.UIDShard(i, n)
+				}
+				acc, err := r.WatchWithOptions(ctx, opts, q)
 				if err != nil {
 					t.Fatal(err)
 				}
