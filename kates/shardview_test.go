@@ -444,6 +444,7 @@ func TestAddRemoveShard(t *testing.T) {
 			t.Errorf("AddShard(1) sent %q; want shard 1's selector only", req)
 		}
 	}
+	t.Logf("AddShard(1) sent: %q", log.since(before))
 	if len(log.since(before)) == 0 {
 		t.Error("AddShard(1) sent no request with shard 1's selector")
 	}
