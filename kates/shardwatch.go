@@ -42,7 +42,15 @@ func shardingFor(q Query, watch *Sharding) (*Sharding, bool, error) {
 	if err := sh.validate(); err != nil {
 		return nil, false, fmt.Errorf("kates: query %q: %w", q.Name, err)
 	}
-	return sh, static, nil
+	return sh.normalized(), static, nil
+}
+
+// normalized returns a copy of sh whose Owned is sorted, each shard once: the caller's may
+// change after Watch returns, and a shard named twice must not be watched twice.
+func (sh *Sharding) normalized() *Sharding {
+	owned := slices.Clone(sh.Owned)
+	slices.Sort(owned)
+	return &Sharding{Space: sh.Space, Owned: slices.Compact(owned)}
 }
 
 // byServer reports whether the API server can select sh's shards under placement p.
