@@ -166,7 +166,9 @@ func TestShardOverlayMoves(t *testing.T) {
 	f0, f1 := st.NewFeed(0), st.NewFeed(1)
 	feedReplace(t, f0, "10", inShard("a", "x0", "5", 0))
 	feedReplace(t, f1, "10", inShard("a", "y1", "6", 1))
-	var snap struct{ ConfigMaps map[string]*unstructured.Unstructured }
+	var snap struct {
+		ConfigMaps map[string]*unstructured.Unstructured
+	}
 	update(t, acc, &snap)
 
 	ov.set(configMapGVK, written(inShard("a", "x0", "20", 2)), written(inShard("a", "w1", "21", 1)))
