@@ -224,3 +224,35 @@ func BenchmarkFeedEvent(b *testing.B) {
 	b.Run("feed-stored", func(b *testing.B) { run(b, sharded(b).Update, 0) })
 	b.Run("feed-dropped", func(b *testing.B) { run(b, sharded(b).Update, 1) })
 }
+
+// TestShardFeedReplacedBeforeBootstrap: a feed replaced by a new one before its first list
+// (a shard added while the query still bootstraps) leaves the bootstrap waiting for the new
+// feed; a feed closed with none after it (the last shard removed) completes it, empty.
+func TestShardFeedReplacedBeforeBootstrap(t *testing.T) {
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{}, spec)
+	st := acc.Store("ConfigMaps")
+	st.Own(0)
+	old := st.NewFeed(accumulator.AllShards)
+	st.Own(1)
+	next := st.NewFeed(accumulator.AllShards)
+	old.Close()
+	if signalled(acc) {
+		t.Fatal("bootstrapped when the replaced feed closed")
+	}
+	feedReplace(t, next, "10", inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1))
+	if !signalled(acc) {
+		t.Fatal("not bootstrapped by the new feed's list")
+	}
+
+	acc2 := mustNew(t, accumulator.Options{}, spec)
+	st2 := acc2.Store("ConfigMaps")
+	st2.Own(0)
+	only := st2.NewFeed(0)
+	st2.MoveOut(0)
+	only.Close()
+	if !signalled(acc2) {
+		t.Fatal("not bootstrapped once its only feed closed")
+	}
+}

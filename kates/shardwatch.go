@@ -122,17 +122,23 @@ func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accu
 	}
 	if sq.byServer {
 		for _, i := range rq.sharding.Owned {
-			sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed)
+			sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
 		}
 	} else {
-		sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed)
+		sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, nil)
 	}
 	return sq
 }
 
-// startFeed opens a feed of sq's store for shard (or AllShards) and starts its reflector.
-func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed *metrics.Watch) *runningFeed {
+// startFeed opens a feed of sq's store for shard (or AllShards) and starts its reflector. It
+// stops replacing, if not nil, after opening the new feed (so that a query still bootstrapping
+// waits for the new one) and before its reflector starts (so the old feed's late events
+// cannot follow the new feed's list).
+func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed *metrics.Watch, replacing *runningFeed) *runningFeed {
 	feed := sq.store.NewFeed(shard)
+	if replacing != nil {
+		replacing.stop()
+	}
 	selector := ""
 	if shard != accumulator.AllShards {
 		selector = sq.rq.sharding.Space.Selector(shard).String()
@@ -273,7 +279,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			if sq.byServer {
 				if sq.feeds[i] == nil {
 					sq.store.Own(i)
-					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed)
+					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
 				}
 				synced = append(synced, sq.feeds[i].feed.Synced())
 				continue
@@ -281,10 +287,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			if !sq.store.Owns(i) || sq.all == nil {
 				// List the query again, for the shards held now.
 				sq.store.Own(i)
-				if sq.all != nil {
-					sq.all.stop()
-				}
-				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed)
+				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, sq.all)
 			}
 			synced = append(synced, sq.all.feed.Synced())
 		}
