@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kates-dev/kates/accumulator"
@@ -560,21 +561,63 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 	defer cancel()
 	const n = 3
 	space := kates.ShardSpace{Key: kates.ShardByUID, Count: n}
-	// Proof that this server ignores the selector: a sharded LIST with client-go returns all.
+	// This server ignores the selector: a sharded LIST through client-go returns everything,
+	// without shardInfo.
+	cs, err := kubernetes.NewForConfig(gateless.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{ShardSelector: space.Selector(0).String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Items) != len(all) || raw.ShardInfo != nil {
+		t.Fatalf("the gateless server sent %d of %d objects for shard 0, shardInfo %v: it honours the selector", len(raw.Items), len(all), raw.ShardInfo)
+	}
+
 	r := replicaClient(t, gateless, ns, nil)
-	views := make([]map[string]*kates.ConfigMap, n)
+	accs := make([]*kates.Accumulator, n)
+	snaps := make([]cmView, n)
 	for i := range n {
 		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
 			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var snap cmView
-		nextSnapshot(t, ctx, acc, &snap)
-		views[i] = snap.ConfigMaps
+		nextSnapshot(t, ctx, acc, &snaps[i])
+		accs[i] = acc
 	}
-	checkPartition(t, space, all, views)
-	// Events too: a ConfigMap created now shows in its shard's view only.
+	views := func() []map[string]*kates.ConfigMap {
+		out := make([]map[string]*kates.ConfigMap, n)
+		for i := range snaps {
+			out[i] = snaps[i].ConfigMaps
+		}
+		return out
+	}
+	checkPartition(t, space, all, views())
+
+	// Watch events too: ConfigMaps created now (by another client, so through the watches
+	// alone) show in their shard's view only.
+	createConfigMaps(t, c, ns, "later", 30)
+	all = allConfigMaps(t, c, ns)
+	for i, acc := range accs {
+		waitFor(t, ctx, acc, &snaps[i], "the new ConfigMaps", func() bool {
+			for key := range all {
+				if strings.Contains(key, "/later-") && space.ShardOf(all[key]) == i && snaps[i].ConfigMaps[key] == nil {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	time.Sleep(200 * time.Millisecond) // events of other shards, if kept, would show by now
+	for i, acc := range accs {
+		if _, err := acc.Update(ctx, &snaps[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkPartition(t, space, all, views())
+
 	listed := make([]map[string]*kates.ConfigMap, n)
 	for i := range n {
 		var cms []*kates.ConfigMap
@@ -587,6 +630,39 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 		}
 	}
 	checkPartition(t, space, all, listed)
+
+	// Membership works the same: shard 1 added, then shard 0 moved away, never deleted.
+	dyn, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
+		kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dsnap cmView
+	nextSnapshot(t, ctx, dyn, &dsnap)
+	if err := dyn.AddShard(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	dyn.RemoveShard(0)
+	var deltas []*kates.Delta
+	if _, err := dyn.UpdateWithDeltas(ctx, &dsnap, &deltas); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(m map[string]*kates.ConfigMap) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	if diff := cmp.Diff(keys(snaps[1].ConfigMaps), keys(dsnap.ConfigMaps)); diff != "" {
+		t.Errorf("the view moved to shard 1 mismatch (-shard 1's static view +moved view):\n%s", diff)
+	}
+	for _, d := range deltas {
+		if d.DeltaType != kates.ObjectMoved && d.DeltaType != kates.ObjectAdd {
+			t.Errorf("after AddShard(1) and RemoveShard(0): %s of %s", d.DeltaType, d.Name)
+		}
+	}
 
 	if !r.ShardSelectorsIgnored() {
 		t.Error("ShardSelectorsIgnored() = false behind a server without the gate")
