@@ -17,8 +17,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kates-dev/kates/election"
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // Short lease timings for tests: a crashed leader is replaced within about two seconds.
@@ -176,7 +176,7 @@ func TestRunFencesAPartitionedLeader(t *testing.T) {
 	if err := waitDone(t, b); err != nil {
 		t.Errorf("Run after ctx ended = %v, want nil", err)
 	}
-	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
 // TestRunCrashOrRelease ends the leader's context: without Release the lease stays its
@@ -221,7 +221,7 @@ func TestRunCrashOrRelease(t *testing.T) {
 			if err := waitDone(t, b); err != nil {
 				t.Errorf("Run after ctx ended = %v, want nil", err)
 			}
-			goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+			goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 		})
 	}
 }

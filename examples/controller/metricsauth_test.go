@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kates-dev/kates/election"
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // TestMetricsAuth runs the controller on the local cluster as a ServiceAccount with exactly the
@@ -33,7 +33,7 @@ import (
 // until the view is complete: before the controller runs, and while its identity may not list
 // WebApps yet.
 func TestMetricsAuth(t *testing.T) {
-	base, ns := exampletest.Namespace(t, "kates-metrics-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-metrics-")
 	installCRD(t, base)
 	ctx := context.Background()
 	ignore := goleak.IgnoreCurrent()
@@ -186,7 +186,7 @@ func TestMetricsAuth(t *testing.T) {
 	}
 	scraper.CloseIdleConnections()
 	probe.CloseIdleConnections()
-	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)

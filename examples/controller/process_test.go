@@ -28,8 +28,8 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/client-go/util/retry"
 
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // The election timings of the process tests: a crashed leader is replaced within about three
@@ -423,7 +423,7 @@ func TestNoWriteOutsideTerm(t *testing.T) {
 }
 
 func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
-	base, ns := exampletest.Namespace(t, "kates-terms-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-terms-")
 	installCRD(t, base)
 	ctx := context.Background()
 	leaseVersions, stopLeaseWatch := watchLease(t, base, ns, "webapp")

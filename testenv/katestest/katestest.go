@@ -1,0 +1,77 @@
+// Package katestest gives tests a kates Client on a testenv cluster, in a namespace of their
+// own. It is the one place the "fresh namespace, client defaulting to it, both gone after the
+// test" helper lives: kates' own tests, election's, validate's, metrics' and the examples' call
+// it. It sits below testenv's directory but above the kates package in the import graph —
+// testenv itself imports nothing of ours, so that kates' tests can start a cluster.
+//
+//	var cluster *testenv.Cluster // started in TestMain
+//
+//	func TestSomething(t *testing.T) {
+//		client, ns := katestest.NewClient(t, cluster, "kates-test-")
+//		...
+//	}
+package katestest
+
+import (
+	"context"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv"
+)
+
+// Start starts (or, under KATES_TEST_KUBECONFIG, attaches to) a test cluster for t, stopped
+// when t ends. Packages with many tests start theirs once in TestMain instead.
+func Start(t testing.TB) *testenv.Cluster {
+	t.Helper()
+	cluster, err := testenv.Start(context.Background(), testenv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cluster.Stop() })
+	return cluster
+}
+
+// Namespace creates a namespace on cluster whose name is prefix plus a random suffix (the API
+// server's generateName, so a run never meets the last run's namespace still terminating), and
+// deletes it when t ends, without waiting for it to go.
+func Namespace(t testing.TB, cluster *testenv.Cluster, prefix string) string {
+	t.Helper()
+	admin, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := &kates.Namespace{ObjectMeta: kates.ObjectMeta{GenerateName: prefix}}
+	if err := admin.Create(context.Background(), ns, ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = admin.Delete(context.Background(), &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns.Name}}, nil)
+	})
+	return ns.Name
+}
+
+// NewClient creates a namespace as Namespace does and returns an admin Client of cluster whose
+// default namespace it is, and the namespace's name.
+func NewClient(t testing.TB, cluster *testenv.Cluster, prefix string) (*kates.Client, string) {
+	t.Helper()
+	ns := Namespace(t, cluster, prefix)
+	c, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, ns
+}
+
+// IgnoreConnections are goleak options that ignore the goroutines of pooled HTTP connections:
+// they belong to the clients, which outlive what a test checks for leaks (a controller,
+// election.Run), not to it.
+var IgnoreConnections = []goleak.Option{
+	goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+	goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
+	goleak.IgnoreAnyFunction("net/http.(*http2ClientConn).readLoop"),
+	goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"),
+	goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"),
+}
