@@ -16,8 +16,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
-
-	"github.com/kates-dev/kates/internal/metrics"
 )
 
 // ClientConfig says which cluster a Client talks to. The zero value behaves like kubectl: the
@@ -64,9 +62,8 @@ type Client struct {
 	protoMu      sync.Mutex
 	protoClients map[protoClientKey]rest.Interface
 
-	// metrics is set by RegisterMetrics; nil until then. metricsMu serializes RegisterMetrics.
-	metricsMu sync.Mutex
-	metrics   atomic.Pointer[metrics.Metrics]
+	// observer is set by SetObserver; nil until then.
+	observer atomic.Pointer[Observer]
 }
 
 // NewClient returns a Client for the cluster config names, loaded as kubectl loads it

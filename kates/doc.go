@@ -61,13 +61,14 @@
 //
 // # Metrics
 //
-// RegisterMetrics registers a Client's Prometheus metrics on a registry the caller passes (none
-// by default): per query, objects held, events received and coalesced, time to bootstrap,
-// list and watch errors and relists; Update durations; writes by verb and result; coherence
-// records held; objects Waits still wait for. README.md lists every metric with its labels.
+// Package metrics (metrics.Register) registers a Client's Prometheus metrics on a registry the
+// caller passes (none by default): per query, objects held, events received and coalesced, time
+// to bootstrap, list and watch errors and relists; Update durations; writes by verb and result;
+// coherence records held; objects Waits still wait for. README.md lists every metric with its
+// labels. It plugs into the Client through SetObserver, so this package links no Prometheus.
 //
 //	reg := prometheus.NewRegistry()
-//	err := client.RegisterMetrics(reg) // then serve reg with promhttp.HandlerFor
+//	err := metrics.Register(client, reg) // then serve reg with promhttp.HandlerFor
 //
 // # Validating
 //

@@ -19,7 +19,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
-	"github.com/kates-dev/kates/internal/metrics"
 	"github.com/kates-dev/kates/kstatus"
 )
 
@@ -152,7 +151,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		facts = c.kindFactsFor(ctx, kinds)
 	}
 	interned := newInterner()
-	observed := c.watchMetrics(opts, queries, began) // nil without metrics
+	observed := c.watchObserver(opts, queries, began) // nil without an Observer
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
 		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
@@ -166,7 +165,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
 		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary, kindsLookup(facts)),
-		Observer:    observer(observed),
+		Observer:    accumulatorObserver(observed),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
@@ -229,7 +228,7 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 // the listing (in pages, or as a WatchList stream), the watching and the relisting after 410
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
 // observed, if not nil, counts the query's failed list and watch requests.
-func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) {
+func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver) {
 	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold())
 	if err != nil {
 		if observed != nil {

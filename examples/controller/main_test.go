@@ -28,6 +28,7 @@ import (
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/metrics"
 	"github.com/kates-dev/kates/testenv/katestest"
 )
 
@@ -166,7 +167,7 @@ func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, el
 	}
 	election.Identity = id
 	r := &replica{id: id, reg: prometheus.NewRegistry(), done: make(chan error, 1)}
-	if err := client.RegisterMetrics(r.reg); err != nil { // as main does
+	if err := metrics.Register(client, r.reg); err != nil { // as main does
 		t.Fatal(err)
 	}
 	r.ctrl, err = New(client, Options{Namespace: base.Namespace(), Election: election, Log: out, Retry: 200 * time.Millisecond}, r.reg)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/metrics"
 	"github.com/kates-dev/kates/testenv/katestest"
 )
 
@@ -66,7 +67,7 @@ func TestMetricsAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	if err := client.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(client, reg); err != nil {
 		t.Fatal(err)
 	}
 	ctrl, err := New(client, Options{Namespace: ns, Log: &out, Retry: 200 * time.Millisecond, Election: election.Options{

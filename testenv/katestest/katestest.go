@@ -14,7 +14,11 @@ package katestest
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -74,4 +78,53 @@ var IgnoreConnections = []goleak.Option{
 	goleak.IgnoreAnyFunction("net/http.(*http2ClientConn).readLoop"),
 	goleak.IgnoreAnyFunction("golang.org/x/net/http2.(*ClientConn).readLoop"),
 	goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"),
+}
+
+// NextSnapshot waits for acc's next notification and takes a snapshot into snap, until one is
+// complete; it fails t if none is within 30 seconds or Update fails.
+func NextSnapshot(t testing.TB, ctx context.Context, acc *kates.Accumulator, snap any) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case _, ok := <-acc.Changed():
+			if !ok {
+				t.Fatal("Changed closed")
+			}
+			ok, err := acc.Update(ctx, snap)
+			if err != nil {
+				t.Fatalf("Update: %v", err)
+			}
+			if ok {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no complete snapshot within 30s")
+		}
+	}
+}
+
+// CreateConfigMaps creates n ConfigMaps named prefix-NNNN and labelled set=prefix in ns, 16 at
+// a time. (Every namespace also holds kube-root-ca.crt: select by the label to leave it out.)
+func CreateConfigMaps(t testing.TB, c *kates.Client, ns, prefix string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	var failed atomic.Value
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-%04d", prefix, i), Namespace: ns,
+				Labels: map[string]string{"set": prefix}}}
+			if err := c.Create(context.Background(), cm, nil); err != nil {
+				failed.Store(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		t.Fatal(err)
+	}
 }
