@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
 	"github.com/kates-dev/kates/testenv/katestest"
@@ -16,6 +19,8 @@ import (
 var cluster *testenv.Cluster
 
 func TestMain(m *testing.M) {
+	// The tests read CustomResourceDefinitions typed, which kates leaves to the program.
+	utilruntime.Must(apiextensionsv1.AddToScheme(kates.Scheme))
 	var err error
 	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
@@ -18,6 +20,8 @@ import (
 var cluster *testenv.Cluster
 
 func TestMain(m *testing.M) {
+	// The tests read CustomResourceDefinitions typed, which kates leaves to the program.
+	utilruntime.Must(apiextensionsv1.AddToScheme(kates.Scheme))
 	var err error
 	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
 	if err != nil {
