@@ -129,7 +129,7 @@ func waitDone(t *testing.T, c *candidate) error {
 
 func leaseHolder(t *testing.T, c *kates.Client, ns, name string) string {
 	t.Helper()
-	l, err := c.Clientset().CoordinationV1().Leases(ns).Get(context.Background(), name, metav1.GetOptions{})
+	l, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
@@ -44,7 +43,6 @@ type Client struct {
 	httpClient *http.Client
 	dynamic    dynamic.Interface
 	rest       rest.Interface // unstructured REST client, for calls whose response dynamic hides
-	typed      kubernetes.Interface
 	metadata   metadata.Interface
 	discovery  discovery.CachedDiscoveryInterface
 	mapper     *restmapper.DeferredDiscoveryRESTMapper
@@ -125,7 +123,7 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
-	typed, err := kubernetes.NewForConfigAndClient(cfg, httpClient)
+	disc, err := discovery.NewDiscoveryClientForConfigAndClient(cfg, httpClient)
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
@@ -133,7 +131,7 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
-	disco := memory.NewMemCacheClient(typed.Discovery())
+	disco := memory.NewMemCacheClient(disc)
 	c := &Client{
 		config:     cfg,
 		namespace:  namespace,
@@ -141,7 +139,6 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 		httpClient: httpClient,
 		dynamic:    dyn,
 		rest:       rc,
-		typed:      typed,
 		metadata:   meta,
 		discovery:  disco,
 		writes:     newWriteLog(),
@@ -174,6 +171,11 @@ func (c *Client) RESTConfig() *rest.Config { return rest.CopyConfig(c.config) }
 // directly are not recorded for coherence.
 func (c *Client) DynamicInterface() dynamic.Interface { return c.dynamic }
 
-// Clientset returns a typed client-go clientset sharing the Client's connections. Writes made
-// through it are not recorded for coherence.
-func (c *Client) Clientset() kubernetes.Interface { return c.typed }
+// HTTPClient returns the http.Client the Client sends its requests with. Clients of client-go
+// built from RESTConfig and it share the Client's connections:
+//
+//	cs, err := kubernetes.NewForConfigAndClient(client.RESTConfig(), client.HTTPClient())
+//
+// Writes made through them are not recorded for coherence. (kates has no typed clientset of
+// its own: that would link every API group's typed client into every program.)
+func (c *Client) HTTPClient() *http.Client { return c.httpClient }

@@ -56,8 +56,8 @@
 // Every write a Client makes — create, update, patch, apply, status update, delete — is recorded
 // and shown by the Accumulators built from that Client in their next Update, before their watch
 // delivers it, until the watch catches up. So a controller never sees its own write undone, and a
-// delete by name disappears at once. Writes made through DynamicInterface or Clientset directly,
-// or by other clients, show when the watch delivers them.
+// delete by name disappears at once. Writes made through DynamicInterface or a clientset built
+// on HTTPClient, or by other clients, show when the watch delivers them.
 //
 // # Metrics
 //

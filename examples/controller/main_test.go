@@ -450,7 +450,7 @@ type leaseVersion struct {
 // watchLease records every version of the Lease ns/name from now on.
 func watchLease(t *testing.T, c *kates.Client, ns, name string) (versions func() []leaseVersion, stop func()) {
 	t.Helper()
-	w, err := c.Clientset().CoordinationV1().Leases(ns).Watch(context.Background(),
+	w, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Watch(context.Background(),
 		metav1.ListOptions{FieldSelector: "metadata.name=" + name})
 	if err != nil {
 		t.Fatal(err)

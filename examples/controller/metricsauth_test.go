@@ -227,7 +227,7 @@ func applyClusterRoles(t *testing.T, c *kates.Client) {
 func serviceAccount(t *testing.T, c *kates.Client, ns, name string, roles ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	sas := c.Clientset().CoreV1().ServiceAccounts(ns)
+	sas := katestest.Clientset(t, c).CoreV1().ServiceAccounts(ns)
 	if _, err := sas.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func serviceAccount(t *testing.T, c *kates.Client, ns, name string, roles ...str
 // bind binds the ServiceAccount ns/name to the ClusterRole role until the test ends.
 func bind(t *testing.T, c *kates.Client, ns, name, role string) {
 	t.Helper()
-	bindings := c.Clientset().RbacV1().ClusterRoleBindings()
+	bindings := katestest.Clientset(t, c).RbacV1().ClusterRoleBindings()
 	binding := &rbacv1.ClusterRoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: ns + "-" + name + "-" + role},
 		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},

@@ -337,7 +337,7 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 // holder returns the Lease's holder now ("" when released or absent).
 func holder(t *testing.T, c *kates.Client, ns string) (string, *coordinationv1.Lease) {
 	t.Helper()
-	l, err := c.Clientset().CoordinationV1().Leases(ns).Get(context.Background(), "webapp", metav1.GetOptions{})
+	l, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Get(context.Background(), "webapp", metav1.GetOptions{})
 	if err != nil {
 		return "", nil
 	}
@@ -521,7 +521,7 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 		now := metav1.NewMicroTime(time.Now())
 		lease.Spec.RenewTime = &now
 		rewrittenAt = time.Now() // sent: the leader may hear of it before this call returns
-		_, err := base.Clientset().CoordinationV1().Leases(ns).Update(ctx, lease, metav1.UpdateOptions{})
+		_, err := katestest.Clientset(t, base).CoordinationV1().Leases(ns).Update(ctx, lease, metav1.UpdateOptions{})
 		return err
 	})
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
@@ -127,4 +128,16 @@ func CreateConfigMaps(t testing.TB, c *kates.Client, ns, prefix string, n int) {
 	if err, _ := failed.Load().(error); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Clientset returns a typed client-go clientset on c's connections (kates has none of its own,
+// so that programs do not link every API group's typed client). Its writes are not recorded
+// for c's coherence.
+func Clientset(t testing.TB, c *kates.Client) kubernetes.Interface {
+	t.Helper()
+	cs, err := kubernetes.NewForConfigAndClient(c.RESTConfig(), c.HTTPClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }
