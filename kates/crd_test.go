@@ -115,7 +115,7 @@ func TestWatchWaitsForAKindInstalledLater(t *testing.T) {
 		}
 	}()
 	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
-	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{WaitForKinds: true},
+	acc, err := c.WatchWith(ctx, kates.WatchOptions{WaitForKinds: true},
 		kates.Query{Name: "Widgets", Kind: "widgets." + group, Namespace: ns})
 	if err != nil {
 		t.Fatalf("Watch of a kind installed later: %v", err)

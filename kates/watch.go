@@ -76,11 +76,9 @@ type WatchOptions struct {
 	WatchTimeout time.Duration
 	// PageSize is how many objects each list request asks for. Default 500.
 	PageSize int64
-	// StatusRules are CEL status rules for custom resources, used for each Entry's Status
-	// before kstatus' built-in library (see kstatus.RuleSet, LoadStatusRules). Default: none.
-	StatusRules *kstatus.RuleSet
-	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
-	NoStatusLibrary bool
+	// StatusRules are the status rules that judge custom resources for each Entry's Status.
+	// Default: kstatus' built-in library.
+	StatusRules
 	// NoKindFacts skips reading the CustomResourceDefinition of each custom resource kind
 	// watched. Watch reads them (one GET per kind, before watching) so that kstatus judges
 	// a kind no rule covers by what its CRD declares: whether it has a status at all, and
@@ -104,11 +102,11 @@ type WatchOptions struct {
 // burst of changes, and shows this Client's own writes as soon as they return. A query the
 // identity may not list or watch makes Update return an error apierrors.IsForbidden recognises.
 func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, error) {
-	return c.WatchWithOptions(ctx, WatchOptions{}, queries...)
+	return c.WatchWith(ctx, WatchOptions{}, queries...)
 }
 
-// WatchWithOptions is Watch with options.
-func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
+// WatchWith is Watch with options.
+func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
 	began := time.Now() // bootstrap durations count from here
 	if opts.PersistentErrorAfter == 0 {
 		opts.PersistentErrorAfter = 30 * time.Second
@@ -164,7 +162,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
-		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary, kindsLookup(facts)),
+		Status:      statusFunc(opts.StatusRules, kindsLookup(facts)),
 		Observer:    accumulatorObserver(observed),
 	})
 	if err != nil {

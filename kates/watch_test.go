@@ -60,7 +60,7 @@ func TestWatchBootstrapsEveryQueryCompletely(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{PageSize: 100},
+	acc, err := c.WatchWith(ctx, kates.WatchOptions{PageSize: 100},
 		kates.Query{Name: "ConfigMaps", Kind: "configmaps", Namespace: ns, LabelSelector: "set=boot"},
 		kates.Query{Name: "Services", Kind: "svc", Namespace: ns},
 		kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
@@ -456,7 +456,7 @@ func TestWatchConvertsAheadForTheSnapshotType(t *testing.T) {
 	}
 	var transforms atomic.Int64
 	q := kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=ahead"}
-	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{
+	acc, err := c.WatchWith(ctx, kates.WatchOptions{
 		Snapshot:  (*snapshot)(nil),
 		Transform: func(*kates.Unstructured) { transforms.Add(1) },
 	}, q)
@@ -487,7 +487,7 @@ func TestWatchConvertsAheadForTheSnapshotType(t *testing.T) {
 		t.Errorf("after an update, %s data v = %q, want 2", key, got)
 	}
 
-	_, err = c.WatchWithOptions(ctx, kates.WatchOptions{Snapshot: (*struct{ ConfigMaps []*kates.Pod })(nil)}, q)
+	_, err = c.WatchWith(ctx, kates.WatchOptions{Snapshot: (*struct{ ConfigMaps []*kates.Pod })(nil)}, q)
 	if err == nil || !strings.Contains(err.Error(), "cannot hold ConfigMap") {
 		t.Errorf("Watch with a snapshot type of Pods for ConfigMaps: %v, want an error saying it cannot hold them", err)
 	}
@@ -539,7 +539,7 @@ func TestWatchStoreFormsAgree(t *testing.T) {
 	accs := make([]*kates.Accumulator, len(forms))
 	snaps := make([]snapshot, len(forms))
 	for i, form := range forms {
-		acc, err := c.WatchWithOptions(ctx, form.opts,
+		acc, err := c.WatchWith(ctx, form.opts,
 			kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=forms"},
 			kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
 		if err != nil {
