@@ -500,8 +500,8 @@ once the kind is served.`,
 			if err != nil {
 				return err
 			}
-			if output != "" && !isJSONPath {
-				return usageErrorf("-o %q: want jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
+			if output != "" && output != "name" && !isJSONPath {
+				return usageErrorf("-o %q: want name, jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
 			}
 			waitOpts.NoFailFast = noFailFast
 			waitOpts.SkipLoadBalancers = skipLB
@@ -519,6 +519,22 @@ once the kind is served.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
+			if output == "name" {
+				// As -o jsonpath: no progress; once every object is done, each one's name.
+				quiet := *o
+				quiet.out = io.Discard
+				var rs []kates.ObjectStatus
+				waitOpts.Progress = func(last []kates.ObjectStatus) { rs = last }
+				if err := runWaitPrinting(ctx, &quiet, c, objects, waitOpts, in.allNamespaces, nil); err != nil {
+					return err
+				}
+				for _, r := range rs {
+					if err := printName(o.out, r); err != nil {
+						return failure(err)
+					}
+				}
+				return nil
+			}
 			return runWaitPrinting(ctx, o, c, objects, waitOpts, in.allNamespaces, jp)
 		},
 	}
@@ -527,7 +543,7 @@ once the kind is served.`,
 	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE] (as kubectl wait)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
-	cmd.Flags().StringVarP(&output, "output", "o", "", "jsonpath=TEMPLATE or jsonpath-file=FILE: no progress; once every object is done, each object's status (the fields of status -o json) through the template, as kubectl wait -o jsonpath")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "name or jsonpath=TEMPLATE or jsonpath-file=FILE: no progress; once every object is done, each object's name (as kubectl get -o name), or its status (the fields of status -o json) through the template, as kubectl wait -o jsonpath")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	rules.addFlags(cmd)
 	return cmd
@@ -554,10 +570,10 @@ every object is Current, 1 otherwise.`,
 				return err
 			}
 			switch output {
-			case "table", "wide", "json", "yaml":
+			case "table", "wide", "json", "yaml", "name":
 			default:
 				if !isJSONPath {
-					return usageErrorf("-o %q: want table, wide, json, yaml, jsonpath=TEMPLATE or jsonpath-file=FILE", output)
+					return usageErrorf("-o %q: want table, wide, json, yaml, name, jsonpath=TEMPLATE or jsonpath-file=FILE", output)
 				}
 			}
 			if err := rules.load(); err != nil {
@@ -582,6 +598,12 @@ every object is Current, 1 otherwise.`,
 			}
 			switch output {
 			case "json", "yaml", "table", "wide":
+			case "name": // as kubectl get -o name
+				for _, r := range rs {
+					if err := printName(o.out, r); err != nil {
+						return failure(err)
+					}
+				}
 			default: // jsonpath: each object in turn, as kubectl apply's
 				for _, r := range rs {
 					if err := printJSONPath(o.out, jp, r); err != nil {
@@ -627,7 +649,7 @@ every object is Current, 1 otherwise.`,
 	}
 	in.addFileFlags(cmd, "manifests of the objects to show")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json, yaml, or jsonpath=TEMPLATE / jsonpath-file=FILE (applied to each object's status, whose fields are those of -o json)")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json, yaml, name (TYPE/NAME, as kubectl get -o name), or jsonpath=TEMPLATE / jsonpath-file=FILE (applied to each object's status, whose fields are those of -o json)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "say how each object was judged: the rule (a status rule with its expressions, a built-in rule, or the inference step), the fields it read with their values, and the verdict (in -o json/yaml: each object's explanation)")
 	rules.addFlags(cmd)
 	return cmd
@@ -653,8 +675,8 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if err != nil {
 				return err
 			}
-			if output != "" && output != "json" && !isJSONPath {
-				return usageErrorf("-o %q: want json (one object per change and line), jsonpath=TEMPLATE or jsonpath-file=FILE, or no -o", output)
+			if output != "" && output != "json" && output != "name" && !isJSONPath {
+				return usageErrorf("-o %q: want json (one object per change and line), name, jsonpath=TEMPLATE or jsonpath-file=FILE, or no -o", output)
 			}
 			if err := rules.load(); err != nil {
 				return err
@@ -671,6 +693,9 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if jp != nil {
 				p = newJSONPathLinesPrinter(o.out, jp)
 			}
+			if output == "name" {
+				p = newNameLinesPrinter(o.out)
+			}
 			if output == "" {
 				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now(), in.allNamespaces)
 			}
@@ -681,7 +706,7 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 	}
 	in.addFileFlags(cmd, "manifests of the objects to watch")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); jsonpath=TEMPLATE or jsonpath-file=FILE: the template over each change's status object; default a live table on a terminal, else a line per change")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); name: the name of each object that changed, a line each (as kubectl get -w -o name); jsonpath=TEMPLATE or jsonpath-file=FILE: the template over each change's status object; default a live table on a terminal, else a line per change")
 	rules.addFlags(cmd)
 	return cmd
 }
