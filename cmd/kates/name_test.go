@@ -18,16 +18,24 @@ import (
 // standard output, the bytes kates' -o name must match.
 func kubectlGetName(t *testing.T, args ...string) string {
 	t.Helper()
+	out, err := kubectlGetNameExit(t, args...)
+	if err != nil {
+		t.Fatalf("kubectl get %v: %v", args, err)
+	}
+	return out
+}
+
+// kubectlGetNameExit is kubectlGetName for a kubectl that may fail (an object not found): its
+// standard output and its error.
+func kubectlGetNameExit(t *testing.T, args ...string) (string, error) {
+	t.Helper()
 	kubectl, err := exec.LookPath("kubectl")
 	if err != nil {
 		t.Skip("kubectl is not on PATH: -o name is not compared with it here")
 	}
 	cmd := exec.Command(kubectl, append([]string{"--kubeconfig", cluster.KubeconfigPath(), "get", "-o", "name"}, args...)...)
 	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("kubectl get %v: %v", args, err)
-	}
-	return string(out)
+	return string(out), err
 }
 
 // TestOutputNameAsKubectl: status, wait and watch -o name print, byte for byte, what kubectl
@@ -60,6 +68,18 @@ func TestOutputNameAsKubectl(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, r.stdout); diff != "" {
 			t.Errorf("status -o name differs from kubectl get -o name (-want +got):\n%s", diff)
+		}
+		// An object that does not exist: kubectl names it on stderr only, and fails.
+		wantOut, kerr := kubectlGetNameExit(t, "-n", ns, "deploy/web", "cm/nothere", "cm/settings")
+		r = runKates(t, nil, "status", "-n", ns, "deploy/web", "cm/nothere", "cm/settings", "-o", "name")
+		if kerr == nil || r.code != 1 {
+			t.Errorf("with an object not found: kubectl's error %v, kates' exit %d; want both to fail", kerr, r.code)
+		}
+		if diff := cmp.Diff(wantOut, r.stdout); diff != "" {
+			t.Errorf("status -o name with an object not found differs from kubectl (-want +got):\n%s", diff)
+		}
+		if !strings.Contains(r.stderr, "configmap/nothere: not found") {
+			t.Errorf("stderr %q does not name the object not found", r.stderr)
 		}
 	})
 	t.Run("wait", func(t *testing.T) {
