@@ -13,7 +13,7 @@ const (
 )
 
 // Observer knows how to record what an Accumulator does, for metrics: kates implements it
-// with Prometheus collectors (see kates.Client.RegisterMetrics). The Accumulator calls it
+// with Prometheus collectors (package metrics, through kates.Client.SetObserver). The Accumulator calls it
 // synchronously from the goroutines that feed its stores and from Update, so each method must
 // be cheap, safe for concurrent use, and must not call back into the Accumulator. It is
 // observation only: nothing it does changes what the Accumulator holds or hands out.

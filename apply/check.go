@@ -130,7 +130,7 @@ func (b *batch) check(ctx context.Context, opts Options) error {
 			}
 		}
 	}
-	if rules := opts.WaitOptions.StatusRules; rules != nil {
+	if rules := opts.WaitOptions.StatusRules.Rules; rules != nil {
 		for _, it := range b.items {
 			if !isCRD(it.gvk) {
 				continue

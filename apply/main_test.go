@@ -7,13 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // cluster is shared by every test of the package (and, under `make test`, by every package).
@@ -37,30 +35,13 @@ func TestMain(m *testing.M) {
 // newClient returns a client whose default namespace is a new one, deleted after the test.
 func newClient(t testing.TB) (*kates.Client, string) {
 	t.Helper()
-	ns := newNamespace(t)
-	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: cluster.KubeconfigPath(), Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, ns
+	return katestest.NewClient(t, cluster, "kates-test-")
 }
 
 // newNamespace creates a namespace, deleted after the test.
 func newNamespace(t testing.TB) string {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(cluster.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "kates-test-"}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
-	})
-	return ns.Name
+	return katestest.Namespace(t, cluster, "kates-test-")
 }
 
 // manifests parses testdata/name with its example.com group made unique to the test, so

@@ -161,7 +161,13 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 			return nil
 		}
 	}
-	e := &elector{leases: client.Clientset().CoordinationV1().Leases(ns), name: name, o: o}
+	// A typed client of coordination.k8s.io alone, on the Client's connections (so its writes
+	// pass the Client's fence too).
+	leases, err := coordinationclient.NewForConfigAndClient(client.RESTConfig(), client.HTTPClient())
+	if err != nil {
+		return fmt.Errorf("election: %w", err)
+	}
+	e := &elector{leases: leases.Leases(ns), name: name, o: o}
 	if err := e.acquire(ctx); err != nil {
 		return nil // ctx ended before this replica won
 	}

@@ -17,8 +17,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kates-dev/kates/election"
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // Short lease timings for tests: a crashed leader is replaced within about two seconds.
@@ -129,7 +129,7 @@ func waitDone(t *testing.T, c *candidate) error {
 
 func leaseHolder(t *testing.T, c *kates.Client, ns, name string) string {
 	t.Helper()
-	l, err := c.Clientset().CoordinationV1().Leases(ns).Get(context.Background(), name, metav1.GetOptions{})
+	l, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestRunFencesAPartitionedLeader(t *testing.T) {
 	if err := waitDone(t, b); err != nil {
 		t.Errorf("Run after ctx ended = %v, want nil", err)
 	}
-	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
 // TestRunCrashOrRelease ends the leader's context: without Release the lease stays its
@@ -221,7 +221,7 @@ func TestRunCrashOrRelease(t *testing.T) {
 			if err := waitDone(t, b); err != nil {
 				t.Errorf("Run after ctx ended = %v, want nil", err)
 			}
-			goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+			goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // TestFenceWrapTransport: a transport wrapped by a Fence passes reads always, and writes only
@@ -122,7 +123,7 @@ func TestFencedClientWrites(t *testing.T) {
 func TestReleaseLeavesASuccessorsLease(t *testing.T) {
 	c, ns := newClient(t)
 	ctx := context.Background()
-	leases := c.Clientset().CoordinationV1().Leases(ns)
+	leases := katestest.Clientset(t, c).CoordinationV1().Leases(ns)
 	const renew = 8 * time.Second
 	opts := election.Options{Lease: "taken", Identity: "a", LeaseDuration: 10 * time.Second, RenewDeadline: renew,
 		RetryPeriod: testRetry, Release: true}

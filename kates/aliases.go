@@ -11,7 +11,6 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -109,7 +108,6 @@ type (
 	ClusterRole                    = rbacv1.ClusterRole
 	ClusterRoleBinding             = rbacv1.ClusterRoleBinding
 	Lease                          = coordinationv1.Lease
-	CustomResourceDefinition       = apiextensionsv1.CustomResourceDefinition
 	ValidatingWebhookConfiguration = admissionregistrationv1.ValidatingWebhookConfiguration
 	MutatingWebhookConfiguration   = admissionregistrationv1.MutatingWebhookConfiguration
 )

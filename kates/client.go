@@ -11,13 +11,10 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
-
-	"github.com/kates-dev/kates/internal/metrics"
 )
 
 // ClientConfig says which cluster a Client talks to. The zero value behaves like kubectl: the
@@ -46,7 +43,6 @@ type Client struct {
 	httpClient *http.Client
 	dynamic    dynamic.Interface
 	rest       rest.Interface // unstructured REST client, for calls whose response dynamic hides
-	typed      kubernetes.Interface
 	metadata   metadata.Interface
 	discovery  discovery.CachedDiscoveryInterface
 	mapper     *restmapper.DeferredDiscoveryRESTMapper
@@ -64,9 +60,8 @@ type Client struct {
 	protoMu      sync.Mutex
 	protoClients map[protoClientKey]rest.Interface
 
-	// metrics is set by RegisterMetrics; nil until then. metricsMu serializes RegisterMetrics.
-	metricsMu sync.Mutex
-	metrics   atomic.Pointer[metrics.Metrics]
+	// observer is set by SetObserver; nil until then.
+	observer atomic.Pointer[Observer]
 
 	// shardSelectorsIgnored is set when an API server answered a shard selector without
 	// applying it; shardWarning warns of it once (see checkShardGate).
@@ -134,7 +129,7 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
-	typed, err := kubernetes.NewForConfigAndClient(cfg, httpClient)
+	disc, err := discovery.NewDiscoveryClientForConfigAndClient(cfg, httpClient)
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
@@ -142,7 +137,7 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
 	}
-	disco := memory.NewMemCacheClient(typed.Discovery())
+	disco := memory.NewMemCacheClient(disc)
 	c := &Client{
 		config:     cfg,
 		namespace:  namespace,
@@ -150,7 +145,6 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 		httpClient: httpClient,
 		dynamic:    dyn,
 		rest:       rc,
-		typed:      typed,
 		metadata:   meta,
 		discovery:  disco,
 		writes:     newWriteLog(),
@@ -183,6 +177,11 @@ func (c *Client) RESTConfig() *rest.Config { return rest.CopyConfig(c.config) }
 // directly are not recorded for coherence.
 func (c *Client) DynamicInterface() dynamic.Interface { return c.dynamic }
 
-// Clientset returns a typed client-go clientset sharing the Client's connections. Writes made
-// through it are not recorded for coherence.
-func (c *Client) Clientset() kubernetes.Interface { return c.typed }
+// HTTPClient returns the http.Client the Client sends its requests with. Clients of client-go
+// built from RESTConfig and it share the Client's connections:
+//
+//	cs, err := kubernetes.NewForConfigAndClient(client.RESTConfig(), client.HTTPClient())
+//
+// Writes made through them are not recorded for coherence. (kates has no typed clientset of
+// its own: that would link every API group's typed client into every program.)
+func (c *Client) HTTPClient() *http.Client { return c.httpClient }

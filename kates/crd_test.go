@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/rand"
 
@@ -31,10 +32,10 @@ func manifestWithUniqueGroup(t testing.TB, path string) ([]kates.Object, string)
 }
 
 // crdFixture is testdata/crds/widgets.yaml's CRD with a unique group and short name.
-func crdFixture(t *testing.T) (*kates.CustomResourceDefinition, string) {
+func crdFixture(t *testing.T) (*apiextensionsv1.CustomResourceDefinition, string) {
 	t.Helper()
 	objs, group := manifestWithUniqueGroup(t, "crds/widgets.yaml")
-	crd := objs[0].(*kates.CustomResourceDefinition)
+	crd := objs[0].(*apiextensionsv1.CustomResourceDefinition)
 	crd.Spec.Names.ShortNames = []string{"wdg" + group[1:4]}
 	return crd, group
 }
@@ -114,7 +115,7 @@ func TestWatchWaitsForAKindInstalledLater(t *testing.T) {
 		}
 	}()
 	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
-	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{WaitForKinds: true},
+	acc, err := c.WatchWith(ctx, kates.WatchOptions{WaitForKinds: true},
 		kates.Query{Name: "Widgets", Kind: "widgets." + group, Namespace: ns})
 	if err != nil {
 		t.Fatalf("Watch of a kind installed later: %v", err)

@@ -56,8 +56,8 @@
 // Every write a Client makes — create, update, patch, apply, status update, delete — is recorded
 // and shown by the Accumulators built from that Client in their next Update, before their watch
 // delivers it, until the watch catches up. So a controller never sees its own write undone, and a
-// delete by name disappears at once. Writes made through DynamicInterface or Clientset directly,
-// or by other clients, show when the watch delivers them.
+// delete by name disappears at once. Writes made through DynamicInterface or a clientset built
+// on HTTPClient, or by other clients, show when the watch delivers them.
 //
 // # Sharding
 //
@@ -67,7 +67,7 @@
 // (ShardByNamespace) into Count equal virtual shards; replicas that agree on the space agree on
 // where every object belongs. A replica's Watch holds the shards it owns:
 //
-//	acc, err := client.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+//	acc, err := client.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
 //		kates.Query{Name: "WebApps", Kind: "WebApp"},
 //		kates.Query{Name: "Deployments", Kind: "deploy", Placement: kates.PlaceByOwner},
 //		kates.Query{Name: "Nodes", Kind: "node", Placement: kates.PlaceEverywhere})
@@ -107,13 +107,14 @@
 //
 // # Metrics
 //
-// RegisterMetrics registers a Client's Prometheus metrics on a registry the caller passes (none
-// by default): per query, objects held, events received and coalesced, time to bootstrap,
-// list and watch errors and relists; Update durations; writes by verb and result; coherence
-// records held; objects Waits still wait for. README.md lists every metric with its labels.
+// Package metrics (metrics.Register) registers a Client's Prometheus metrics on a registry the
+// caller passes (none by default): per query, objects held, events received and coalesced, time
+// to bootstrap, list and watch errors and relists; Update durations; writes by verb and result;
+// coherence records held; objects Waits still wait for. README.md lists every metric with its
+// labels. It plugs into the Client through SetObserver, so this package links no Prometheus.
 //
 //	reg := prometheus.NewRegistry()
-//	err := client.RegisterMetrics(reg) // then serve reg with promhttp.HandlerFor
+//	err := metrics.Register(client, reg) // then serve reg with promhttp.HandlerFor
 //
 // # Validating
 //

@@ -207,7 +207,7 @@ func testOutage(t *testing.T, compact bool) {
 			t.Fatal(err)
 		}
 	}
-	acc, err := a.WatchWithOptions(ctx, kates.WatchOptions{PersistentErrorAfter: 2 * time.Minute},
+	acc, err := a.WatchWith(ctx, kates.WatchOptions{PersistentErrorAfter: 2 * time.Minute},
 		kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=fault"},
 		kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
 	if err != nil {
@@ -308,7 +308,7 @@ func TestRevokedAccessIsSurfaced(t *testing.T) {
 	for rita.List(ctx, kates.Query{Kind: "cm", Namespace: ns}, &[]*kates.ConfigMap{}) != nil {
 		time.Sleep(50 * time.Millisecond)
 	}
-	acc, err := rita.WatchWithOptions(ctx, kates.WatchOptions{WatchTimeout: time.Second},
+	acc, err := rita.WatchWith(ctx, kates.WatchOptions{WatchTimeout: time.Second},
 		kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
@@ -424,7 +424,7 @@ func TestShutdownLeavesNoGoroutine(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
 	for _, after := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond, 100 * time.Millisecond, time.Second} {
 		wctx, cancel := context.WithCancel(ctx)
-		acc, err := c.WatchWithOptions(wctx, kates.WatchOptions{PageSize: 50},
+		acc, err := c.WatchWith(wctx, kates.WatchOptions{PageSize: 50},
 			kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns},
 			kates.Query{Name: "Services", Kind: "svc", Namespace: ns})
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 )
 
 // LogEvent is one line of a container's log, or the end of a stream.
@@ -48,8 +49,8 @@ func (c *Client) PodLogs(ctx context.Context, pod any, opts *PodLogOptions, even
 	o.Timestamps = true // every event carries its time
 	containers := []string{o.Container}
 	if o.Container == "" {
-		p, err := c.typed.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
+		var p corev1.Pod
+		if err := c.Get(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}, &p); err != nil {
 			return t.wrap("get logs of", err)
 		}
 		containers = containers[:0]
@@ -100,7 +101,10 @@ func (c *Client) streamLogs(ctx context.Context, ns, pod string, opts *corev1.Po
 		default:
 		}
 	}()
-	stream, err := c.typed.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(ctx)
+	// The log subresource of the Pod, with opts as its query (what client-go's typed
+	// Pods(ns).GetLogs sends, without linking the typed clientset).
+	stream, err := c.rest.Get().AbsPath("/api/v1/namespaces", ns, "pods", pod, "log").
+		SpecificallyVersionedParams(opts, clientgoscheme.ParameterCodec, corev1.SchemeGroupVersion).Stream(ctx)
 	if err != nil {
 		return err
 	}

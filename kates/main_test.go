@@ -7,18 +7,20 @@ import (
 	"sync"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // cluster is shared by every test of the package (and, under `make test`, by every package).
 var cluster *testenv.Cluster
 
 func TestMain(m *testing.M) {
+	// The tests read CustomResourceDefinitions typed, which kates leaves to the program.
+	utilruntime.Must(apiextensionsv1.AddToScheme(kates.Scheme))
 	var err error
 	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
 	if err != nil {
@@ -59,39 +61,23 @@ func privateCluster(t *testing.T) *testenv.Cluster {
 // one, deleted after the test.
 func newClient(t testing.TB) (*kates.Client, string) {
 	t.Helper()
-	return newClientOn(t, cluster)
+	return katestest.NewClient(t, cluster, "kates-test-")
 }
 
 // newClientOn is newClient on cluster cl (a private one, say).
 func newClientOn(t testing.TB, cl *testenv.Cluster) (*kates.Client, string) {
 	t.Helper()
-	ns := newNamespaceOn(t, cl)
-	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: cl.KubeconfigPath(), Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, ns
+	return katestest.NewClient(t, cl, "kates-test-")
 }
 
+// newNamespace creates a namespace on the shared cluster, deleted after the test.
 func newNamespace(t testing.TB) string {
 	t.Helper()
-	return newNamespaceOn(t, cluster)
+	return katestest.Namespace(t, cluster, "kates-test-")
 }
 
 // newNamespaceOn creates a namespace on cl, deleted after the test.
 func newNamespaceOn(t testing.TB, cl *testenv.Cluster) string {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(cl.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "kates-test-"}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
-	})
-	return ns.Name
+	return katestest.Namespace(t, cl, "kates-test-")
 }

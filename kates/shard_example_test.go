@@ -13,14 +13,14 @@ import (
 // Replica i of n watches its shard of the ConfigMaps and the Secrets they control, and
 // reconciles what it holds. A Secret leaving the view as moved is another replica's now:
 // nothing to clean up.
-func ExampleClient_WatchWithOptions_sharded() {
+func ExampleClient_WatchWith_sharded() {
 	const i, n = 0, 3
 	client, err := kates.NewClient(kates.ClientConfig{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	acc, err := client.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+	acc, err := client.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
 		kates.Query{Name: "Owners", Kind: "ConfigMap"},
 		kates.Query{Name: "Owned", Kind: "Secret", Placement: kates.PlaceByOwner})
 	if err != nil {

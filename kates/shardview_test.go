@@ -99,7 +99,7 @@ func TestShardedViewsPartition(t *testing.T) {
 				if i%2 == 1 {
 					opts.Sharding, q.Sharding = nil, kates.UIDShard(i, n)
 				}
-				acc, err := r.WatchWithOptions(ctx, opts, q)
+				acc, err := r.WatchWith(ctx, opts, q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -142,7 +142,7 @@ func TestShardedViewsByNamespace(t *testing.T) {
 	holder := map[string]int{} // namespace → the view that holds it
 	for i := range n {
 		r := replicaClient(t, cluster, "", nil)
-		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.NamespaceShard(i, n)},
+		acc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: kates.NamespaceShard(i, n)},
 			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", LabelSelector: "set=byns"})
 		if err != nil {
 			t.Fatal(err)
@@ -193,7 +193,7 @@ func TestShardedWriteCoherence(t *testing.T) {
 	accs := make([]*kates.Accumulator, 2)
 	snaps := make([]cmView, 2)
 	for i := range accs {
-		acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, 2)},
+		acc, err := c.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, 2)},
 			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 		if err != nil {
 			t.Fatal(err)
@@ -300,7 +300,7 @@ func TestShardedOwnerPlacement(t *testing.T) {
 	seen := map[string]int{}
 	for i := range n {
 		r := replicaClient(t, cluster, ns, nil)
-		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+		acc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
 			kates.Query{Name: "Owners", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=owners"},
 			kates.Query{Name: "Owned", Kind: "Secret", Namespace: ns, Placement: kates.PlaceByOwner})
 		if err != nil {
@@ -398,7 +398,7 @@ func TestAddRemoveShard(t *testing.T) {
 	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 4}
 	log := &requestLog{}
 	r := replicaClient(t, cluster, ns, log.wrap)
-	acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
+	acc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
 		kates.Query{Name: "Owners", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=owners"},
 		kates.Query{Name: "Owned", Kind: "Secret", Namespace: ns, Placement: kates.PlaceByOwner})
 	if err != nil {
@@ -579,7 +579,7 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 	accs := make([]*kates.Accumulator, n)
 	snaps := make([]cmView, n)
 	for i := range n {
-		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+		acc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
 			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 		if err != nil {
 			t.Fatal(err)
@@ -632,7 +632,7 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 	checkPartition(t, space, all, listed)
 
 	// Membership works the same: shard 1 added, then shard 0 moved away, never deleted.
-	dyn, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
+	dyn, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
 		kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
@@ -685,7 +685,7 @@ func TestShardGateDetected(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := replicaClient(t, cluster, ns, nil)
-	acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(0, 2)},
+	acc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(0, 2)},
 		kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
@@ -717,7 +717,7 @@ func TestShardingErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.WatchWithOptions(ctx, kates.WatchOptions{Sharding: tt.sh}, q)
+			_, err := c.WatchWith(ctx, kates.WatchOptions{Sharding: tt.sh}, q)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Watch: %v, want an error with %q", err, tt.want)
 			}
@@ -731,7 +731,7 @@ func TestShardingErrors(t *testing.T) {
 	}
 
 	wctx, wcancel := context.WithCancel(ctx)
-	acc, err := c.WatchWithOptions(wctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: kates.ShardSpace{Key: kates.ShardByUID, Count: 4}}}, q)
+	acc, err := c.WatchWith(wctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: kates.ShardSpace{Key: kates.ShardByUID, Count: 4}}}, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -767,7 +767,7 @@ func TestShardHandover(t *testing.T) {
 	reps := []*replica{{shards: []int{0, 1}}, {shards: []int{2, 3}}}
 	for _, r := range reps {
 		var err error
-		r.acc, err = replicaClient(t, cluster, ns, nil).WatchWithOptions(ctx,
+		r.acc, err = replicaClient(t, cluster, ns, nil).WatchWith(ctx,
 			kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: r.shards}},
 			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kates-dev/kates/accumulator"
-	"github.com/kates-dev/kates/internal/metrics"
 )
 
 // Sharded watches.
@@ -105,7 +104,7 @@ func (r *runningFeed) stop() {
 
 // startSharded starts the reflectors of rq's initial shards, counted in wg, and returns the
 // query for the shard manager.
-func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) *shardedQuery {
+func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver) *shardedQuery {
 	sq := &shardedQuery{
 		rq:       rq,
 		store:    acc.Store(rq.Name),
@@ -134,7 +133,7 @@ func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accu
 // stops replacing, if not nil, after opening the new feed (so that a query still bootstrapping
 // waits for the new one) and before its reflector starts (so the old feed's late events
 // cannot follow the new feed's list).
-func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed *metrics.Watch, replacing *runningFeed) *runningFeed {
+func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed WatchObserver, replacing *runningFeed) *runningFeed {
 	feed := sq.store.NewFeed(shard)
 	if replacing != nil {
 		replacing.stop()
@@ -237,7 +236,7 @@ func (m *shardManager) Shards() []int {
 
 // run serves AddShard and RemoveShard for queries until ctx ends. Static queries (a Sharding
 // of their own) are left alone.
-func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, queries []*shardedQuery, opts WatchOptions, observed *metrics.Watch) {
+func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, queries []*shardedQuery, opts WatchOptions, observed WatchObserver) {
 	defer close(m.done)
 	var dynamic []*shardedQuery
 	for _, sq := range queries {

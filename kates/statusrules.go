@@ -32,42 +32,51 @@ func LoadStatusRules(paths ...string) (*kstatus.RuleSet, error) {
 	return sets[0].Merge(sets[1:]...), nil
 }
 
+// StatusRules says which status rules judge objects, beside kstatus' built-in rules for
+// Kubernetes' own kinds. It is the one way to pass them: WatchOptions (each Entry's Status),
+// WaitOptions and StatusOptions embed it. The zero value uses kstatus' built-in library.
+type StatusRules struct {
+	// Rules are status rules for custom resources (CEL, or Argo CD Lua health checks in a
+	// program that imports kstatus/luahealth), tried before kstatus' built-in library; see
+	// kstatus.RuleSet and LoadStatusRules. Default: none.
+	Rules *kstatus.RuleSet
+	// NoLibrary turns off kstatus' built-in library of status rules. Default false.
+	NoLibrary bool
+}
+
 // StatusOptions changes how Client.StatusWith and WatchStatusWith judge objects.
 type StatusOptions struct {
-	// StatusRules are CEL status rules tried before kstatus' built-in library. Default: none.
-	StatusRules *kstatus.RuleSet
-	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
-	NoStatusLibrary bool
+	StatusRules
 	// Explain fills each ObjectStatus' Explanation: the rule that judged, its expressions,
 	// the fields it read and their values (kstatus.ExplainDetail). Default false.
 	Explain bool
 }
 
-// statusRules is what the options of Watch, Wait and Status say about status rules.
-type statusRules struct {
-	rules     *kstatus.RuleSet
-	noLibrary bool
+// judge is what the options of Watch, Wait and Status say about status rules, and what
+// CRDs say of their kinds.
+type judge struct {
+	StatusRules
 	// kinds, set by the tracker, is what CRDs say of their kinds (Client.knownKind).
 	kinds func(apiVersion, kind string) *kstatus.KindInfo
 }
 
-func (r statusRules) options() kstatus.Options {
-	return kstatus.Options{Rules: r.rules, NoLibrary: r.noLibrary, Kinds: r.kinds}
+func (r judge) options() kstatus.Options {
+	return kstatus.Options{Rules: r.Rules, NoLibrary: r.NoLibrary, Kinds: r.kinds}
 }
 
-func (r statusRules) watchOptions() WatchOptions {
-	return WatchOptions{StatusRules: r.rules, NoStatusLibrary: r.noLibrary}
+func (r judge) watchOptions() WatchOptions {
+	return WatchOptions{StatusRules: r.StatusRules}
 }
 
 // judgedBy names the rule that judges u (kstatus.Explain). It computes u's status again:
 // only Status and WatchStatus ask, for a person reading why.
-func (r statusRules) judgedBy(u *unstructured.Unstructured) string {
+func (r judge) judgedBy(u *unstructured.Unstructured) string {
 	_, rule, _ := kstatus.Explain(u, r.options())
 	return rule
 }
 
 // explain is kstatus.ExplainDetail under these options, for a person asking why.
-func (r statusRules) explain(u *unstructured.Unstructured) *kstatus.Explanation {
+func (r judge) explain(u *unstructured.Unstructured) *kstatus.Explanation {
 	e, _ := kstatus.ExplainDetail(u, r.options())
 	return e
 }
@@ -75,11 +84,11 @@ func (r statusRules) explain(u *unstructured.Unstructured) *kstatus.Explanation 
 // statusFunc is the accumulator's status computation for these options; nil (kstatus.Compute,
 // the library included) when they ask for nothing else. kinds is what CRDs say of the kinds
 // watched (kstatus.Options.Kinds).
-func statusFunc(rules *kstatus.RuleSet, noLibrary bool, kinds func(apiVersion, kind string) *kstatus.KindInfo) func(*unstructured.Unstructured) (*kstatus.Result, error) {
-	if rules == nil && !noLibrary && kinds == nil {
+func statusFunc(rules StatusRules, kinds func(apiVersion, kind string) *kstatus.KindInfo) func(*unstructured.Unstructured) (*kstatus.Result, error) {
+	if rules.Rules == nil && !rules.NoLibrary && kinds == nil {
 		return nil
 	}
-	opts := kstatus.Options{Rules: rules, NoLibrary: noLibrary, Kinds: kinds}
+	opts := kstatus.Options{Rules: rules.Rules, NoLibrary: rules.NoLibrary, Kinds: kinds}
 	return func(u *unstructured.Unstructured) (*kstatus.Result, error) {
 		return kstatus.ComputeWith(u, opts)
 	}

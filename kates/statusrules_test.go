@@ -42,7 +42,7 @@ func TestWatchEntryStatusWithRules(t *testing.T) {
 		Widgets []kates.Entry[*kates.Unstructured]
 	}
 	q := kates.Query{Name: "Widgets", Kind: "widgets." + group, Namespace: ns}
-	withRules, err := c.WatchWithOptions(ctx, kates.WatchOptions{StatusRules: rules}, q)
+	withRules, err := c.WatchWith(ctx, kates.WatchOptions{StatusRules: kates.StatusRules{Rules: rules}}, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestWatchEntryStatusWithRules(t *testing.T) {
 			}
 		}
 	}
-	noFacts, err := c.WatchWithOptions(ctx, kates.WatchOptions{NoKindFacts: true}, q)
+	noFacts, err := c.WatchWith(ctx, kates.WatchOptions{NoKindFacts: true}, q)
 	if err != nil {
 		t.Fatal(err)
 	}

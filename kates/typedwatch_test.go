@@ -50,7 +50,7 @@ func TestWatchTypedObjectsAreTheServers(t *testing.T) {
 		t.Helper()
 		wctx, stop := context.WithCancel(ctx)
 		defer stop()
-		acc, err := c.WatchWithOptions(wctx, opts,
+		acc, err := c.WatchWith(wctx, opts,
 			kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=typed"},
 			kates.Query{Name: "Secrets", Kind: "secret", Namespace: ns, LabelSelector: "set=typed"})
 		require.NoError(t, err)

@@ -109,11 +109,9 @@ type WaitOptions struct {
 	// and EndpointSlices of the objects' namespaces: cheaper on a large namespace, but with less
 	// to say about what blocks a workload, and without failing fast on Pods that cannot start.
 	SkipRelated bool
-	// StatusRules are CEL status rules for custom resources, tried before kstatus' built-in
-	// library (see kstatus.RuleSet and LoadStatusRules). Default: none.
-	StatusRules *kstatus.RuleSet
-	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
-	NoStatusLibrary bool
+	// StatusRules are the status rules that judge custom resources. Default: kstatus' built-in
+	// library.
+	StatusRules
 }
 
 // ErrWaitFailed is what a WaitError wraps when an object became Failed:
@@ -244,7 +242,7 @@ func (c *Client) Wait(ctx context.Context, objects []any, opts WaitOptions) erro
 		deletion:          deletion,
 		goal:              goal,
 		skipLoadBalancers: opts.SkipLoadBalancers,
-		rules:             statusRules{rules: opts.StatusRules, noLibrary: opts.NoStatusLibrary},
+		rules:             judge{StatusRules: opts.StatusRules},
 		confirm: func(results []ObjectStatus) bool {
 			return !deletion && aggregate(results, opts.For) == opts.For
 		},
@@ -315,7 +313,7 @@ func (c *Client) StatusWith(ctx context.Context, objects []any, opts StatusOptio
 	var out []ObjectStatus
 	always := func([]ObjectStatus) bool { return true }
 	err = c.track(ctx, refs, trackOptions{related: true, confirm: always, explain: true, detail: opts.Explain,
-		rules: statusRules{rules: opts.StatusRules, noLibrary: opts.NoStatusLibrary}}, func(results []ObjectStatus, _ bool) (bool, error) {
+		rules: judge{StatusRules: opts.StatusRules}}, func(results []ObjectStatus, _ bool) (bool, error) {
 		out = results
 		return true, nil
 	})
@@ -338,7 +336,7 @@ func (c *Client) WatchStatusWith(ctx context.Context, objects []any, opts Status
 		return err
 	}
 	err = c.track(ctx, refs, trackOptions{waitKinds: true, related: true, explain: true, detail: opts.Explain,
-		rules: statusRules{rules: opts.StatusRules, noLibrary: opts.NoStatusLibrary}}, func(results []ObjectStatus, changed bool) (bool, error) {
+		rules: judge{StatusRules: opts.StatusRules}}, func(results []ObjectStatus, changed bool) (bool, error) {
 		if changed {
 			fn(cloneStatuses(results))
 		}

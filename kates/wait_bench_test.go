@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kates-dev/kates/kates"
@@ -33,7 +34,7 @@ func newLatencyFixture(t testing.TB) *latencyFixture {
 		t.Fatal(err)
 	}
 	objs, group := manifestWithUniqueGroup(t, "crds/widgets.yaml")
-	crd := objs[0].(*kates.CustomResourceDefinition)
+	crd := objs[0].(*apiextensionsv1.CustomResourceDefinition)
 	crd.Spec.Names.ShortNames = nil
 	ctx := context.Background()
 	if err := writer.Create(ctx, crd, crd); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kates-dev/kates/kates"
@@ -64,7 +65,7 @@ func TestWaitBatchOfEveryKindReachesCurrent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	objs, group := manifestWithUniqueGroup(t, "wait/batch.yaml")
-	crd := objs[0].(*kates.CustomResourceDefinition)
+	crd := objs[0].(*apiextensionsv1.CustomResourceDefinition)
 	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
 
 	// Wait starts before anything exists, the Gadget kind included: it must wait for the kind,

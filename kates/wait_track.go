@@ -46,7 +46,7 @@ type trackOptions struct {
 	// is told.
 	confirm func(results []ObjectStatus) bool
 	// rules are the status rules objects are judged with (see statusrules.go).
-	rules statusRules
+	rules judge
 	// explain fills ObjectStatus.Rule, the rule that judged each object.
 	explain bool
 	// detail fills ObjectStatus.Explanation too.
@@ -382,7 +382,7 @@ func (t *tracker) addPart(ctx context.Context, rows []*trackRow, late bool) erro
 	p.late = late
 	wo := t.opts.rules.watchOptions()
 	wo.unobserved = true // query names made up here would only clutter the metrics
-	acc, err := t.c.WatchWithOptions(ctx, wo, queries...)
+	acc, err := t.c.WatchWith(ctx, wo, queries...)
 	if err != nil {
 		return err
 	}

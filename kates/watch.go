@@ -19,7 +19,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
-	"github.com/kates-dev/kates/internal/metrics"
 	"github.com/kates-dev/kates/kstatus"
 )
 
@@ -80,11 +79,9 @@ type WatchOptions struct {
 	WatchTimeout time.Duration
 	// PageSize is how many objects each list request asks for. Default 500.
 	PageSize int64
-	// StatusRules are CEL status rules for custom resources, used for each Entry's Status
-	// before kstatus' built-in library (see kstatus.RuleSet, LoadStatusRules). Default: none.
-	StatusRules *kstatus.RuleSet
-	// NoStatusLibrary turns off kstatus' built-in library of status rules. Default false.
-	NoStatusLibrary bool
+	// StatusRules are the status rules that judge custom resources for each Entry's Status.
+	// Default: kstatus' built-in library.
+	StatusRules
 	// NoKindFacts skips reading the CustomResourceDefinition of each custom resource kind
 	// watched. Watch reads them (one GET per kind, before watching) so that kstatus judges
 	// a kind no rule covers by what its CRD declares: whether it has a status at all, and
@@ -113,11 +110,11 @@ type WatchOptions struct {
 // burst of changes, and shows this Client's own writes as soon as they return. A query the
 // identity may not list or watch makes Update return an error apierrors.IsForbidden recognises.
 func (c *Client) Watch(ctx context.Context, queries ...Query) (*Accumulator, error) {
-	return c.WatchWithOptions(ctx, WatchOptions{}, queries...)
+	return c.WatchWith(ctx, WatchOptions{}, queries...)
 }
 
-// WatchWithOptions is Watch with options.
-func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
+// WatchWith is Watch with options.
+func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Query) (*Accumulator, error) {
 	began := time.Now() // bootstrap durations count from here
 	if opts.PersistentErrorAfter == 0 {
 		opts.PersistentErrorAfter = 30 * time.Second
@@ -174,7 +171,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		facts = c.kindFactsFor(ctx, kinds)
 	}
 	interned := newInterner()
-	observed := c.watchMetrics(opts, queries, began) // nil without metrics
+	observed := c.watchObserver(opts, queries, began) // nil without an Observer
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
 		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
@@ -187,8 +184,8 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
-		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary, kindsLookup(facts)),
-		Observer:    observer(observed),
+		Status:      statusFunc(opts.StatusRules, kindsLookup(facts)),
+		Observer:    accumulatorObserver(observed),
 		Sharder:     sharderOf(shards),
 	})
 	if err != nil {
@@ -264,7 +261,7 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 // the listing (in pages, or as a WatchList stream), the watching and the relisting after 410
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
 // observed, if not nil, counts the query's failed list and watch requests.
-func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) {
+func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver) {
 	c.runReflector(ctx, acc, rq, opts, observed, acc.Store(rq.Name), "")
 }
 
@@ -277,7 +274,7 @@ type reflectorStore interface {
 
 // runReflector lists and watches rq's objects into store, sending shardSelector if not "",
 // until ctx ends: see runQuery.
-func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch, into reflectorStore, shardSelector string) {
+func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver, into reflectorStore, shardSelector string) {
 	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), shardSelector)
 	if err != nil {
 		if observed != nil {

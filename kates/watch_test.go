@@ -15,54 +15,19 @@ import (
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
-// nextSnapshot waits for a notification and takes a snapshot, failing the test on timeout.
+// nextSnapshot is katestest.NextSnapshot.
 func nextSnapshot(t *testing.T, ctx context.Context, acc *kates.Accumulator, snap any) {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case _, ok := <-acc.Changed():
-			if !ok {
-				t.Fatal("Changed closed")
-			}
-			ok, err := acc.Update(ctx, snap)
-			if err != nil {
-				t.Fatalf("Update: %v", err)
-			}
-			if ok {
-				return
-			}
-		case <-deadline:
-			t.Fatal("no complete snapshot within 30s")
-		}
-	}
+	katestest.NextSnapshot(t, ctx, acc, snap)
 }
 
-// createConfigMaps creates n ConfigMaps named prefix-NNNN and labelled set=prefix in ns, 16 at
-// a time. (Every namespace also holds kube-root-ca.crt: select by the label to leave it out.)
+// createConfigMaps is katestest.CreateConfigMaps.
 func createConfigMaps(t *testing.T, c *kates.Client, ns, prefix string, n int) {
 	t.Helper()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
-	var failed atomic.Value
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-%04d", prefix, i), Namespace: ns,
-				Labels: map[string]string{"set": prefix}}}
-			if err := c.Create(context.Background(), cm, nil); err != nil {
-				failed.Store(err)
-			}
-		}()
-	}
-	wg.Wait()
-	if err, _ := failed.Load().(error); err != nil {
-		t.Fatal(err)
-	}
+	katestest.CreateConfigMaps(t, c, ns, prefix, n)
 }
 
 func deployment(ns, name string, replicas int32) *kates.Deployment {
@@ -95,7 +60,7 @@ func TestWatchBootstrapsEveryQueryCompletely(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{PageSize: 100},
+	acc, err := c.WatchWith(ctx, kates.WatchOptions{PageSize: 100},
 		kates.Query{Name: "ConfigMaps", Kind: "configmaps", Namespace: ns, LabelSelector: "set=boot"},
 		kates.Query{Name: "Services", Kind: "svc", Namespace: ns},
 		kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
@@ -491,7 +456,7 @@ func TestWatchConvertsAheadForTheSnapshotType(t *testing.T) {
 	}
 	var transforms atomic.Int64
 	q := kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=ahead"}
-	acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{
+	acc, err := c.WatchWith(ctx, kates.WatchOptions{
 		Snapshot:  (*snapshot)(nil),
 		Transform: func(*kates.Unstructured) { transforms.Add(1) },
 	}, q)
@@ -522,7 +487,7 @@ func TestWatchConvertsAheadForTheSnapshotType(t *testing.T) {
 		t.Errorf("after an update, %s data v = %q, want 2", key, got)
 	}
 
-	_, err = c.WatchWithOptions(ctx, kates.WatchOptions{Snapshot: (*struct{ ConfigMaps []*kates.Pod })(nil)}, q)
+	_, err = c.WatchWith(ctx, kates.WatchOptions{Snapshot: (*struct{ ConfigMaps []*kates.Pod })(nil)}, q)
 	if err == nil || !strings.Contains(err.Error(), "cannot hold ConfigMap") {
 		t.Errorf("Watch with a snapshot type of Pods for ConfigMaps: %v, want an error saying it cannot hold them", err)
 	}
@@ -574,7 +539,7 @@ func TestWatchStoreFormsAgree(t *testing.T) {
 	accs := make([]*kates.Accumulator, len(forms))
 	snaps := make([]snapshot, len(forms))
 	for i, form := range forms {
-		acc, err := c.WatchWithOptions(ctx, form.opts,
+		acc, err := c.WatchWith(ctx, form.opts,
 			kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=forms"},
 			kates.Query{Name: "Deployments", Kind: "deploy", Namespace: ns})
 		if err != nil {

@@ -24,9 +24,15 @@
 // The binaries are built from source with the Go toolchain, from the versions pinned in the
 // tools modules under testenv/tools (k8s.io/kubernetes, go.etcd.io/etcd/server/v3,
 // sigs.k8s.io/kwok), and cached under the user's cache directory by a hash of those pins, so only
-// the first run on a machine pays for the build (about five minutes on two cores). Nothing
+// the first run on a machine pays for the build (12.5 minutes on a fresh 2-core machine). Nothing
 // prebuilt is downloaded. KATES_TESTENV_BIN_DIR points at binaries built elsewhere, and
 // KATES_TESTENV_CACHE moves the cache.
+//
+// # A client in a namespace of its own
+//
+// testenv imports nothing of this module, so that kates' own tests can start a cluster with it.
+// Package testenv/katestest, above kates, gives a test an admin kates Client whose default
+// namespace is a fresh one, deleted when the test ends: katestest.NewClient(t, cluster, prefix).
 //
 // # Sharing one cluster
 //

@@ -7,19 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/client-go/kubernetes"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // cluster is shared by every test of the package (and, under `make test`, by every package).
 var cluster *testenv.Cluster
 
 func TestMain(m *testing.M) {
+	// The tests read CustomResourceDefinitions typed, which kates leaves to the program.
+	utilruntime.Must(apiextensionsv1.AddToScheme(kates.Scheme))
 	var err error
 	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
 	if err != nil {
@@ -32,33 +34,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// newClient returns a client whose default namespace is a new one, deleted after the test.
+// newClient returns an admin client whose default namespace is a fresh one, deleted after the
+// test.
 func newClient(t testing.TB) (*kates.Client, string) {
 	t.Helper()
-	ns := newNamespace(t)
-	c, err := kates.NewClient(kates.ClientConfig{Kubeconfig: cluster.KubeconfigPath(), Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, ns
+	return katestest.NewClient(t, cluster, "kates-test-")
 }
 
 // newNamespace creates a namespace, deleted after the test.
 func newNamespace(t testing.TB) string {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(cluster.RESTConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "kates-test-"}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
-	})
-	return ns.Name
+	return katestest.Namespace(t, cluster, "kates-test-")
 }
 
 // manifestWithUniqueGroup parses testdata/path with its example.com group made unique to the test.

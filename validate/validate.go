@@ -31,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/openapi3"
 	"k8s.io/kube-openapi/pkg/schemaconv"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -502,7 +503,11 @@ func (s *validatorState) builtin(ctx context.Context, gv schema.GroupVersion) (_
 // as the API server does for server-side apply, and indexes them by kind.
 func (b *builtinSchemas) fetch(c *kates.Client, gv schema.GroupVersion) error {
 	// A fresh OpenAPI v3 client: its list of group-versions must include ones served since.
-	doc, err := openapi3.NewRoot(c.Clientset().Discovery().OpenAPIV3()).GVSpec(gv)
+	disc, err := discovery.NewDiscoveryClientForConfigAndClient(c.RESTConfig(), c.HTTPClient())
+	if err != nil {
+		return fmt.Errorf("fetch the published schema of %s: %w", gv, err)
+	}
+	doc, err := openapi3.NewRoot(disc.OpenAPIV3()).GVSpec(gv)
 	if err != nil {
 		return fmt.Errorf("fetch the published schema of %s: %w", gv, err)
 	}

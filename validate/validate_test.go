@@ -28,12 +28,12 @@ import (
 
 // gadgetCRD installs testdata/validate/gadgets.yaml's CRD under a group of its own, waits until
 // it is served and returns the group; the CRD is deleted after the test.
-func gadgetCRD(t testing.TB, c *kates.Client) (*kates.CustomResourceDefinition, string) {
+func gadgetCRD(t testing.TB, c *kates.Client) (*apiextensionsv1.CustomResourceDefinition, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	objs, group := manifestWithUniqueGroup(t, "validate/gadgets.yaml")
-	crd := objs[0].(*kates.CustomResourceDefinition)
+	crd := objs[0].(*apiextensionsv1.CustomResourceDefinition)
 	if err := c.Create(ctx, crd, crd); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestValidateSeesCRDChanges(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	objs, group := manifestWithUniqueGroup(t, "validate/gadgets.yaml")
-	crd := objs[0].(*kates.CustomResourceDefinition)
+	crd := objs[0].(*apiextensionsv1.CustomResourceDefinition)
 	purple := fromYAML(t, group, "apiVersion: GROUP/v1\nkind: Gadget\nmetadata: {name: purple}\nspec: {color: purple, size: 3}")
 
 	if err := v.Validate(ctx, purple); !kates.IsUnknownKind(err) {
@@ -346,7 +346,7 @@ func TestValidateSeesCRDChanges(t *testing.T) {
 	}
 
 	// Allow purple; the server takes it at once, the Validator once its watch has told it.
-	updateCRD(t, ctx, c, crd, func(crd *kates.CustomResourceDefinition) {
+	updateCRD(t, ctx, c, crd, func(crd *apiextensionsv1.CustomResourceDefinition) {
 		spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
 		color := spec.Properties["color"]
 		color.Enum = append(color.Enum, apiextensionsv1.JSON{Raw: []byte(`"purple"`)})
@@ -364,7 +364,7 @@ func TestValidateSeesCRDChanges(t *testing.T) {
 	if err := v.Validate(ctx, v2); err != nil {
 		t.Fatalf("v2 while served: %v", err)
 	}
-	updateCRD(t, ctx, c, crd, func(crd *kates.CustomResourceDefinition) { crd.Spec.Versions[1].Served = false })
+	updateCRD(t, ctx, c, crd, func(crd *apiextensionsv1.CustomResourceDefinition) { crd.Spec.Versions[1].Served = false })
 	eventually(t, ctx, "v2 unknown after the CRD stopped serving it", func() error {
 		if err := v.Validate(ctx, v2); !kates.IsUnknownKind(err) {
 			return fmt.Errorf("Validate(v2) = %v, want an unknown kind", err)
@@ -375,7 +375,7 @@ func TestValidateSeesCRDChanges(t *testing.T) {
 
 // updateCRD changes the live CRD with change, retrying on conflicts with the API server's own
 // status updates.
-func updateCRD(t *testing.T, ctx context.Context, c *kates.Client, crd *kates.CustomResourceDefinition, change func(*kates.CustomResourceDefinition)) {
+func updateCRD(t *testing.T, ctx context.Context, c *kates.Client, crd *apiextensionsv1.CustomResourceDefinition, change func(*apiextensionsv1.CustomResourceDefinition)) {
 	t.Helper()
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if err := c.Get(ctx, crd, crd); err != nil {

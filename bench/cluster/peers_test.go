@@ -58,7 +58,7 @@ func (s *session) run(b *testing.B) (stop func()) {
 	return func() { cancel(); s.stop() }
 }
 
-// katesSession watches kinds with Client.WatchWithOptions. With snapshot set, Start also calls
+// katesSession watches kinds with Client.WatchWith. With snapshot set, Start also calls
 // Update into it once the Accumulator is complete (the consumer's first snapshot); snapshot is
 // a pointer to a struct with one field per kind, named after it ("ConfigMaps").
 func katesSession(ns string, opts kates.WatchOptions, snapshot any, kinds ...kind) *session {
@@ -89,7 +89,7 @@ func katesQuerySession(ns string, opts kates.WatchOptions, metadataOnly bool, sn
 			queries[i] = kates.Query{Name: k.name + "s", Kind: k.name, Namespace: ns, MetadataOnly: metadataOnly}
 		}
 		var err error
-		if acc, err = c.WatchWithOptions(ctx, opts, queries...); err != nil {
+		if acc, err = c.WatchWith(ctx, opts, queries...); err != nil {
 			return err
 		}
 		<-acc.Changed()

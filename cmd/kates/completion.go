@@ -184,11 +184,11 @@ func addCompletions(root *cobra.Command, o *options) {
 			case "apply":
 				formats = []string{"name", "jsonpath=", "jsonpath-file="}
 			case "status":
-				formats = []string{"table", "wide", "json", "yaml", "jsonpath=", "jsonpath-file="}
+				formats = []string{"table", "wide", "json", "yaml", "name", "jsonpath=", "jsonpath-file="}
 			case "watch":
-				formats = []string{"json", "jsonpath=", "jsonpath-file="}
+				formats = []string{"json", "name", "jsonpath=", "jsonpath-file="}
 			case "wait":
-				formats = []string{"jsonpath=", "jsonpath-file="}
+				formats = []string{"name", "jsonpath=", "jsonpath-file="}
 			case "version":
 				formats = []string{"json"}
 			}

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/rand"
-
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // The CLI tests run the built binary, as a user or a CI job would, against the local cluster.
@@ -90,21 +89,7 @@ func runKates(t *testing.T, stdin []byte, args ...string) result {
 // newClient returns a Client whose namespace is a fresh one, deleted after the test.
 func newClient(t *testing.T) (*kates.Client, string) {
 	t.Helper()
-	c, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := "kates-cli-" + rand.String(6)
-	nsObj := &kates.Namespace{ObjectMeta: kates.ObjectMeta{Name: ns}}
-	if err := c.Create(context.Background(), nsObj, nil); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Delete(context.Background(), nsObj, nil) })
-	c, err = kates.NewClientFromRESTConfig(cluster.RESTConfig(), ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, ns
+	return katestest.NewClient(t, cluster, "kates-cli-")
 }
 
 // writeFile writes a manifest into a fresh directory and returns its path.

@@ -14,11 +14,30 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/term"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/duration"
+	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
 )
+
+// printName prints r as kubectl get -o name does (TYPE[.GROUP]/NAME, the kind in lower case),
+// through cli-runtime's NamePrinter, the printer kubectl itself uses, so the bytes are kubectl's.
+func printName(w io.Writer, r kates.ObjectStatus) error {
+	u := &unstructured.Unstructured{}
+	// The version does not show in the name; the printer needs a kind and refuses an empty one.
+	u.SetGroupVersionKind(schema.GroupVersionKind{Group: r.Group, Version: "v1", Kind: r.Kind})
+	u.SetName(r.Name)
+	return (&printers.NamePrinter{ShortOutput: true}).PrintObj(u, w)
+}
+
+// newNameLinesPrinter is watch -o name: the name of each object that changed (or went), a
+// line each, as kubectl get --watch -o name prints one per event.
+func newNameLinesPrinter(out io.Writer) *jsonLinesPrinter {
+	return &jsonLinesPrinter{emit: func(r kates.ObjectStatus) { _ = printName(out, r) }}
+}
 
 // displayName names an object as kubectl does: "deployment.apps/web", "service/web". A
 // placeholder for a kind not served yet has no name: "gadget.example.com/*".

@@ -64,12 +64,16 @@ func (f *ruleFlags) load() error {
 }
 
 func (f *ruleFlags) wait(opts kates.WaitOptions) kates.WaitOptions {
-	opts.StatusRules, opts.NoStatusLibrary = f.rules, f.noLibrary
+	opts.StatusRules = f.statusRules()
 	return opts
 }
 
 func (f *ruleFlags) status() kates.StatusOptions {
-	return kates.StatusOptions{StatusRules: f.rules, NoStatusLibrary: f.noLibrary}
+	return kates.StatusOptions{StatusRules: f.statusRules()}
+}
+
+func (f *ruleFlags) statusRules() kates.StatusRules {
+	return kates.StatusRules{Rules: f.rules, NoLibrary: f.noLibrary}
 }
 
 // writeWideTable is writeTable with the rule that judged each object, for -o wide.

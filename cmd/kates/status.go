@@ -33,10 +33,10 @@ every object is Current, 1 otherwise.`,
 				return err
 			}
 			switch output {
-			case "table", "wide", "json", "yaml":
+			case "table", "wide", "json", "yaml", "name":
 			default:
 				if !isJSONPath {
-					return usageErrorf("-o %q: want table, wide, json, yaml, jsonpath=TEMPLATE or jsonpath-file=FILE", output)
+					return usageErrorf("-o %q: want table, wide, json, yaml, name, jsonpath=TEMPLATE or jsonpath-file=FILE", output)
 				}
 			}
 			if err := rules.load(); err != nil {
@@ -61,6 +61,16 @@ every object is Current, 1 otherwise.`,
 			}
 			switch output {
 			case "json", "yaml", "table", "wide":
+			case "name": // as kubectl get -o name: what does not exist is an error, not a name
+				for _, r := range rs {
+					if r.Status == kstatus.NotFoundStatus {
+						fmt.Fprintf(o.errOut, "%s: not found\n", displayName(r))
+						continue
+					}
+					if err := printName(o.out, r); err != nil {
+						return failure(err)
+					}
+				}
 			default: // jsonpath: each object in turn, as kubectl apply's
 				for _, r := range rs {
 					if err := printJSONPath(o.out, jp, r); err != nil {
@@ -106,7 +116,7 @@ every object is Current, 1 otherwise.`,
 	}
 	in.addFileFlags(cmd, "manifests of the objects to show")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json, yaml, or jsonpath=TEMPLATE / jsonpath-file=FILE (applied to each object's status, whose fields are those of -o json)")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, wide (with the rule that judged each object), json, yaml, name (TYPE/NAME of each object that exists, as kubectl get -o name), or jsonpath=TEMPLATE / jsonpath-file=FILE (applied to each object's status, whose fields are those of -o json)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "say how each object was judged: the rule (a status rule with its expressions, a built-in rule, or the inference step), the fields it read with their values, and the verdict (in -o json/yaml: each object's explanation)")
 	rules.addFlags(cmd)
 	return cmd

@@ -163,8 +163,8 @@ once the kind is served.`,
 			if err != nil {
 				return err
 			}
-			if output != "" && !isJSONPath {
-				return usageErrorf("-o %q: want jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
+			if output != "" && output != "name" && !isJSONPath {
+				return usageErrorf("-o %q: want name, jsonpath=TEMPLATE or jsonpath-file=FILE (or no -o)", output)
 			}
 			waitOpts.NoFailFast = noFailFast
 			waitOpts.SkipLoadBalancers = skipLB
@@ -182,6 +182,22 @@ once the kind is served.`,
 			}
 			ctx, cancel := withTimeout(cmd.Context(), timeout)
 			defer cancel()
+			if output == "name" {
+				// As -o jsonpath: no progress; once every object is done, each one's name.
+				quiet := *o
+				quiet.out = io.Discard
+				var rs []kates.ObjectStatus
+				waitOpts.Progress = func(last []kates.ObjectStatus) { rs = last }
+				if err := runWaitPrinting(ctx, &quiet, c, objects, waitOpts, in.allNamespaces, nil); err != nil {
+					return err
+				}
+				for _, r := range rs {
+					if err := printName(o.out, r); err != nil {
+						return failure(err)
+					}
+				}
+				return nil
+			}
 			return runWaitPrinting(ctx, o, c, objects, waitOpts, in.allNamespaces, jp)
 		},
 	}
@@ -190,7 +206,7 @@ once the kind is served.`,
 	cmd.Flags().StringVar(&forStatus, "for", "current", "what to wait for: current, deleted, create, condition=TYPE[=STATUS] or jsonpath={.path}[=VALUE] (as kubectl wait)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long (0: never)")
 	cmd.Flags().BoolVar(&noFailFast, "no-fail-fast", false, "keep waiting when an object is Failed")
-	cmd.Flags().StringVarP(&output, "output", "o", "", "jsonpath=TEMPLATE or jsonpath-file=FILE: no progress; once every object is done, each object's status (the fields of status -o json) through the template, as kubectl wait -o jsonpath")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "name or jsonpath=TEMPLATE or jsonpath-file=FILE: no progress; once every object is done, each object's name (as kubectl get -o name), or its status (the fields of status -o json) through the template, as kubectl wait -o jsonpath")
 	cmd.Flags().BoolVar(&skipLB, "skip-load-balancers", false, "do not wait for LoadBalancer Services to get an address (clusters without a load-balancer controller never assign one)")
 	rules.addFlags(cmd)
 	return cmd

@@ -28,8 +28,8 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if err != nil {
 				return err
 			}
-			if output != "" && output != "json" && !isJSONPath {
-				return usageErrorf("-o %q: want json (one object per change and line), jsonpath=TEMPLATE or jsonpath-file=FILE, or no -o", output)
+			if output != "" && output != "json" && output != "name" && !isJSONPath {
+				return usageErrorf("-o %q: want json (one object per change and line), name, jsonpath=TEMPLATE or jsonpath-file=FILE, or no -o", output)
 			}
 			if err := rules.load(); err != nil {
 				return err
@@ -46,6 +46,9 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 			if jp != nil {
 				p = newJSONPathLinesPrinter(o.out, jp)
 			}
+			if output == "name" {
+				p = newNameLinesPrinter(o.out)
+			}
 			if output == "" {
 				p = newProgressPrinter(o.out, kstatus.CurrentStatus, time.Now(), in.allNamespaces)
 			}
@@ -56,7 +59,7 @@ every object of that kind (-l, -A) as they come and go. Runs until interrupted (
 	}
 	in.addFileFlags(cmd, "manifests of the objects to watch")
 	in.addSelectorFlags(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); jsonpath=TEMPLATE or jsonpath-file=FILE: the template over each change's status object; default a live table on a terminal, else a line per change")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "json: one JSON object per change and line (the schema of status -o json); name: the name of each object that changed, a line each (as kubectl get -w -o name); jsonpath=TEMPLATE or jsonpath-file=FILE: the template over each change's status object; default a live table on a terminal, else a line per change")
 	rules.addFlags(cmd)
 	return cmd
 }

@@ -161,7 +161,7 @@ func New(client *kates.Client, opts Options, reg prometheus.Registerer) (*Contro
 func (c *Controller) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	acc, err := c.client.WatchWithOptions(ctx, kates.WatchOptions{Snapshot: (*Snapshot)(nil)},
+	acc, err := c.client.WatchWith(ctx, kates.WatchOptions{Snapshot: (*Snapshot)(nil)},
 		kates.Query{Name: "WebApps", Kind: "webapps.examples.kates.dev", Namespace: c.opts.Namespace},
 		kates.Query{Name: "Deployments", Kind: "deployments.apps", Namespace: c.opts.Namespace, LabelSelector: managedBySelector},
 		kates.Query{Name: "Services", Kind: "services", Namespace: c.opts.Namespace, LabelSelector: managedBySelector},

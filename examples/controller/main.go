@@ -14,6 +14,7 @@ import (
 
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/metrics"
 )
 
 func main() {
@@ -56,7 +57,7 @@ func main() {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// kates' own metrics on the same registry: objects held and events per query, Update
 	// durations, time to bootstrap, list/watch errors, writes by verb and result.
-	if err := client.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(client, reg); err != nil {
 		log.Fatal(err)
 	}
 	ctrl, err := New(client, Options{

@@ -26,9 +26,10 @@ import (
 	"k8s.io/apiserver/pkg/endpoints/request"
 
 	"github.com/kates-dev/kates/election"
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/metrics"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // Short lease timings: a crashed leader is replaced within about two seconds.
@@ -166,7 +167,7 @@ func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, el
 	}
 	election.Identity = id
 	r := &replica{id: id, reg: prometheus.NewRegistry(), done: make(chan error, 1)}
-	if err := client.RegisterMetrics(r.reg); err != nil { // as main does
+	if err := metrics.Register(client, r.reg); err != nil { // as main does
 		t.Fatal(err)
 	}
 	r.ctrl, err = New(client, Options{Namespace: base.Namespace(), Election: election, Log: out, Retry: 200 * time.Millisecond}, r.reg)
@@ -328,7 +329,7 @@ func watchWebApps(t *testing.T, c *kates.Client, ns string) (versions func() []*
 // Ready once it is available, for the current generation; deleting it has the garbage collector
 // delete what it owned; the replica serves its metrics and health, and leaves no goroutine.
 func TestWebAppLifecycle(t *testing.T) {
-	base, ns := exampletest.Namespace(t, "kates-webapp-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-webapp-")
 	installCRD(t, base)
 	ctx := context.Background()
 	ignore := goleak.IgnoreCurrent()
@@ -423,7 +424,7 @@ func TestWebAppLifecycle(t *testing.T) {
 
 	r.stop(t)
 	stopWatch()
-	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
 func mustUnstructured(t *testing.T, app *WebApp) *kates.Unstructured {
@@ -449,7 +450,7 @@ type leaseVersion struct {
 // watchLease records every version of the Lease ns/name from now on.
 func watchLease(t *testing.T, c *kates.Client, ns, name string) (versions func() []leaseVersion, stop func()) {
 	t.Helper()
-	w, err := c.Clientset().CoordinationV1().Leases(ns).Watch(context.Background(),
+	w, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Watch(context.Background(),
 		metav1.ListOptions{FieldSelector: "metadata.name=" + name})
 	if err != nil {
 		t.Fatal(err)
@@ -509,7 +510,7 @@ func holderAt(lease []leaseVersion, rv int64) (leaseVersion, bool) {
 // while another holds the lease: every write, ordered by resourceVersion among the Lease's
 // versions, falls in a term of its writer's.
 func TestFailoverToWarmStandby(t *testing.T) {
-	base, ns := exampletest.Namespace(t, "kates-failover-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-failover-")
 	installCRD(t, base)
 	ctx := context.Background()
 	ignore := goleak.IgnoreCurrent()
@@ -606,7 +607,7 @@ func TestFailoverToWarmStandby(t *testing.T) {
 		t.Errorf("writes by replica %v: want writes by both %s and %s", writers, leader.id, next.id)
 	}
 	t.Logf("%d writes in %d lease versions; writes by replica %v, terms %v", len(writes), len(lease), writers, termWriter)
-	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
 func leadingReplica(t *testing.T, replicas []*replica) *replica {
@@ -635,7 +636,7 @@ func leadingReplica(t *testing.T, replicas []*replica) *replica {
 // changes — the changes that arrive during a pass are shed, and the next pass reconciles the
 // latest of them — and ends with every WebApp at its final spec, Ready.
 func TestBurstIsCoalesced(t *testing.T) {
-	base, ns := exampletest.Namespace(t, "kates-burst-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-burst-")
 	installCRD(t, base)
 	ctx := context.Background()
 	var out syncBuffer
@@ -699,7 +700,7 @@ func TestBurstIsCoalesced(t *testing.T) {
 // server refuses (a Service's clusterIP cannot change): the WebApp is reported Stalled, with
 // the server's reason, for its current generation, and kstatus reads it as Failed.
 func TestStalledWhenTheSpecCannotBeApplied(t *testing.T) {
-	base, ns := exampletest.Namespace(t, "kates-stalled-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-stalled-")
 	installCRD(t, base)
 	ctx := context.Background()
 	var out syncBuffer

@@ -14,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kates-dev/kates/election"
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // TestMeasureElection measures what the election costs, with the example controller on the
@@ -35,7 +35,7 @@ func TestMeasureElection(t *testing.T) {
 		t.Skip("set KATES_MEASURE_ELECTION=1 to measure failover and standby memory")
 	}
 	const n, rounds = 400, 7
-	base, ns := exampletest.Namespace(t, "kates-measure-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-measure-")
 	installCRD(t, base)
 	ctx := context.Background()
 	var out syncBuffer
@@ -49,7 +49,7 @@ func TestMeasureElection(t *testing.T) {
 
 	// Standby cost of an empty view, in a namespace of its own (the Lease there is free, so
 	// this replica leads; it has nothing to do).
-	emptyBase, _ := exampletest.Namespace(t, "kates-measure-empty-")
+	emptyBase, _ := katestest.NewClient(t, katestest.Start(t), "kates-measure-empty-")
 	start(emptyBase).stop(t) // first, the process's one-time costs (caches, pools)
 	emptyHeap, _ := medianStart(t, func() *replica { return start(emptyBase) }, true)
 
@@ -232,7 +232,7 @@ func TestMeasureBurstAfterFailover(t *testing.T) {
 		t.Skip("set KATES_MEASURE_ELECTION=1 to measure a burst after failover")
 	}
 	const n, rounds = 60, 3
-	base, ns := exampletest.Namespace(t, "kates-burst-measure-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-burst-measure-")
 	installCRD(t, base)
 	ctx := context.Background()
 	var out syncBuffer

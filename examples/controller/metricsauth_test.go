@@ -20,8 +20,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kates-dev/kates/election"
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/metrics"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // TestMetricsAuth runs the controller on the local cluster as a ServiceAccount with exactly the
@@ -33,7 +34,7 @@ import (
 // until the view is complete: before the controller runs, and while its identity may not list
 // WebApps yet.
 func TestMetricsAuth(t *testing.T) {
-	base, ns := exampletest.Namespace(t, "kates-metrics-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-metrics-")
 	installCRD(t, base)
 	ctx := context.Background()
 	ignore := goleak.IgnoreCurrent()
@@ -66,7 +67,7 @@ func TestMetricsAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	if err := client.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(client, reg); err != nil {
 		t.Fatal(err)
 	}
 	ctrl, err := New(client, Options{Namespace: ns, Log: &out, Retry: 200 * time.Millisecond, Election: election.Options{
@@ -186,7 +187,7 @@ func TestMetricsAuth(t *testing.T) {
 	}
 	scraper.CloseIdleConnections()
 	probe.CloseIdleConnections()
-	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
+	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)
@@ -226,7 +227,7 @@ func applyClusterRoles(t *testing.T, c *kates.Client) {
 func serviceAccount(t *testing.T, c *kates.Client, ns, name string, roles ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	sas := c.Clientset().CoreV1().ServiceAccounts(ns)
+	sas := katestest.Clientset(t, c).CoreV1().ServiceAccounts(ns)
 	if _, err := sas.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func serviceAccount(t *testing.T, c *kates.Client, ns, name string, roles ...str
 // bind binds the ServiceAccount ns/name to the ClusterRole role until the test ends.
 func bind(t *testing.T, c *kates.Client, ns, name, role string) {
 	t.Helper()
-	bindings := c.Clientset().RbacV1().ClusterRoleBindings()
+	bindings := katestest.Clientset(t, c).RbacV1().ClusterRoleBindings()
 	binding := &rbacv1.ClusterRoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: ns + "-" + name + "-" + role},
 		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},

@@ -28,8 +28,8 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/client-go/util/retry"
 
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // The election timings of the process tests: a crashed leader is replaced within about three
@@ -337,7 +337,7 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 // holder returns the Lease's holder now ("" when released or absent).
 func holder(t *testing.T, c *kates.Client, ns string) (string, *coordinationv1.Lease) {
 	t.Helper()
-	l, err := c.Clientset().CoordinationV1().Leases(ns).Get(context.Background(), "webapp", metav1.GetOptions{})
+	l, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Get(context.Background(), "webapp", metav1.GetOptions{})
 	if err != nil {
 		return "", nil
 	}
@@ -423,7 +423,7 @@ func TestNoWriteOutsideTerm(t *testing.T) {
 }
 
 func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
-	base, ns := exampletest.Namespace(t, "kates-terms-")
+	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-terms-")
 	installCRD(t, base)
 	ctx := context.Background()
 	leaseVersions, stopLeaseWatch := watchLease(t, base, ns, "webapp")
@@ -521,7 +521,7 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 		now := metav1.NewMicroTime(time.Now())
 		lease.Spec.RenewTime = &now
 		rewrittenAt = time.Now() // sent: the leader may hear of it before this call returns
-		_, err := base.Clientset().CoordinationV1().Leases(ns).Update(ctx, lease, metav1.UpdateOptions{})
+		_, err := katestest.Clientset(t, base).CoordinationV1().Leases(ns).Update(ctx, lease, metav1.UpdateOptions{})
 		return err
 	})
 	if err != nil {

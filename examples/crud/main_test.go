@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kates-dev/kates/internal/exampletest"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 func TestCRUDExample(t *testing.T) {
@@ -15,7 +15,7 @@ func TestCRUDExample(t *testing.T) {
 	defer cancel()
 	// run creates (Upsert) and deletes its namespace itself; starting from an existing one
 	// exercises the Upsert path.
-	client, ns := exampletest.Namespace(t, "kates-crud-")
+	client, ns := katestest.NewClient(t, katestest.Start(t), "kates-crud-")
 	var out bytes.Buffer
 	if err := run(ctx, client, ns, &out); err != nil {
 		t.Fatalf("run: %v\noutput:\n%s", err, out.String())

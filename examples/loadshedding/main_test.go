@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kates-dev/kates/internal/exampletest"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 func TestLoadSheddingExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	client, _ := exampletest.Namespace(t, "kates-shed-")
+	client, _ := katestest.NewClient(t, katestest.Start(t), "kates-shed-")
 	var out bytes.Buffer
 	const changes = 300
 	if err := run(ctx, client, changes, 200*time.Millisecond, &out); err != nil {

@@ -51,7 +51,7 @@ func main() {
 func run(ctx context.Context, client *kates.Client, ns string, out io.Writer) error {
 	// Telling Watch the snapshot type checks it now rather than at the first Update, and has
 	// objects converted into it as they arrive, off this loop's path.
-	acc, err := client.WatchWithOptions(ctx, kates.WatchOptions{Snapshot: (*Snapshot)(nil)},
+	acc, err := client.WatchWith(ctx, kates.WatchOptions{Snapshot: (*Snapshot)(nil)},
 		kates.Query{Name: "Deployments", Kind: "deployments.apps", Namespace: ns},
 		kates.Query{Name: "Services", Kind: "svc", Namespace: ns},
 		kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns},

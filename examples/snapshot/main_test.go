@@ -11,8 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 // syncBuffer is a bytes.Buffer safe to read while run writes to it.
@@ -36,7 +36,7 @@ func (b *syncBuffer) String() string {
 func TestSnapshotExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	client, ns := exampletest.Namespace(t, "kates-snapshot-")
+	client, ns := katestest.NewClient(t, katestest.Start(t), "kates-snapshot-")
 	var out syncBuffer
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kates-dev/kates/internal/exampletest"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 func TestValidateExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client, _ := exampletest.Namespace(t, "kates-validate-")
+	client, _ := katestest.NewClient(t, katestest.Start(t), "kates-validate-")
 	var out bytes.Buffer
 	if err := run(ctx, client, &out); err != nil {
 		t.Fatalf("run: %v\noutput:\n%s", err, out.String())

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kates-dev/kates/internal/exampletest"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
 func TestWaitExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	client, ns := exampletest.Namespace(t, "kates-wait-")
+	client, ns := katestest.NewClient(t, katestest.Start(t), "kates-wait-")
 	var out bytes.Buffer
 	if err := run(ctx, client, ns, &out); err != nil {
 		t.Fatalf("run: %v\noutput:\n%s", err, out.String())

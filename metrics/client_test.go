@@ -1,4 +1,4 @@
-package kates_test
+package metrics_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/metrics"
 )
 
 // metricValue sums, over the series of the metric name whose labels include labels, a
@@ -83,7 +84,7 @@ func registered(t *testing.T) (*kates.Client, string, *prometheus.Registry) {
 	t.Helper()
 	c, ns := newClient(t)
 	reg := prometheus.NewRegistry()
-	if err := c.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(c, reg); err != nil {
 		t.Fatal(err)
 	}
 	return c, ns, reg
@@ -301,7 +302,7 @@ func TestMetricsCountWritesByVerbAndResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	evereg := prometheus.NewRegistry()
-	if err := eve.RegisterMetrics(evereg); err != nil {
+	if err := metrics.Register(eve, evereg); err != nil {
 		t.Fatal(err)
 	}
 	if err := eve.Create(ctx, &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: "s"}}, nil); !apierrors.IsForbidden(err) {
@@ -370,7 +371,7 @@ func TestMetricsListWatchErrorsAndRelists(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	if err := c.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(c, reg); err != nil {
 		t.Fatal(err)
 	}
 	// RBAC reaches the authorizer through an informer: allow a moment.
@@ -452,7 +453,7 @@ func TestMetricsWaitObjects(t *testing.T) {
 	}
 }
 
-func TestRegisterMetricsErrors(t *testing.T) {
+func TestRegisterErrors(t *testing.T) {
 	newC := func() *kates.Client {
 		t.Helper()
 		c, err := kates.NewClientFromRESTConfig(cluster.RESTConfig(), "default")
@@ -463,40 +464,40 @@ func TestRegisterMetricsErrors(t *testing.T) {
 	}
 	a, b := newC(), newC()
 	reg := prometheus.NewRegistry()
-	if err := a.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(a, reg); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RegisterMetrics(reg); err == nil {
-		t.Error("RegisterMetrics twice on one registry: no error")
+	if err := metrics.Register(a, reg); err == nil {
+		t.Error("Register twice on one registry: no error")
 	}
-	if err := a.RegisterMetrics(prometheus.NewRegistry()); err == nil {
-		t.Error("RegisterMetrics of one Client on a second registry: no error")
+	if err := metrics.Register(a, prometheus.NewRegistry()); err == nil {
+		t.Error("Register of one Client on a second registry: no error")
 	}
-	err := b.RegisterMetrics(reg)
+	err := metrics.Register(b, reg)
 	if !errors.As(err, new(prometheus.AlreadyRegisteredError)) || !strings.Contains(err.Error(), "WrapRegistererWith") {
 		t.Errorf("a second Client on the registry: got %v, want an AlreadyRegisteredError that says what to do", err)
 	}
 	// Its failure registered nothing, so it can still register elsewhere.
-	if err := b.RegisterMetrics(prometheus.NewRegistry()); err != nil {
+	if err := metrics.Register(b, prometheus.NewRegistry()); err != nil {
 		t.Errorf("second Client on a registry of its own: %v", err)
 	}
 	// Clients that each register with a label of their own share a registry.
 	shared := prometheus.NewRegistry()
 	for _, name := range []string{"c", "d"} {
-		if err := newC().RegisterMetrics(prometheus.WrapRegistererWith(prometheus.Labels{"client": name}, shared)); err != nil {
+		if err := metrics.Register(newC(), prometheus.WrapRegistererWith(prometheus.Labels{"client": name}, shared)); err != nil {
 			t.Errorf("Client %s, wrapped with its label: %v", name, err)
 		}
 	}
-	if err := newC().RegisterMetrics(nil); err == nil {
-		t.Error("RegisterMetrics(nil): no error")
+	if err := metrics.Register(newC(), nil); err == nil {
+		t.Error("Register(nil): no error")
 	}
 
 	// A registry that holds one kates metric of someone else's: all or nothing.
 	taken := prometheus.NewRegistry()
 	other := prometheus.NewCounter(prometheus.CounterOpts{Name: "kates_client_writes_total", Help: "someone else's"})
 	taken.MustRegister(other)
-	if err := newC().RegisterMetrics(taken); err == nil {
-		t.Fatal("RegisterMetrics on a registry holding kates_client_writes_total: no error")
+	if err := metrics.Register(newC(), taken); err == nil {
+		t.Fatal("Register on a registry holding kates_client_writes_total: no error")
 	}
 	families, err := taken.Gather()
 	if err != nil {
@@ -507,7 +508,7 @@ func TestRegisterMetricsErrors(t *testing.T) {
 		names = append(names, f.GetName())
 	}
 	if diff := cmp.Diff([]string{"kates_client_writes_total"}, names); diff != "" {
-		t.Errorf("a failed RegisterMetrics left collectors behind (-want +got):\n%s", diff)
+		t.Errorf("a failed Register left collectors behind (-want +got):\n%s", diff)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	ktypes "k8s.io/apimachinery/pkg/types"
 
 	"github.com/kates-dev/kates/accumulator"
-	"github.com/kates-dev/kates/internal/metrics"
+	"github.com/kates-dev/kates/metrics"
 )
 
 // The accumulator's hot paths (accumulator/bench_test.go's BenchmarkStoreUpdate and

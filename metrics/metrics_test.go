@@ -18,7 +18,7 @@ import (
 	ktypes "k8s.io/apimachinery/pkg/types"
 
 	"github.com/kates-dev/kates/accumulator"
-	"github.com/kates-dev/kates/internal/metrics"
+	"github.com/kates-dev/kates/metrics"
 )
 
 func TestResult(t *testing.T) {

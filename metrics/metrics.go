@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/kates"
 )
 
 // Metric names, all in the "kates" namespace. README.md lists them with their types and labels.
@@ -58,8 +59,8 @@ var UpdateBuckets = []float64{
 	0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 }
 
-// Metrics is the set of collectors of one kates Client. Its methods are safe for concurrent
-// use.
+// Metrics is the set of collectors of one kates Client, and the kates.Observer that feeds them.
+// Its methods are safe for concurrent use.
 type Metrics struct {
 	objects         *prometheus.GaugeVec
 	events          *prometheus.CounterVec
@@ -146,7 +147,14 @@ func (m *Metrics) Register(reg prometheus.Registerer) error {
 	return nil
 }
 
-// Write counts one write request the Client sent and its outcome.
+// Unregister takes every collector of m off reg.
+func (m *Metrics) Unregister(reg prometheus.Registerer) {
+	for _, c := range m.collectors() {
+		reg.Unregister(c)
+	}
+}
+
+// Write implements kates.Observer: it counts one write request the Client sent and its outcome.
 func (m *Metrics) Write(verb string, err error) {
 	m.writes.WithLabelValues(verb, Result(err)).Inc()
 }
@@ -190,17 +198,21 @@ func Result(err error) string {
 	return "error"
 }
 
-// WaitObjects adds delta to the number of objects waited for.
+// WaitObjects implements kates.Observer: it adds delta to the number of objects waited for.
 func (m *Metrics) WaitObjects(delta int) {
 	if delta != 0 {
 		m.waitObjects.Add(float64(delta))
 	}
 }
 
-// Watch returns the observer of one Accumulator, whose queries are named queries, for a Watch
-// call that began at began: bootstrap durations count from then. Call Stop once nothing feeds
-// the Accumulator's stores any more.
-func (m *Metrics) Watch(queries []string, began time.Time) *Watch {
+// Watch implements kates.Observer: it returns the observer of one Accumulator, whose queries
+// are named queries, for a Watch call that began at began: bootstrap durations count from
+// then. Stop is called once nothing feeds the Accumulator's stores any more.
+func (m *Metrics) Watch(queries []string, began time.Time) kates.WatchObserver {
+	return m.newWatch(queries, began)
+}
+
+func (m *Metrics) newWatch(queries []string, began time.Time) *Watch {
 	return &Watch{m: m, start: began, queries: strings.Join(queries, ","), byName: map[string]*Query{}}
 }
 
@@ -217,7 +229,10 @@ type Watch struct {
 	byName map[string]*Query
 }
 
-var _ accumulator.Observer = (*Watch)(nil)
+var (
+	_ kates.Observer      = (*Metrics)(nil)
+	_ kates.WatchObserver = (*Watch)(nil)
+)
 
 // Query implements accumulator.Observer: it resolves the query's child collectors, which
 // starts their series at zero.

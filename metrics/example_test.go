@@ -1,4 +1,4 @@
-package kates_test
+package metrics_test
 
 import (
 	"context"
@@ -9,18 +9,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/metrics"
 )
 
 // Serve a controller's metrics: register the Client's on a registry of the program's own
 // before starting its Watches, and serve that registry on /metrics. Nothing of kates is in
 // prometheus.DefaultRegisterer unless the program passes it.
-func ExampleClient_RegisterMetrics() {
+func ExampleRegister() {
 	client, err := kates.NewClient(kates.ClientConfig{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	if err := client.RegisterMetrics(reg); err != nil {
+	if err := metrics.Register(client, reg); err != nil {
 		log.Fatal(err)
 	}
 	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
