@@ -196,6 +196,8 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 		seen:   map[string]seenMember{},
 		ended:  make(chan termEnd, o.Shards),
 		run:    run,
+		// Microseconds: what a Lease's times keep.
+		started: metav1.NewMicroTime(time.Now().Truncate(time.Microsecond)),
 	}
 	for i := range o.Shards {
 		fence := &kates.Fence{Stamp: o.StampFences}
@@ -219,6 +221,9 @@ type group struct {
 
 	// held is this replica's member Lease as last written, nil when it must be read again.
 	held *coordinationv1.Lease
+	// started is when this Run began, the member Lease's acquireTime: it tells this Run's
+	// record from that of an earlier process of the same Identity.
+	started metav1.MicroTime
 	// seen is each member Lease listed, by name: which version, and since when.
 	seen   map[string]seenMember
 	shards []*shard
@@ -273,6 +278,11 @@ func (g *group) loop(ctx context.Context) error {
 			}
 		}
 	}
+	if g.o.Release {
+		// Leave the group first, so that the others assign this replica's shards among
+		// themselves while its runs return; they take each shard once it is released.
+		g.leave(ctx)
+	}
 	// Stop every term; each releases its shard if opts.Release, once its run has returned.
 	for _, s := range g.shards {
 		if s.cancel != nil {
@@ -285,15 +295,23 @@ func (g *group) loop(ctx context.Context) error {
 		}
 	}
 	g.notify()
-	if g.o.Release && g.held != nil {
-		// Leave the group now rather than when the member Lease runs out. Conditional on this
-		// replica's record: a process restarted with the same Identity keeps its own.
-		rv := g.held.ResourceVersion
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.o.RenewDeadline)
-		_ = g.leases.Delete(dctx, g.member, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{ResourceVersion: &rv}})
-		cancel()
-	}
 	return runErr
+}
+
+// leave deletes this replica's member Lease, if it is still its own. The last heartbeat's
+// answer may have been abandoned when ctx ended, so the Lease is read again: the delete is
+// conditional on that record, which a process restarted with the same Identity would have
+// rewritten.
+func (g *group) leave(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.o.RenewDeadline)
+	defer cancel()
+	l, err := g.leases.Get(ctx, g.member, metav1.GetOptions{})
+	if err != nil || lease.HolderOf(l) != g.o.Identity || l.Spec.AcquireTime == nil ||
+		l.Spec.AcquireTime.UnixMicro() != g.started.UnixMicro() {
+		return
+	}
+	rv := l.ResourceVersion
+	_ = g.leases.Delete(ctx, g.member, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{ResourceVersion: &rv}})
 }
 
 // ended1 records that a shard's term ended and reports whether it ended because run returned on
@@ -325,7 +343,6 @@ func (g *group) heartbeat(ctx context.Context) {
 		case apierrors.IsNotFound(err):
 			l = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: g.member,
 				Labels: map[string]string{GroupLabel: g.o.Name, RoleLabel: RoleMember}}}
-			l.Spec.AcquireTime = &now
 		case err != nil:
 			return
 		}
@@ -333,6 +350,7 @@ func (g *group) heartbeat(ctx context.Context) {
 	}
 	l := g.held.DeepCopy()
 	l.Spec.HolderIdentity = &g.o.Identity
+	l.Spec.AcquireTime = &g.started
 	l.Spec.LeaseDurationSeconds = &seconds
 	l.Spec.RenewTime = &now
 	var err error
