@@ -35,6 +35,8 @@ type Accumulator struct {
 	status func(*unstructured.Unstructured) (*kstatus.Result, error)
 	// observer is Options.Observer; nil if none.
 	observer Observer
+	// sharder is Options.Sharder; nil if none.
+	sharder Sharder
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -87,6 +89,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		objectTransform: opts.ObjectTransform,
 		status:          opts.Status,
 		observer:        opts.Observer,
+		sharder:         opts.Sharder,
 		changed:         make(chan struct{}, 1),
 		complete:        make(chan struct{}),
 		updateSem:       make(chan struct{}, 1),
@@ -113,6 +116,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		}
 		q.store = newStore(a, spec.Name, spec.GVK)
 		q.store.schemeType = q.schemeType
+		q.store.shardOf = spec.ShardOf
 		a.queries = append(a.queries, q)
 		a.byName[spec.Name] = q
 	}

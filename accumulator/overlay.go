@@ -62,6 +62,9 @@ func (q *query) matches(u *unstructured.Unstructured) bool {
 	if q.spec.Namespace != "" && u.GetNamespace() != q.spec.Namespace {
 		return false
 	}
+	if q.spec.ShardOf != nil && !q.store.Owns(q.spec.ShardOf(u)) {
+		return false // the client wrote an object of a shard this view does not hold
+	}
 	if sel := q.spec.LabelSelector; sel != nil && !sel.Empty() && !sel.Matches(labels.Set(u.GetLabels())) {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -60,6 +61,9 @@ type item struct {
 	// object arrives, and for a typed one by statusOf, in an Update.
 	status      kstatus.Result
 	statusKnown bool
+	// shard is the shard the object is placed in, for a sharded query (QuerySpec.ShardOf);
+	// 0 otherwise.
+	shard int
 }
 
 // statusOf returns it's status, computing it with compute from obj (it's object, or the
@@ -142,8 +146,23 @@ type Store struct {
 	dirty map[objKey]struct{}
 	// synced is set by the first Replace: the reflector's first complete list.
 	synced bool
-	// rv is the newest resource version seen; see Accumulator.ResourceVersion.
+	// rv is the newest resource version seen; see Accumulator.ResourceVersion. A sharded
+	// query's watermark is its feeds' instead (see watermarkLocked).
 	rv string
+
+	// The rest is for sharded queries (QuerySpec.ShardOf; see shard.go).
+	shardOf func(metav1.Object) int
+	// owned is the set of shards the view holds, replaced whole on change (copy on write),
+	// so that the overlay can match without the store's locks.
+	owned atomic.Pointer[map[int]bool]
+	// feeds are the open feeds, guarded by mu; pendingFeeds counts those that must replace
+	// before the query has bootstrapped.
+	feeds        []*Feed
+	pendingFeeds int
+	// moved holds the keys removed because their shard moved away (MoveOut), until an Update
+	// takes them with dirty: they leave the view as ObjectMoved, not ObjectDelete. Guarded by
+	// mu.
+	moved map[objKey]struct{}
 }
 
 var (
@@ -219,45 +238,81 @@ func (s *Store) Transformer() cache.TransformFunc {
 		if !ok || isNil(obj) {
 			return obj, nil // Replace will say what is wrong with it
 		}
-		return &arrived{Object: m, obj: obj, it: s.newItem(obj)}, nil
+		shard := 0
+		if s.shardOf != nil {
+			// Build no item for an object the store will drop (a server that ignored the
+			// shard selector sent it).
+			if shard = s.shardOf(m); !s.Owns(shard) {
+				return obj, nil
+			}
+		}
+		it := s.newItem(obj)
+		it.shard = shard
+		return &arrived{Object: m, obj: obj, it: it}, nil
 	}
 }
 
 // Add stores a new object. See Update.
-func (s *Store) Add(obj any) error { return s.put(EventAdd, obj) }
+func (s *Store) Add(obj any) error { return s.put(nil, EventAdd, obj) }
 
 // Update stores a changed object. An object with the same UID and non-empty resource version as
 // the stored one is the same version and is ignored: it changes nothing and wakes no one.
-func (s *Store) Update(obj any) error { return s.put(EventUpdate, obj) }
+func (s *Store) Update(obj any) error { return s.put(nil, EventUpdate, obj) }
 
-func (s *Store) put(op EventType, obj any) error {
+// put stores obj, arriving through feed f (nil: the store's own methods).
+func (s *Store) put(f *Feed, op EventType, obj any) error {
 	m, o, it, err := s.arrival(string(op), obj)
 	if err != nil {
 		return err
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if f.isClosed() {
+		return nil
+	}
 	if s.obs != nil {
 		s.obs.Received(op)
 	}
 
 	key := keyOf(m)
 	old := s.objects[key]
+	shard := 0
+	if s.shardOf != nil {
+		shard = s.shardOf(m)
+		if !f.accepts(s, shard) {
+			// Not this view's: a server without the shard gate sent it, or (placed by
+			// owner) its controller changed to one placed elsewhere.
+			s.mu.Lock()
+			f.advanceLocked(m.GetResourceVersion())
+			removed := old != nil && f.covers(old.shard) && s.removeLocked(key, true)
+			s.mu.Unlock()
+			if removed {
+				s.acc.notify()
+			}
+			return nil
+		}
+		if old != nil && !f.covers(old.shard) && rvNewer(old.rv, m.GetResourceVersion()) {
+			return nil // another feed holds a newer object of this name
+		}
+	}
 	if old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
 		return nil
 	}
 	if it == nil {
 		it = s.newItem(o)
 	}
+	it.shard = shard
 
 	s.mu.Lock()
 	s.objects[key] = it
+	delete(s.moved, key)
 	wasDirty := false
 	if s.obs != nil {
 		_, wasDirty = s.dirty[key]
 	}
 	s.dirty[key] = struct{}{}
 	s.advanceLocked(it.rv)
+	f.advanceLocked(it.rv)
 	s.mu.Unlock()
 	if s.obs != nil {
 		s.observeChange(wasDirty, old == nil)
@@ -279,7 +334,10 @@ func (s *Store) observeChange(coalesced, added bool) {
 
 // Delete removes an object. obj is one of the objects Add takes (its resource version, the
 // deletion's, advances ResourceVersion) or a cache.DeletedFinalStateUnknown (whose Key is used).
-func (s *Store) Delete(obj any) error {
+func (s *Store) Delete(obj any) error { return s.delete(nil, obj) }
+
+// delete removes obj, arriving through feed f (nil: the store's own methods).
+func (s *Store) delete(f *Feed, obj any) error {
 	var (
 		key objKey
 		rv  string
@@ -300,12 +358,19 @@ func (s *Store) Delete(obj any) error {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if f.isClosed() {
+		return nil
+	}
 	if s.obs != nil {
 		s.obs.Received(EventDelete)
 	}
 
 	s.mu.Lock()
-	_, had := s.objects[key]
+	old, had := s.objects[key]
+	if had && s.shardOf != nil && !f.covers(old.shard) {
+		had = false // another feed's object of this name: not this feed's to delete
+	}
+	f.advanceLocked(rv)
 	wasDirty := false
 	if had {
 		delete(s.objects, key)
@@ -332,8 +397,16 @@ func (s *Store) Delete(obj any) error {
 // Replace sets the store's resource version to resourceVersion (when not empty) even if it is
 // older than one seen before: after a relist, the store's content is as of that version.
 func (s *Store) Replace(list []any, resourceVersion string) error {
+	return s.replace(nil, list, resourceVersion)
+}
+
+// replace replaces the objects of feed f's scope (nil: the whole store) with list.
+func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if f.isClosed() {
+		return nil
+	}
 
 	objects := make(map[objKey]*item, len(list))
 	for _, obj := range list {
@@ -341,15 +414,30 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 		if err != nil {
 			return err
 		}
+		shard := 0
+		if s.shardOf != nil {
+			if shard = s.shardOf(m); !f.accepts(s, shard) {
+				continue // a server without the shard gate sent it
+			}
+		}
 		key := keyOf(m)
-		if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
+		if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) && old.shard == shard {
 			objects[key] = old
 			continue
 		}
 		if it == nil {
 			it = s.newItem(o)
 		}
+		it.shard = shard
 		objects[key] = it
+	}
+	if s.shardOf != nil {
+		// The objects outside f's scope stay as they are.
+		for key, it := range s.objects {
+			if _, ok := objects[key]; !ok && !f.covers(it.shard) {
+				objects[key] = it
+			}
+		}
 	}
 
 	s.mu.Lock()
@@ -357,6 +445,7 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 	coalesced := 0
 	for key, it := range objects {
 		if s.objects[key] != it {
+			delete(s.moved, key)
 			if s.obs != nil {
 				if _, ok := s.dirty[key]; ok {
 					coalesced++
@@ -379,11 +468,17 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 	}
 	held := len(objects) - len(s.objects)
 	s.objects = objects
-	if resourceVersion != "" {
-		s.rv = resourceVersion
+	first := false
+	if f == nil {
+		if resourceVersion != "" {
+			s.rv = resourceVersion
+		}
+		first = !s.synced
+		s.synced = true
+	} else {
+		s.advanceLocked(resourceVersion)
+		first = f.replacedLocked(s, resourceVersion)
 	}
-	first := !s.synced
-	s.synced = true
 	s.mu.Unlock()
 	if s.obs != nil {
 		if held != 0 {
@@ -422,9 +517,14 @@ func (s *Store) Resync() error { return nil }
 // Bookmark records that the watch has delivered every event up to resourceVersion. With an
 // Overlay, a bookmark that advances the store's resource version wakes the consumer, since it
 // may supersede write records (a write after which the object left the query's view, say).
-func (s *Store) Bookmark(resourceVersion string) error {
+func (s *Store) Bookmark(resourceVersion string) error { return s.bookmark(nil, resourceVersion) }
+
+func (s *Store) bookmark(f *Feed, resourceVersion string) error {
 	s.mu.Lock()
 	advanced := s.advanceLocked(resourceVersion)
+	if f != nil {
+		advanced = f.advanceLocked(resourceVersion)
+	}
 	s.mu.Unlock()
 	if advanced && s.acc.overlay != nil {
 		s.acc.notify()
@@ -436,8 +536,13 @@ func (s *Store) Bookmark(resourceVersion string) error {
 // resourceVersion; the reflector calls it after events and bookmarks, for
 // cache.ResourceVersionUpdater. It wakes no one: the event or bookmark did.
 func (s *Store) UpdateResourceVersion(resourceVersion string) {
+	s.updateResourceVersion(nil, resourceVersion)
+}
+
+func (s *Store) updateResourceVersion(f *Feed, resourceVersion string) {
 	s.mu.Lock()
 	s.advanceLocked(resourceVersion)
+	f.advanceLocked(resourceVersion)
 	s.mu.Unlock()
 }
 
@@ -456,9 +561,9 @@ func (s *Store) advanceLocked(rv string) bool {
 	return true
 }
 
-// resourceVersion returns s.rv.
+// resourceVersion returns the store's watermark.
 func (s *Store) resourceVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.rv
+	return s.watermarkLocked()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -29,6 +30,12 @@ type QuerySpec struct {
 	LabelSelector labels.Selector
 	// FieldSelector restricts the query by fields; nil means everything.
 	FieldSelector fields.Selector
+	// ShardOf, if set, makes the query sharded: it returns the shard an object is placed in,
+	// and the view holds only the objects of the shards its Store owns (see Store.Own,
+	// Store.NewFeed, Store.MoveOut), the client's own writes included. It must be cheap (it
+	// runs on every object that arrives and every write shown) and safe for concurrent use.
+	// Default nil: not sharded.
+	ShardOf func(metav1.Object) int
 }
 
 // Options configures an Accumulator.
@@ -83,6 +90,10 @@ type Options struct {
 	// Observer, if not nil, is told of every event, list and Update, for metrics (see
 	// Observer). Default: nil, nothing is observed and nothing is paid for it.
 	Observer Observer
+
+	// Sharder changes the shards of sharded queries for AddShard and RemoveShard. Default
+	// nil: AddShard returns ErrNotSharded.
+	Sharder Sharder
 }
 
 // Overlay knows how to report the client's own writes that a watch may not have delivered yet.
@@ -117,11 +128,16 @@ const (
 	ObjectAdd DeltaType = iota
 	ObjectUpdate
 	ObjectDelete
+	// ObjectMoved: the object left a sharded view because its shard moved away from this
+	// view (Accumulator.RemoveShard) or, placed by its owner, because its controller is placed
+	// in another shard. It was not deleted: another replica holds it now, and a controller
+	// must not clean up after it.
+	ObjectMoved
 )
 
-var deltaTypeNames = [...]string{ObjectAdd: "add", ObjectUpdate: "update", ObjectDelete: "delete"}
+var deltaTypeNames = [...]string{ObjectAdd: "add", ObjectUpdate: "update", ObjectDelete: "delete", ObjectMoved: "moved"}
 
-// String returns "add", "update" or "delete".
+// String returns "add", "update", "delete" or "moved".
 func (t DeltaType) String() string {
 	if t >= 0 && int(t) < len(deltaTypeNames) {
 		return deltaTypeNames[t]
@@ -137,7 +153,7 @@ func (t DeltaType) MarshalJSON() ([]byte, error) {
 	return json.Marshal(t.String())
 }
 
-// UnmarshalJSON decodes "add", "update" or "delete".
+// UnmarshalJSON decodes "add", "update", "delete" or "moved".
 func (t *DeltaType) UnmarshalJSON(data []byte) error {
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {

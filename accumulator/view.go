@@ -54,14 +54,18 @@ type change struct {
 	// keepPrev: prev leaves the view but the store still holds it, and its object was taken;
 	// commit gives it a copy back (see keepLeaving).
 	keepPrev bool
+	// moved: prev leaves the view because its shard moved away, not because it was deleted.
+	moved bool
 }
 
 // pending is one query's part of an Update between its two phases.
 type pending struct {
 	q  *query
 	fp *fieldPlan
-	// dirty is what was taken from the store, to give back if the Update fails.
+	// dirty is what was taken from the store, to give back if the Update fails; moved, the
+	// keys of it that left the view because their shard moved (Store.MoveOut).
 	dirty map[objKey]struct{}
+	moved map[objKey]struct{}
 	// changes are sorted by key.
 	changes []change
 	// swaps are keys whose item changed to another item of the same version: the view keeps
@@ -96,10 +100,18 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	if len(s.dirty) > 0 {
 		dirty, s.dirty = s.dirty, make(map[objKey]struct{})
 	}
-	watermark := s.rv
+	watermark := s.watermarkLocked()
 	stored := make(map[objKey]*item, len(dirty)+len(writes)+len(lv.overlay))
+	var moved map[objKey]struct{}
 	for k := range dirty {
 		stored[k] = s.objects[k]
+		if _, ok := s.moved[k]; ok {
+			if moved == nil {
+				moved = map[objKey]struct{}{}
+			}
+			moved[k] = struct{}{}
+			delete(s.moved, k)
+		}
 	}
 	for k := range lv.overlay {
 		stored[k] = s.objects[k]
@@ -110,7 +122,7 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 	}
 	s.mu.Unlock()
 
-	pd := &pending{q: q, fp: fp, dirty: dirty}
+	pd := &pending{q: q, fp: fp, dirty: dirty, moved: moved}
 	n := 0
 	checkCtx := func() error {
 		n++
@@ -197,8 +209,10 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		case prev != nil && eff != nil && sameItemVersion(prev, eff):
 			pd.swaps = append(pd.swaps, change{key: k, prev: prev, next: eff})
 		default:
+			_, wasMoved := moved[k]
 			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff,
-				keepPrev: prev != nil && prev == inStore && prev.obj == nil})
+				keepPrev: prev != nil && prev == inStore && prev.obj == nil,
+				moved:    wasMoved && eff == nil && inStore == nil})
 		}
 	}
 	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })
@@ -342,6 +356,14 @@ func (pd *pending) rollback() {
 	s.mu.Lock()
 	for k := range pd.dirty {
 		s.dirty[k] = struct{}{}
+	}
+	for k := range pd.moved {
+		if _, back := s.objects[k]; !back {
+			if s.moved == nil {
+				s.moved = map[objKey]struct{}{}
+			}
+			s.moved[k] = struct{}{}
+		}
 	}
 	s.mu.Unlock()
 }
@@ -558,6 +580,8 @@ func (pd *pending) appendDeltas(ds []*Delta) []*Delta {
 		switch {
 		case c.prev == nil:
 			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv
+		case c.next == nil && c.moved:
+			d.DeltaType, d.ResourceVersion = ObjectMoved, c.prev.rv
 		case c.next == nil:
 			d.DeltaType, d.ResourceVersion = ObjectDelete, c.prev.rv
 		default:

@@ -67,6 +67,11 @@ type Client struct {
 	// metrics is set by RegisterMetrics; nil until then. metricsMu serializes RegisterMetrics.
 	metricsMu sync.Mutex
 	metrics   atomic.Pointer[metrics.Metrics]
+
+	// shardSelectorsIgnored is set when an API server answered a shard selector without
+	// applying it; shardWarning warns of it once (see checkShardGate).
+	shardSelectorsIgnored atomic.Bool
+	shardWarning          sync.Once
 }
 
 // NewClient returns a Client for the cluster config names, loaded as kubectl loads it

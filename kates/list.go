@@ -34,6 +34,17 @@ type Query struct {
 	// the wire nor take memory. Snapshot objects then carry apiVersion, kind and metadata alone.
 	// List ignores it.
 	MetadataOnly bool
+	// Sharding restricts the query to some shards, for good: List returns, and a Watch
+	// holds, only the objects of Sharding.Owned, placed as Placement says. The API server
+	// selects them where it can (it has the ShardedListAndWatch gate, and the placement is
+	// by key), and the client matches every object it receives either way. UIDShard(i, n) and
+	// NamespaceShard(i, n) make the simple ones. Default nil: unsharded, unless the Watch is
+	// (WatchOptions.Sharding).
+	Sharding *Sharding
+	// Placement says how a sharded query places its objects: by the shard space's key (the
+	// default), by their controller owner, or everywhere (not sharded: every replica holds
+	// every object). See Placement.
+	Placement Placement
 }
 
 // listPageSize is how many objects one List request asks for; large lists come in pages so no
@@ -46,6 +57,10 @@ type resolvedQuery struct {
 	mapping *meta.RESTMapping
 	labels  labels.Selector
 	fields  fields.Selector
+	// sharding is the query's sharding in a Watch (its own or the Watch's), nil if
+	// unsharded; static, whether it is the query's own, which AddShard leaves alone.
+	sharding *Sharding
+	static   bool
 }
 
 // resolveQuery resolves q's kind and validates its selectors, so a mistake is a clear error
@@ -100,11 +115,26 @@ func (c *Client) List(ctx context.Context, query Query, target any) error {
 	})
 	p.PageSize = listPageSize
 	opts := metav1.ListOptions{LabelSelector: query.LabelSelector, FieldSelector: query.FieldSelector}
+	inShards := func(*unstructured.Unstructured) bool { return true }
+	if sh := query.Sharding; sh != nil && query.Placement != PlaceEverywhere {
+		if err := sh.validate(); err != nil {
+			return fmt.Errorf("kates: query %q: %w", query.Name, err)
+		}
+		if len(sh.Owned) == 0 {
+			tv.Elem().Set(reflect.MakeSlice(tv.Elem().Type(), 0, 0))
+			return nil
+		}
+		opts.ShardSelector = sh.serverSelector(query.Placement)
+		inShards = sh.matcher(query.Placement)
+	}
 	out := reflect.MakeSlice(tv.Elem().Type(), 0, 0)
 	err = p.EachListItemWithAlloc(ctx, opts, func(obj runtime.Object) error {
 		u, ok := obj.(*unstructured.Unstructured)
 		if !ok {
 			return fmt.Errorf("unexpected list item %T", obj)
+		}
+		if !inShards(u) {
+			return nil // a server without the shard gate sent every shard
 		}
 		v, err := conv(u)
 		if err != nil {

@@ -38,6 +38,9 @@ const (
 	ObjectAdd    = accumulator.ObjectAdd
 	ObjectUpdate = accumulator.ObjectUpdate
 	ObjectDelete = accumulator.ObjectDelete
+	// ObjectMoved: the object left a sharded view because its shard moved to another
+	// replica (Accumulator.RemoveShard), not because it was deleted.
+	ObjectMoved = accumulator.ObjectMoved
 )
 
 // WatchOptions changes how Watch builds an Accumulator. The zero value is what Watch uses.
@@ -92,6 +95,11 @@ type WatchOptions struct {
 	// timeout) may last before Update reports it. Failures that retrying cannot mend — Forbidden,
 	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
 	PersistentErrorAfter time.Duration
+	// Sharding, if set, shards every query of the Watch but those placed everywhere (see
+	// Query.Placement): the view holds the objects of Sharding.Owned, and
+	// Accumulator.AddShard and RemoveShard change that later. Queries with a Sharding of their
+	// own keep it. See the package documentation's Sharding section. Default nil: unsharded.
+	Sharding *Sharding
 
 	// unobserved keeps the Accumulator out of the Client's metrics: Wait's own watches.
 	unobserved bool
@@ -132,14 +140,25 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		if err != nil {
 			return nil, err
 		}
+		if rq.sharding, rq.static, err = shardingFor(q, opts.Sharding); err != nil {
+			return nil, err
+		}
 		resolved = append(resolved, rq)
-		specs = append(specs, accumulator.QuerySpec{
+		spec := accumulator.QuerySpec{
 			Name:          q.Name,
 			GVK:           rq.mapping.GroupVersionKind,
 			Namespace:     rq.Namespace,
 			LabelSelector: rq.labels,
 			FieldSelector: rq.fields,
-		})
+		}
+		if rq.sharding != nil {
+			spec.ShardOf = rq.sharding.Space.placer(q.Placement)
+		}
+		specs = append(specs, spec)
+	}
+	var shards *shardManager // the Sharder of AddShard and RemoveShard; nil if unsharded
+	if opts.Sharding != nil {
+		shards = newShardManager(opts.Sharding)
 	}
 	var facts map[schema.GroupVersionKind]*kstatus.KindInfo
 	if !opts.NoKindFacts {
@@ -167,6 +186,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		Scheme:      Scheme,
 		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary, kindsLookup(facts)),
 		Observer:    observer(observed),
+		Sharder:     sharderOf(shards),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
@@ -175,11 +195,23 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		c.writes.register(rq.mapping.GroupVersionKind, acc, rq.Name)
 	}
 	var wg sync.WaitGroup
+	var sharded []*shardedQuery
 	for _, rq := range resolved {
+		if rq.sharding != nil {
+			sharded = append(sharded, c.startSharded(ctx, &wg, acc, rq, opts, observed))
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			c.runQuery(ctx, acc, rq, opts, observed)
+		}()
+	}
+	if shards != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			shards.run(ctx, &wg, c, acc, sharded, opts, observed)
 		}()
 	}
 	go func() {
@@ -230,7 +262,20 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
 // observed, if not nil, counts the query's failed list and watch requests.
 func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) {
-	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold())
+	c.runReflector(ctx, acc, rq, opts, observed, acc.Store(rq.Name), "")
+}
+
+// reflectorStore is what a query's reflector writes into: its Store, or one Feed of it.
+type reflectorStore interface {
+	cache.TransformingStore
+	cache.ReflectorBookmarkStore
+	cache.ResourceVersionUpdater
+}
+
+// runReflector lists and watches rq's objects into store, sending shardSelector if not "",
+// until ctx ends: see runQuery.
+func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch, into reflectorStore, shardSelector string) {
+	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), shardSelector)
 	if err != nil {
 		if observed != nil {
 			observed.ListWatchError(rq.Name)
@@ -241,7 +286,7 @@ func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq 
 	if observed != nil {
 		countErrors(ctx, lw, observed, rq.Name)
 	}
-	store := &clearingStore{Store: acc.Store(rq.Name), clear: func() { acc.SetError(rq.Name, nil) }}
+	store := &clearingStore{reflectorStore: into, clear: func() { acc.SetError(rq.Name, nil) }}
 	r := cache.NewReflectorWithOptions(lw, expected, store, cache.ReflectorOptions{
 		Name: "kates query " + rq.Name,
 	})
@@ -283,12 +328,12 @@ func permanent(err error) bool {
 // clearingStore clears the query's recorded error each time a list completes: the query works
 // again.
 type clearingStore struct {
-	*accumulator.Store
+	reflectorStore
 	clear func()
 }
 
 func (s *clearingStore) Replace(list []any, rv string) error {
-	err := s.Store.Replace(list, rv)
+	err := s.reflectorStore.Replace(list, rv)
 	s.clear()
 	return err
 }
@@ -297,10 +342,12 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 // typed objects decoded from protobuf for a kind Scheme registers (see typedFor); otherwise
 // whole objects through the dynamic client, or metadata alone through the metadata client,
 // turned into Unstructured objects of rq's kind so the store need not know the difference.
-// hold is the type the query's store holds its objects as, if set.
-func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type) (*cache.ListWatch, runtime.Object, error) {
+// hold is the type the query's store holds its objects as, if set. shardSelector, if not "",
+// goes with every list and watch request.
+func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, shardSelector string) (*cache.ListWatch, runtime.Object, error) {
 	prepare := func(o *metav1.ListOptions) {
 		o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
+		o.ShardSelector = shardSelector
 	}
 	watchTimeout := func(o *metav1.ListOptions) {
 		// The Reflector does not go below 5 minutes; a shorter WatchTimeout is set here.

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,6 +61,11 @@ type Options struct {
 	Log io.Writer
 	// StartTimeout bounds Start once the binaries are built. Default 2 minutes.
 	StartTimeout time.Duration
+	// FeatureGates turns the API server's feature gates on or off, over the defaults
+	// (ShardedListAndWatch on): {"ShardedListAndWatch": false} starts a server that ignores
+	// shard selectors, as one without the gate does. A cluster reused through
+	// KATES_TEST_KUBECONFIG keeps its own gates: set Private too. Default: none.
+	FeatureGates map[string]bool
 }
 
 func (o *Options) defaults() {
@@ -269,11 +276,24 @@ func (c *Cluster) apiServerArgs(port int) []string {
 		// Tests stop API servers often; nobody needs the graceful drain.
 		"--shutdown-delay-duration=0s",
 		"--shutdown-watch-termination-grace-period=0s",
-		// Server-side sharded LIST and WATCH (KEP-5866, alpha in 1.37): kates' sharded
-		// views send shard selectors, and tests compare against a server that honours them.
-		"--feature-gates=ShardedListAndWatch=true",
+		c.featureGatesArg(),
 		"--v=0",
 	}
+}
+
+// featureGatesArg is the API server's --feature-gates: Options.FeatureGates over the defaults.
+func (c *Cluster) featureGatesArg() string {
+	gates := map[string]bool{
+		// Server-side sharded LIST and WATCH (KEP-5866, alpha in 1.37): kates' sharded
+		// views send shard selectors, and tests compare against a server that honours them.
+		"ShardedListAndWatch": true,
+	}
+	maps.Copy(gates, c.opts.FeatureGates)
+	parts := make([]string, 0, len(gates))
+	for _, name := range slices.Sorted(maps.Keys(gates)) {
+		parts = append(parts, name+"="+strconv.FormatBool(gates[name]))
+	}
+	return "--feature-gates=" + strings.Join(parts, ",")
 }
 
 // startAPIServer starts a kube-apiserver on port and waits until /readyz answers.

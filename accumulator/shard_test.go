@@ -1,0 +1,145 @@
+package accumulator_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kates-dev/kates/accumulator"
+)
+
+// shardLabel places the test's objects: the shard is the label's value (a stand-in for a hash).
+func shardByLabel(m metav1.Object) int {
+	n, _ := strconv.Atoi(m.GetLabels()["shard"])
+	return n
+}
+
+func inShard(ns, name, rv string, shard int) *unstructured.Unstructured {
+	return withLabels(newCM(ns, name, rv), "shard", strconv.Itoa(shard))
+}
+
+func feedReplace(t *testing.T, f *accumulator.Feed, rv string, objs ...*unstructured.Unstructured) {
+	t.Helper()
+	list := make([]any, len(objs))
+	for i, o := range objs {
+		list[i] = o
+	}
+	must(t, f.Replace(list, rv))
+}
+
+// TestShardFeeds scripts a sharded query: a feed per shard, objects of other shards dropped
+// (a server that ignores the selector), bootstrap waiting for every feed, a shard added later
+// and one moved away (ObjectMoved, not ObjectDelete), and the client's writes matched by shard.
+func TestShardFeeds(t *testing.T) {
+	ov := &fakeOverlay{}
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{Overlay: ov}, spec)
+	st := acc.Store("ConfigMaps")
+	st.Own(0)
+	st.Own(1)
+	f0, f1 := st.NewFeed(0), st.NewFeed(1)
+	var snap struct{ ConfigMaps []*unstructured.Unstructured }
+
+	// A server without the gate sends every shard to every feed.
+	all := []*unstructured.Unstructured{inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1), inShard("a", "z2", "7", 2)}
+	feedReplace(t, f0, "10", all...)
+	if signalled(acc) {
+		t.Fatal("bootstrapped before every feed listed")
+	}
+	feedReplace(t, f1, "11", all...)
+	if !signalled(acc) {
+		t.Fatal("not bootstrapped once every feed listed")
+	}
+	_, deltas := update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"a/x0@5", "a/y1@6"}, describe(t, snap.ConfigMaps)); diff != "" {
+		t.Fatalf("view mismatch (-want +got):\n%s", diff)
+	}
+	if got := acc.ResourceVersion("ConfigMaps"); got != "10" {
+		t.Errorf("watermark %q, want the oldest feed's, 10", got)
+	}
+
+	// Events of other shards are dropped; a feed's relist leaves the other shard alone.
+	must(t, f0.Add(inShard("a", "w2", "12", 2)))
+	must(t, f1.Update(inShard("a", "y1", "13", 1)))
+	feedReplace(t, f0, "14", inShard("a", "x0", "5", 0), inShard("a", "v0", "14", 0))
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"add ConfigMaps a/v0@14", "update ConfigMaps a/y1@13"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas mismatch (-want +got):\n%s", diff)
+	}
+
+	// The client's writes: one in shard 2 never shows; one in shard 0 does, at once.
+	ov.set(configMapGVK, written(inShard("a", "u2", "20", 2)), written(inShard("a", "t0", "21", 0)))
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"add ConfigMaps a/t0@21"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of the client's writes mismatch (-want +got):\n%s", diff)
+	}
+	ov.set(configMapGVK)
+
+	// Shard 2 is added: bootstrapped by its own feed, the others untouched.
+	st.Own(2)
+	f2 := st.NewFeed(2)
+	feedReplace(t, f2, "22", inShard("a", "z2", "7", 2))
+	<-f2.Synced()
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"delete ConfigMaps a/t0@21", "add ConfigMaps a/z2@7"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas after AddShard mismatch (-want +got):\n%s", diff)
+	}
+
+	// Shard 0 moves away: its objects are moved, not deleted, and its feed's late events
+	// are ignored.
+	st.MoveOut(0)
+	f0.Close()
+	must(t, f0.Add(inShard("a", "s0", "30", 0)))
+	must(t, f0.Delete(inShard("a", "z2", "31", 2)))
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"moved ConfigMaps a/v0@14", "moved ConfigMaps a/x0@5"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas after MoveOut mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a/y1@13", "a/z2@7"}, describe(t, snap.ConfigMaps)); diff != "" {
+		t.Errorf("view after MoveOut mismatch (-want +got):\n%s", diff)
+	}
+	// A real delete is still a delete.
+	must(t, f1.Delete(inShard("a", "y1", "32", 1)))
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"delete ConfigMaps a/y1@13"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of a delete mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestShardFeedAllShards: a feed over every owned shard (placement the server cannot select)
+// follows the store's shards, and an object whose placement changes leaves as moved.
+func TestShardFeedAllShards(t *testing.T) {
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{}, spec)
+	st := acc.Store("ConfigMaps")
+	st.Own(1)
+	f := st.NewFeed(accumulator.AllShards)
+	feedReplace(t, f, "10", inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1))
+	var snap struct{ ConfigMaps map[string]*unstructured.Unstructured }
+	update(t, acc, &snap)
+	must(t, f.Update(inShard("a", "y1", "11", 0))) // re-placed in shard 0
+	_, deltas := update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"moved ConfigMaps a/y1@6"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestShardNoFeeds: a sharded query that owns no shard bootstraps, empty, when its store is
+// replaced with nothing, and AddShard on an unsharded Accumulator says so.
+func TestShardNoFeeds(t *testing.T) {
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{}, spec)
+	must(t, acc.Store("ConfigMaps").Replace(nil, ""))
+	if !signalled(acc) {
+		t.Fatal("not bootstrapped")
+	}
+	if err := acc.AddShard(t.Context(), 0); err != accumulator.ErrNotSharded {
+		t.Errorf("AddShard without a Sharder: %v, want ErrNotSharded", err)
+	}
+}

@@ -1,0 +1,617 @@
+package kates_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv"
+)
+
+// cmView is the snapshot of a sharded view of ConfigMaps.
+type cmView struct {
+	ConfigMaps map[string]*kates.ConfigMap
+}
+
+// replicaClient returns a Client of cl of its own, as a replica has, whose default namespace
+// is ns; cfg, if set, changes its REST config.
+func replicaClient(t *testing.T, cl *testenv.Cluster, ns string, cfg func(*rest.Config)) *kates.Client {
+	t.Helper()
+	rc := rest.CopyConfig(cl.RESTConfig())
+	if cfg != nil {
+		cfg(rc)
+	}
+	c, err := kates.NewClientFromRESTConfig(rc, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// allConfigMaps lists every ConfigMap of ns, unsharded: the truth the views are checked against.
+func allConfigMaps(t *testing.T, c *kates.Client, ns string) map[string]*kates.ConfigMap {
+	t.Helper()
+	var cms []*kates.ConfigMap
+	if err := c.List(context.Background(), kates.Query{Kind: "ConfigMap", Namespace: ns}, &cms); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*kates.ConfigMap{}
+	for _, cm := range cms {
+		out[cm.Namespace+"/"+cm.Name] = cm
+	}
+	return out
+}
+
+// checkPartition checks that views together hold every object of all exactly once, and each
+// object in view i is in shard i of space.
+func checkPartition(t *testing.T, space kates.ShardSpace, all map[string]*kates.ConfigMap, views []map[string]*kates.ConfigMap) {
+	t.Helper()
+	seen := map[string]int{}
+	for i, v := range views {
+		for key, cm := range v {
+			seen[key]++
+			if got := space.ShardOf(cm); got != i {
+				t.Errorf("view %d holds %s, of shard %d", i, key, got)
+			}
+		}
+	}
+	for key := range all {
+		if seen[key] != 1 {
+			t.Errorf("%s seen by %d views, want 1", key, seen[key])
+		}
+	}
+	for key := range seen {
+		if all[key] == nil {
+			t.Errorf("%s seen, but not in the namespace", key)
+		}
+	}
+}
+
+// TestShardedViewsPartition: n replicas, each watching shard i of n by UID, together see every
+// ConfigMap of a namespace exactly once, each in the view of its own shard; so does List.
+func TestShardedViewsPartition(t *testing.T) {
+	c, ns := newClient(t)
+	createConfigMaps(t, c, ns, "part", 300)
+	all := allConfigMaps(t, c, ns)
+	for _, n := range []int{2, 4, 7} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			space := kates.ShardSpace{Key: kates.ShardByUID, Count: n}
+			views := make([]map[string]*kates.ConfigMap, n)
+			for i := range n {
+				r := replicaClient(t, cluster, ns, nil)
+				acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+					kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var snap cmView
+				nextSnapshot(t, ctx, acc, &snap)
+				if len(snap.ConfigMaps) == len(all) {
+					t.Errorf("view %d of %d holds all %d objects", i, n, len(all))
+				}
+				views[i] = snap.ConfigMaps
+			}
+			checkPartition(t, space, all, views)
+
+			listed := make([]map[string]*kates.ConfigMap, n)
+			for i := range n {
+				var cms []*kates.ConfigMap
+				if err := c.List(ctx, kates.Query{Kind: "ConfigMap", Namespace: ns, Sharding: kates.UIDShard(i, n)}, &cms); err != nil {
+					t.Fatal(err)
+				}
+				listed[i] = map[string]*kates.ConfigMap{}
+				for _, cm := range cms {
+					listed[i][cm.Namespace+"/"+cm.Name] = cm
+				}
+			}
+			checkPartition(t, space, all, listed)
+		})
+	}
+}
+
+// TestShardedViewsByNamespace: sharded by namespace, each namespace is whole in one view.
+func TestShardedViewsByNamespace(t *testing.T) {
+	c, _ := newClient(t)
+	nss := []string{newNamespace(t), newNamespace(t), newNamespace(t), newNamespace(t)}
+	for _, ns := range nss {
+		createConfigMaps(t, c, ns, "byns", 5)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const n = 3
+	space := kates.ShardSpace{Key: kates.ShardByNamespace, Count: n}
+	holder := map[string]int{} // namespace → the view that holds it
+	for i := range n {
+		r := replicaClient(t, cluster, "", nil)
+		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.NamespaceShard(i, n)},
+			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", LabelSelector: "set=byns"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap cmView
+		nextSnapshot(t, ctx, acc, &snap)
+		for _, cm := range snap.ConfigMaps {
+			if h, ok := holder[cm.Namespace]; ok && h != i {
+				t.Errorf("namespace %s split between views %d and %d", cm.Namespace, h, i)
+			}
+			holder[cm.Namespace] = i
+		}
+	}
+	for _, ns := range nss {
+		h, ok := holder[ns]
+		if !ok {
+			t.Errorf("namespace %s in no view", ns)
+		} else if want := space.ShardOf(&metav1.ObjectMeta{Namespace: ns}); h != want {
+			t.Errorf("namespace %s in view %d, its shard is %d", ns, h, want)
+		}
+	}
+}
+
+// waitFor updates acc into snap until cond holds, or fails after 30 s.
+func waitFor(t *testing.T, ctx context.Context, acc *kates.Accumulator, snap any, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for !cond() {
+		select {
+		case <-acc.Changed():
+			if _, err := acc.Update(ctx, snap); err != nil {
+				t.Fatal(err)
+			}
+		case <-deadline:
+			t.Fatalf("not within 30s: %s", what)
+		}
+	}
+}
+
+// TestShardedWriteCoherence: one client, two views (shards 0 and 1 of 2). Its write shows at
+// once — in the next Update, with no wait for the watch — in the view of the object's shard,
+// and never in the other; its delete of an object in a view hides it at once.
+func TestShardedWriteCoherence(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 2}
+	accs := make([]*kates.Accumulator, 2)
+	snaps := make([]cmView, 2)
+	for i := range accs {
+		acc, err := c.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, 2)},
+			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nextSnapshot(t, ctx, acc, &snaps[i])
+		accs[i] = acc
+	}
+	inShard := [2]int{}
+	for k := range 12 {
+		cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("w-%d", k), Namespace: ns}}
+		if err := c.Create(ctx, cm, cm); err != nil {
+			t.Fatal(err)
+		}
+		own := space.ShardOf(cm)
+		inShard[own]++
+		key := ns + "/" + cm.Name
+		for i, acc := range accs {
+			if _, err := acc.Update(ctx, &snaps[i]); err != nil {
+				t.Fatal(err)
+			}
+			if _, held := snaps[i].ConfigMaps[key]; held != (i == own) {
+				t.Fatalf("right after the create of %s (shard %d), view %d holds it: %v", key, own, i, held)
+			}
+		}
+	}
+	if inShard[0] == 0 || inShard[1] == 0 {
+		t.Fatalf("the writes all fell in one shard (%v): the test proves nothing", inShard)
+	}
+	// Once the watches caught up, each view still holds just its own.
+	all := allConfigMaps(t, c, ns)
+	for i, acc := range accs {
+		waitFor(t, ctx, acc, &snaps[i], "view caught up", func() bool {
+			n := 0
+			for _, cm := range all {
+				if space.ShardOf(cm) == i {
+					n++
+				}
+			}
+			return len(snaps[i].ConfigMaps) == n
+		})
+	}
+	checkPartition(t, space, all, []map[string]*kates.ConfigMap{snaps[0].ConfigMaps, snaps[1].ConfigMaps})
+
+	// A delete of an object in view 0 hides it there at once.
+	var victim *kates.ConfigMap
+	for _, cm := range snaps[0].ConfigMaps {
+		victim = cm
+		break
+	}
+	if err := c.Delete(ctx, victim, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := accs[0].Update(ctx, &snaps[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, held := snaps[0].ConfigMaps[victim.Namespace+"/"+victim.Name]; held {
+		t.Errorf("right after its delete, view 0 still holds %s", victim.Name)
+	}
+}
+
+// ownedView is a replica's view of owners (ConfigMaps, placed by UID) and the Secrets they
+// control (placed by owner).
+type ownedView struct {
+	Owners map[string]*kates.ConfigMap
+	Owned  map[string]*kates.Secret
+}
+
+// createOwned creates n owner ConfigMaps, each controlling two Secrets, and one Secret with no
+// controller; it returns the owners by name.
+func createOwned(t *testing.T, c *kates.Client, ns string, n int) map[string]*kates.ConfigMap {
+	t.Helper()
+	ctx := context.Background()
+	owners := map[string]*kates.ConfigMap{}
+	for k := range n {
+		owner := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("owner-%d", k), Namespace: ns,
+			Labels: map[string]string{"set": "owners"}}}
+		if err := c.Create(ctx, owner, owner); err != nil {
+			t.Fatal(err)
+		}
+		owners[owner.Name] = owner
+		yes := true
+		for j := range 2 {
+			s := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-s%d", owner.Name, j), Namespace: ns,
+				OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: owner.Name, UID: owner.UID, Controller: &yes}}}}
+			if err := c.Create(ctx, s, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := c.Create(ctx, &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: "orphan", Namespace: ns}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return owners
+}
+
+// TestShardedOwnerPlacement: owned Secrets placed by their controller land in the view of
+// their owner ConfigMap, for every replica, and together the views see every Secret once.
+func TestShardedOwnerPlacement(t *testing.T) {
+	c, ns := newClient(t)
+	owners := createOwned(t, c, ns, 40)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const n = 3
+	seen := map[string]int{}
+	for i := range n {
+		r := replicaClient(t, cluster, ns, nil)
+		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+			kates.Query{Name: "Owners", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=owners"},
+			kates.Query{Name: "Owned", Kind: "Secret", Namespace: ns, Placement: kates.PlaceByOwner})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap ownedView
+		nextSnapshot(t, ctx, acc, &snap)
+		if len(snap.Owners) == 0 || len(snap.Owners) == len(owners) {
+			t.Errorf("view %d holds %d of %d owners", i, len(snap.Owners), len(owners))
+		}
+		for _, s := range snap.Owned {
+			seen[s.Name]++
+			if s.Name == "orphan" {
+				continue
+			}
+			owner := s.OwnerReferences[0].Name
+			if snap.Owners[ns+"/"+owner] == nil {
+				t.Errorf("view %d holds Secret %s but not its owner %s", i, s.Name, owner)
+			}
+		}
+		for _, o := range snap.Owners {
+			for j := range 2 {
+				if snap.Owned[fmt.Sprintf("%s/%s-s%d", ns, o.Name, j)] == nil {
+					t.Errorf("view %d holds owner %s but not its Secret s%d", i, o.Name, j)
+				}
+			}
+		}
+	}
+	if seen["orphan"] != 1 {
+		t.Errorf("the Secret without a controller was seen %d times, want 1", seen["orphan"])
+	}
+	if len(seen) < 2*len(owners)+1 {
+		t.Errorf("the views saw %d Secrets, want at least %d", len(seen), 2*len(owners)+1)
+	}
+	for name, k := range seen {
+		if k != 1 {
+			t.Errorf("Secret %s seen %d times", name, k)
+		}
+	}
+}
+
+// requestLog records the shard selectors of a client's list and watch requests.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []string // "list <selector>" or "watch <selector>"
+}
+
+func (l *requestLog) wrap(cfg *rest.Config) {
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			q := req.URL.Query()
+			if sel := q.Get("shardSelector"); sel != "" {
+				verb := "list"
+				if q.Get("watch") == "true" || q.Get("watch") == "1" {
+					verb = "watch"
+				}
+				if q.Get("sendInitialEvents") == "true" {
+					verb = "watchlist"
+				}
+				l.mu.Lock()
+				l.reqs = append(l.reqs, verb+" "+sel)
+				l.mu.Unlock()
+			}
+			return rt.RoundTrip(req)
+		})
+	})
+}
+
+// since returns the requests recorded after the first n.
+func (l *requestLog) since(n int) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.reqs[n:]...)
+}
+
+func (l *requestLog) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.reqs)
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// TestAddRemoveShard: a replica holding shard 0 of 4 adds shard 1 — listing that shard alone
+// (its requests carry shard 1's selector only; the view gains shard 1's objects as adds and
+// nothing else changes) — then removes shard 0, whose objects leave as ObjectMoved, never
+// ObjectDelete, for both a query placed by key and one placed by owner.
+func TestAddRemoveShard(t *testing.T) {
+	c, ns := newClient(t)
+	owners := createOwned(t, c, ns, 40)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 4}
+	log := &requestLog{}
+	r := replicaClient(t, cluster, ns, log.wrap)
+	acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
+		kates.Query{Name: "Owners", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=owners"},
+		kates.Query{Name: "Owned", Kind: "Secret", Namespace: ns, Placement: kates.PlaceByOwner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap ownedView
+	nextSnapshot(t, ctx, acc, &snap)
+	byShard := map[int][]string{} // owner names per shard
+	for _, o := range owners {
+		byShard[space.ShardOf(o)] = append(byShard[space.ShardOf(o)], o.Name)
+	}
+	orphan := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: "orphan", Namespace: ns}}
+	if err := r.Get(ctx, orphan, orphan); err != nil {
+		t.Fatal(err)
+	}
+	orphanIn := func(i int) int { // the Secret without a controller, placed by its own UID
+		if space.ShardOf(orphan) == i {
+			return 1
+		}
+		return 0
+	}
+	ownerNames := func() []string {
+		var out []string
+		for _, o := range snap.Owners {
+			out = append(out, o.Name)
+		}
+		sort.Strings(out)
+		return out
+	}
+	want0 := append([]string(nil), byShard[0]...)
+	sort.Strings(want0)
+	if diff := cmp.Diff(want0, ownerNames()); diff != "" {
+		t.Fatalf("shard 0's owners mismatch (-want +got):\n%s", diff)
+	}
+	if len(byShard[0]) == 0 || len(byShard[1]) == 0 {
+		t.Fatalf("shards 0 and 1 hold %d and %d owners: the test proves nothing", len(byShard[0]), len(byShard[1]))
+	}
+
+	before := log.len()
+	if err := acc.AddShard(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	sel1 := space.Selector(1).String()
+	for _, req := range log.since(before) {
+		if !strings.HasSuffix(req, " "+sel1) {
+			t.Errorf("AddShard(1) sent %q; want shard 1's selector only", req)
+		}
+	}
+	if len(log.since(before)) == 0 {
+		t.Error("AddShard(1) sent no request with shard 1's selector")
+	}
+	var deltas []*kates.Delta
+	if _, err := acc.UpdateWithDeltas(ctx, &snap, &deltas); err != nil {
+		t.Fatal(err)
+	}
+	want01 := append(append([]string(nil), byShard[0]...), byShard[1]...)
+	sort.Strings(want01)
+	if diff := cmp.Diff(want01, ownerNames()); diff != "" {
+		t.Errorf("owners after AddShard(1) mismatch (-want +got):\n%s", diff)
+	}
+	for _, d := range deltas {
+		if d.DeltaType != kates.ObjectAdd {
+			t.Errorf("AddShard(1) gave %s of %s %s: only adds of shard 1 expected", d.DeltaType, d.Kind, d.Name)
+		}
+	}
+	if got, want := len(deltas), 3*len(byShard[1])+orphanIn(1); got != want {
+		t.Errorf("AddShard(1) gave %d deltas, want %d (shard 1's owners and their Secrets)", got, want)
+	}
+	if diff := cmp.Diff([]int{0, 1}, acc.Shards()); diff != "" {
+		t.Errorf("Shards() mismatch (-want +got):\n%s", diff)
+	}
+
+	acc.RemoveShard(0)
+	deltas = deltas[:0]
+	if _, err := acc.UpdateWithDeltas(ctx, &snap, &deltas); err != nil {
+		t.Fatal(err)
+	}
+	moved := map[string]int{}
+	for _, d := range deltas {
+		if d.DeltaType != kates.ObjectMoved {
+			t.Errorf("RemoveShard(0) gave %s of %s %s, want moved", d.DeltaType, d.Kind, d.Name)
+		}
+		moved[d.Kind]++
+	}
+	if diff := cmp.Diff(map[string]int{"ConfigMap": len(byShard[0]), "Secret": 2*len(byShard[0]) + orphanIn(0)}, moved); diff != "" {
+		t.Errorf("moved deltas by kind mismatch (-want +got):\n%s", diff)
+	}
+	want1 := append([]string(nil), byShard[1]...)
+	sort.Strings(want1)
+	if diff := cmp.Diff(want1, ownerNames()); diff != "" {
+		t.Errorf("owners after RemoveShard(0) mismatch (-want +got):\n%s", diff)
+	}
+
+	// A delete in a shard still held is still a delete.
+	victim := owners[byShard[1][0]]
+	if err := r.Delete(ctx, victim, nil); err != nil {
+		t.Fatal(err)
+	}
+	deltas = deltas[:0]
+	if _, err := acc.UpdateWithDeltas(ctx, &snap, &deltas); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"delete " + victim.Name}, deltaSummary(deltas, "ConfigMap")); diff != "" {
+		t.Errorf("deltas of a delete mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// deltaSummary renders the deltas of kind as "type name".
+func deltaSummary(deltas []*kates.Delta, kind string) []string {
+	var out []string
+	for _, d := range deltas {
+		if d.Kind == kind {
+			out = append(out, d.DeltaType.String()+" "+d.Name)
+		}
+	}
+	return out
+}
+
+// gateless is a cluster of this package's own whose API server lacks the ShardedListAndWatch
+// gate: it ignores shard selectors.
+var (
+	gateless     *testenv.Cluster
+	gatelessErr  error
+	gatelessOnce sync.Once
+)
+
+// TestShardedViewsWithoutGate: behind an API server that ignores shard selectors (and sends
+// every object to every shard), the client's own match keeps n views an exact partition, for
+// Watch and List, and the Client warns once that the network is not saved.
+func TestShardedViewsWithoutGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a cluster of its own")
+	}
+	gatelessOnce.Do(func() {
+		gateless, gatelessErr = testenv.Start(context.Background(), testenv.Options{Private: true, NoNodes: true,
+			FeatureGates: map[string]bool{"ShardedListAndWatch": false}})
+	})
+	if gatelessErr != nil {
+		t.Fatal(gatelessErr)
+	}
+	t.Cleanup(func() {
+		if err := gateless.Stop(); err != nil {
+			t.Log(err)
+		}
+		gateless = nil
+	})
+	var mu sync.Mutex
+	var warnings []string
+	defer kates.SetShardWarn(func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		warnings = append(warnings, fmt.Sprintf(format, args...))
+	})()
+
+	c, ns := newClientOn(t, gateless)
+	createConfigMaps(t, c, ns, "nogate", 120)
+	all := allConfigMaps(t, c, ns)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const n = 3
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: n}
+	// Proof that this server ignores the selector: a sharded LIST with client-go returns all.
+	r := replicaClient(t, gateless, ns, nil)
+	views := make([]map[string]*kates.ConfigMap, n)
+	for i := range n {
+		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap cmView
+		nextSnapshot(t, ctx, acc, &snap)
+		views[i] = snap.ConfigMaps
+	}
+	checkPartition(t, space, all, views)
+	// Events too: a ConfigMap created now shows in its shard's view only.
+	listed := make([]map[string]*kates.ConfigMap, n)
+	for i := range n {
+		var cms []*kates.ConfigMap
+		if err := r.List(ctx, kates.Query{Kind: "ConfigMap", Namespace: ns, Sharding: kates.UIDShard(i, n)}, &cms); err != nil {
+			t.Fatal(err)
+		}
+		listed[i] = map[string]*kates.ConfigMap{}
+		for _, cm := range cms {
+			listed[i][cm.Namespace+"/"+cm.Name] = cm
+		}
+	}
+	checkPartition(t, space, all, listed)
+
+	if !r.ShardSelectorsIgnored() {
+		t.Error("ShardSelectorsIgnored() = false behind a server without the gate")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warnings) != 1 {
+		t.Fatalf("%d warnings, want 1: %q", len(warnings), warnings)
+	}
+	if !strings.Contains(warnings[0], "memory is saved, the network is not") {
+		t.Errorf("warning %q does not say what the fallback costs", warnings[0])
+	}
+}
+
+// TestShardGateDetected: behind the shared cluster's API server, which has the gate, the
+// selectors are applied and nobody warns.
+func TestShardGateDetected(t *testing.T) {
+	c, ns := newClient(t)
+	createConfigMaps(t, c, ns, "gate", 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := replicaClient(t, cluster, ns, nil)
+	acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(0, 2)},
+		kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap cmView
+	nextSnapshot(t, ctx, acc, &snap)
+	// The check runs beside the reflector; give it the time of one request more.
+	time.Sleep(500 * time.Millisecond)
+	if r.ShardSelectorsIgnored() {
+		t.Error("ShardSelectorsIgnored() = true behind a server with the gate")
+	}
+}

@@ -1,0 +1,332 @@
+package kates
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/klog/v2"
+
+	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/internal/metrics"
+)
+
+// Sharded watches.
+//
+// A sharded query placed by key runs one reflector per shard it holds, each sending that
+// shard's selector, into a Feed of the query's store: adding a shard lists that shard alone,
+// and removing one stops its watch, while the other shards' watches carry on. A query placed
+// by owner runs one reflector without a selector (the server cannot select on owner
+// references) into a feed that keeps the shards held; adding a shard lists the query again,
+// and removing one only drops its objects. Every feed matches what arrives with the same hash,
+// so a server that ignores selectors costs network, not correctness.
+
+// shardingFor returns the sharding of query q in a Watch whose own is watch (nil if none), and
+// whether it is the query's own, static one.
+func shardingFor(q Query, watch *Sharding) (*Sharding, bool, error) {
+	sh, static := watch, false
+	if q.Sharding != nil {
+		sh, static = q.Sharding, true
+	}
+	if sh == nil || q.Placement == PlaceEverywhere {
+		return nil, false, nil
+	}
+	if q.Placement != PlaceByKey && q.Placement != PlaceByOwner {
+		return nil, false, fmt.Errorf("kates: query %q: unknown placement %d", q.Name, int(q.Placement))
+	}
+	if err := sh.validate(); err != nil {
+		return nil, false, fmt.Errorf("kates: query %q: %w", q.Name, err)
+	}
+	return sh, static, nil
+}
+
+// byServer reports whether the API server can select sh's shards under placement p.
+func (sh *Sharding) byServer(p Placement) bool {
+	return p == PlaceByKey || sh.Space.Key == ShardByNamespace
+}
+
+// serverSelector is the shard selector to send for sh's owned shards under placement p; "" when
+// the server cannot select them.
+func (sh *Sharding) serverSelector(p Placement) string {
+	if !sh.byServer(p) || len(sh.Owned) == 0 {
+		return ""
+	}
+	return sh.Space.Selector(sh.Owned...).String()
+}
+
+// matcher returns whether an object is in sh's owned shards under placement p.
+func (sh *Sharding) matcher(p Placement) func(*unstructured.Unstructured) bool {
+	place := sh.Space.placer(p)
+	owned := map[int]bool{}
+	for _, i := range sh.Owned {
+		owned[i] = true
+	}
+	return func(u *unstructured.Unstructured) bool { return owned[place(u)] }
+}
+
+// shardedQuery is one sharded query of a Watch and the reflectors of its shards.
+type shardedQuery struct {
+	rq    *resolvedQuery
+	store *accumulator.Store
+	// byServer: one reflector per shard, each with its shard's selector; otherwise one
+	// reflector for every shard held, filtered on the client.
+	byServer bool
+	// probed makes the gate check once per query.
+	probed sync.Once
+
+	// The running reflectors: per shard (byServer), or the one of every shard (all). Touched
+	// only by startSharded and then by the shard manager's goroutine.
+	feeds map[int]*runningFeed
+	all   *runningFeed
+}
+
+type runningFeed struct {
+	feed   *accumulator.Feed
+	cancel context.CancelFunc
+}
+
+func (r *runningFeed) stop() {
+	r.cancel()
+	r.feed.Close()
+}
+
+// startSharded starts the reflectors of rq's initial shards, counted in wg, and returns the
+// query for the shard manager.
+func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) *shardedQuery {
+	sq := &shardedQuery{
+		rq:       rq,
+		store:    acc.Store(rq.Name),
+		byServer: rq.sharding.byServer(rq.Placement),
+		feeds:    map[int]*runningFeed{},
+	}
+	for _, i := range rq.sharding.Owned {
+		sq.store.Own(i)
+	}
+	if len(rq.sharding.Owned) == 0 {
+		// Nothing to hold yet: the view is complete, and empty.
+		_ = sq.store.Replace(nil, "")
+		return sq
+	}
+	if sq.byServer {
+		for _, i := range rq.sharding.Owned {
+			sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed)
+		}
+	} else {
+		sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed)
+	}
+	return sq
+}
+
+// startFeed opens a feed of sq's store for shard (or AllShards) and starts its reflector.
+func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed *metrics.Watch) *runningFeed {
+	feed := sq.store.NewFeed(shard)
+	selector := ""
+	if shard != accumulator.AllShards {
+		selector = sq.rq.sharding.Space.Selector(shard).String()
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if selector != "" {
+			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, selector) })
+		}
+		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, selector)
+	}()
+	return &runningFeed{feed: feed, cancel: cancel}
+}
+
+// shardManager is the Sharder of a sharded Watch: AddShard and RemoveShard hand their work to
+// its goroutine (run), which starts and stops the reflectors within the Watch's context.
+type shardManager struct {
+	space ShardSpace
+	cmds  chan shardCmd
+	done  chan struct{} // closed when run returns
+
+	mu    sync.Mutex
+	owned map[int]bool
+}
+
+type shardCmd struct {
+	add   bool
+	shard int
+	// synced receives, for an add, the channels that close once the shard is complete.
+	synced chan []<-chan struct{}
+	// removed is closed once a remove is done.
+	removed chan struct{}
+}
+
+func newShardManager(sh *Sharding) *shardManager {
+	m := &shardManager{space: sh.Space, cmds: make(chan shardCmd), done: make(chan struct{}), owned: map[int]bool{}}
+	for _, i := range sh.Owned {
+		m.owned[i] = true
+	}
+	return m
+}
+
+// sharderOf returns m as an accumulator.Sharder, or nil (not a nil *shardManager in an
+// interface) if m is nil.
+func sharderOf(m *shardManager) accumulator.Sharder {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// AddShard implements accumulator.Sharder.
+func (m *shardManager) AddShard(ctx context.Context, i int) error {
+	if i < 0 || i >= m.space.Count {
+		return fmt.Errorf("kates: shard %d of a space of %d", i, m.space.Count)
+	}
+	cmd := shardCmd{add: true, shard: i, synced: make(chan []<-chan struct{}, 1)}
+	select {
+	case m.cmds <- cmd:
+	case <-m.done:
+		return fmt.Errorf("kates: add shard %d: %w", i, accumulator.ErrStopped)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	for _, synced := range <-cmd.synced {
+		select {
+		case <-synced:
+		case <-m.done:
+			return fmt.Errorf("kates: add shard %d: %w", i, accumulator.ErrStopped)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// RemoveShard implements accumulator.Sharder. It returns once the shard's objects have left
+// the stores (the next Update shows them moved).
+func (m *shardManager) RemoveShard(i int) {
+	cmd := shardCmd{shard: i, removed: make(chan struct{})}
+	select {
+	case m.cmds <- cmd:
+		<-cmd.removed
+	case <-m.done:
+	}
+}
+
+// Shards implements accumulator.Sharder.
+func (m *shardManager) Shards() []int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Sorted(maps.Keys(m.owned))
+}
+
+// run serves AddShard and RemoveShard for queries until ctx ends. Static queries (a Sharding
+// of their own) are left alone.
+func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, queries []*shardedQuery, opts WatchOptions, observed *metrics.Watch) {
+	defer close(m.done)
+	var dynamic []*shardedQuery
+	for _, sq := range queries {
+		if !sq.rq.static {
+			dynamic = append(dynamic, sq)
+		}
+	}
+	for {
+		var cmd shardCmd
+		select {
+		case <-ctx.Done():
+			return
+		case cmd = <-m.cmds:
+		}
+		i := cmd.shard
+		if !cmd.add {
+			m.mu.Lock()
+			delete(m.owned, i)
+			m.mu.Unlock()
+			for _, sq := range dynamic {
+				if r := sq.feeds[i]; r != nil {
+					r.stop()
+					delete(sq.feeds, i)
+				}
+				sq.store.MoveOut(i)
+				if sq.all != nil && len(m.owned) == 0 {
+					sq.all.stop() // nothing left to hold: stop listing
+					sq.all = nil
+				}
+			}
+			close(cmd.removed)
+			continue
+		}
+		m.mu.Lock()
+		m.owned[i] = true
+		m.mu.Unlock()
+		var synced []<-chan struct{}
+		for _, sq := range dynamic {
+			if sq.byServer {
+				if sq.feeds[i] == nil {
+					sq.store.Own(i)
+					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed)
+				}
+				synced = append(synced, sq.feeds[i].feed.Synced())
+				continue
+			}
+			if !sq.store.Owns(i) || sq.all == nil {
+				// List the query again, for the shards held now.
+				sq.store.Own(i)
+				if sq.all != nil {
+					sq.all.stop()
+				}
+				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed)
+			}
+			synced = append(synced, sq.all.feed.Synced())
+		}
+		cmd.synced <- synced
+	}
+}
+
+// checkShardGate lists one object of rq with selector and warns, once per Client, if the
+// answer carries no shardInfo: the API server does not have the ShardedListAndWatch gate (or,
+// behind a load balancer, one of several does not), and sends every shard to everyone. The
+// client-side match keeps the views exact regardless; only the network is not saved.
+func (c *Client) checkShardGate(ctx context.Context, rq *resolvedQuery, selector string) {
+	opts := metav1.ListOptions{Limit: 1, ShardSelector: selector, LabelSelector: rq.LabelSelector, FieldSelector: rq.FieldSelector}
+	data, err := c.rest.Get().AbsPath(resourcePath(rq)...).
+		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).DoRaw(ctx)
+	if err != nil {
+		return // the reflector will meet and report the same failure
+	}
+	var list struct {
+		Metadata metav1.ListMeta `json:"metadata"`
+	}
+	if json.Unmarshal(data, &list) != nil || list.Metadata.ShardInfo != nil {
+		return
+	}
+	c.shardSelectorsIgnored.Store(true)
+	c.shardWarning.Do(func() {
+		shardWarn("kates: the API server ignored the shard selector of query %q (%s): it lacks the ShardedListAndWatch feature gate, "+
+			"so only the client's own match shards the views: memory is saved, the network is not", rq.Name, rq.mapping.Resource.Resource)
+	})
+}
+
+// shardWarn prints the warning of a server without the shard gate; tests replace it.
+var shardWarn = func(format string, args ...any) { klog.Warningf(format, args...) }
+
+// ShardSelectorsIgnored reports whether an API server answered a sharded query of this
+// Client's without applying its shard selector (it lacks the ShardedListAndWatch gate): the
+// views are exact all the same, since the client matches every object, but each replica
+// receives every object.
+func (c *Client) ShardSelectorsIgnored() bool { return c.shardSelectorsIgnored.Load() }
+
+// resourcePath is the API path of rq's resource: /api/v1/namespaces/ns/configmaps, ...
+func resourcePath(rq *resolvedQuery) []string {
+	gvr := rq.mapping.Resource
+	segments := []string{"api"}
+	if gvr.Group != "" {
+		segments = []string{"apis", gvr.Group}
+	}
+	segments = append(segments, gvr.Version)
+	if rq.Namespace != "" {
+		segments = append(segments, "namespaces", rq.Namespace)
+	}
+	return append(segments, gvr.Resource)
+}
