@@ -219,7 +219,8 @@ type group struct {
 	run    func(context.Context, int) error
 	member string // this replica's member Lease's name
 
-	// held is this replica's member Lease as last written, nil when it must be read again.
+	// held is this replica's member Lease as last written, nil when it must be read again;
+	// only the heartbeat goroutine touches it.
 	held *coordinationv1.Lease
 	// started is when this Run began, the member Lease's acquireTime: it tells this Run's
 	// record from that of an earlier process of the same Identity.
@@ -259,10 +260,25 @@ func (g *group) loop(ctx context.Context) error {
 	stopCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var runErr error
+	// The member Lease is renewed on a goroutine of its own: a slow round of takes (a
+	// request per shard, on a loaded API server) must not let it run out.
+	beating := make(chan struct{})
+	go func() {
+		defer close(beating)
+		beat := time.NewTicker(g.o.RetryPeriod)
+		defer beat.Stop()
+		for {
+			g.heartbeat(stopCtx)
+			select {
+			case <-stopCtx.Done():
+				return
+			case <-beat.C:
+			}
+		}
+	}()
 	tick := time.NewTicker(g.o.RetryPeriod)
 	defer tick.Stop()
 	for stopCtx.Err() == nil {
-		g.heartbeat(stopCtx)
 		list, err := g.leases.List(stopCtx, metav1.ListOptions{LabelSelector: labels.Set{GroupLabel: g.o.Name}.String()})
 		if err == nil {
 			g.balance(stopCtx, list.Items)
@@ -278,6 +294,7 @@ func (g *group) loop(ctx context.Context) error {
 			}
 		}
 	}
+	<-beating
 	if g.o.Release {
 		// Leave the group first, so that the others assign this replica's shards among
 		// themselves while its runs return; they take each shard once it is released.
