@@ -20,6 +20,8 @@ type overlayRecord struct {
 	// it is the object the record puts in the view; nil when the record hides the key (a
 	// delete, or a write whose object no longer matches the query).
 	it *item
+	// inShards: the written object is in the view's shards (always, for an unsharded query).
+	inShards bool
 }
 
 func (r *overlayRecord) sameRecord(w *Write) bool {
@@ -62,7 +64,7 @@ func (q *query) matches(u *unstructured.Unstructured) bool {
 	if q.spec.Namespace != "" && u.GetNamespace() != q.spec.Namespace {
 		return false
 	}
-	if q.spec.ShardOf != nil && !q.store.Owns(q.spec.ShardOf(u)) {
+	if !q.inShards(u) {
 		return false // the client wrote an object of a shard this view does not hold
 	}
 	if sel := q.spec.LabelSelector; sel != nil && !sel.Empty() && !sel.Matches(labels.Set(u.GetLabels())) {
@@ -72,6 +74,11 @@ func (q *query) matches(u *unstructured.Unstructured) bool {
 		return false
 	}
 	return true
+}
+
+// inShards reports whether u is in a shard q's view holds; true for an unsharded query.
+func (q *query) inShards(u *unstructured.Unstructured) bool {
+	return q.spec.ShardOf == nil || q.store.Owns(q.spec.ShardOf(u))
 }
 
 // fieldSet builds the fields.Set that sel needs from u: each of sel's field paths

@@ -1,6 +1,7 @@
 package accumulator_test
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -11,9 +12,14 @@ import (
 	"github.com/kates-dev/kates/accumulator"
 )
 
-// shardLabel places the test's objects: the shard is the label's value (a stand-in for a hash).
+// shardByLabel places the test's objects: the shard is the label's value (a stand-in for a
+// hash), read in place (GetLabels would copy the labels, which a benchmark would measure).
 func shardByLabel(m metav1.Object) int {
-	n, _ := strconv.Atoi(m.GetLabels()["shard"])
+	u := m.(*unstructured.Unstructured)
+	meta, _ := u.Object["metadata"].(map[string]any)
+	labels, _ := meta["labels"].(map[string]any)
+	s, _ := labels["shard"].(string)
+	n, _ := strconv.Atoi(s)
 	return n
 }
 
@@ -120,7 +126,9 @@ func TestShardFeedAllShards(t *testing.T) {
 	st.Own(1)
 	f := st.NewFeed(accumulator.AllShards)
 	feedReplace(t, f, "10", inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1))
-	var snap struct{ ConfigMaps map[string]*unstructured.Unstructured }
+	var snap struct {
+		ConfigMaps map[string]*unstructured.Unstructured
+	}
 	update(t, acc, &snap)
 	must(t, f.Update(inShard("a", "y1", "11", 0))) // re-placed in shard 0
 	_, deltas := update(t, acc, &snap)
@@ -141,5 +149,110 @@ func TestShardNoFeeds(t *testing.T) {
 	}
 	if err := acc.AddShard(t.Context(), 0); err != accumulator.ErrNotSharded {
 		t.Errorf("AddShard without a Sharder: %v, want ErrNotSharded", err)
+	}
+}
+
+// TestShardOverlayMoves: the client's own write that places an object in a shard the view
+// does not hold takes it out as moved, and a shard moved away takes the client's recent
+// writes of it out at once, as moved, though the watermark has not passed them.
+func TestShardOverlayMoves(t *testing.T) {
+	ov := &fakeOverlay{}
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{Overlay: ov}, spec)
+	st := acc.Store("ConfigMaps")
+	st.Own(0)
+	st.Own(1)
+	f0, f1 := st.NewFeed(0), st.NewFeed(1)
+	feedReplace(t, f0, "10", inShard("a", "x0", "5", 0))
+	feedReplace(t, f1, "10", inShard("a", "y1", "6", 1))
+	var snap struct {
+		ConfigMaps map[string]*unstructured.Unstructured
+	}
+	update(t, acc, &snap)
+
+	ov.set(configMapGVK, written(inShard("a", "x0", "20", 2)), written(inShard("a", "w1", "21", 1)))
+	_, deltas := update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"add ConfigMaps a/w1@21", "moved ConfigMaps a/x0@5"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of the client's writes mismatch (-want +got):\n%s", diff)
+	}
+	st.MoveOut(1)
+	f1.Close()
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"moved ConfigMaps a/w1@21", "moved ConfigMaps a/y1@6"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of MoveOut mismatch (-want +got):\n%s", diff)
+	}
+	if len(snap.ConfigMaps) != 0 {
+		t.Errorf("view holds %d objects, want none", len(snap.ConfigMaps))
+	}
+}
+
+// BenchmarkFeedEvent measures one watch event through a Feed of a sharded query: one of a
+// shard the store holds (stored), and one of another shard (dropped, as behind a server that
+// ignores shard selectors), against the same event into an unsharded store. The events are
+// built beforehand, two versions of 1024 objects taken in turn, so only the store is measured.
+func BenchmarkFeedEvent(b *testing.B) {
+	events := func(shard int) [2][]*unstructured.Unstructured {
+		var out [2][]*unstructured.Unstructured
+		for v := range out {
+			for i := range 1024 {
+				out[v] = append(out[v], inShard("a", fmt.Sprintf("cm-%d", i), strconv.Itoa(v+1), shard))
+			}
+		}
+		return out
+	}
+	run := func(b *testing.B, update func(any) error, shard int) {
+		evs := events(shard)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if err := update(evs[(i/1024)%2][i%1024]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("unsharded", func(b *testing.B) {
+		acc := mustNew(b, accumulator.Options{}, cmQuery("ConfigMaps", ""))
+		run(b, acc.Store("ConfigMaps").Update, 0)
+	})
+	sharded := func(b *testing.B) *accumulator.Feed {
+		spec := cmQuery("ConfigMaps", "")
+		spec.ShardOf = shardByLabel
+		acc := mustNew(b, accumulator.Options{}, spec)
+		acc.Store("ConfigMaps").Own(0)
+		return acc.Store("ConfigMaps").NewFeed(0)
+	}
+	b.Run("feed-stored", func(b *testing.B) { run(b, sharded(b).Update, 0) })
+	b.Run("feed-dropped", func(b *testing.B) { run(b, sharded(b).Update, 1) })
+}
+
+// TestShardFeedReplacedBeforeBootstrap: a feed replaced by a new one before its first list
+// (a shard added while the query still bootstraps) leaves the bootstrap waiting for the new
+// feed; a feed closed with none after it (the last shard removed) completes it, empty.
+func TestShardFeedReplacedBeforeBootstrap(t *testing.T) {
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{}, spec)
+	st := acc.Store("ConfigMaps")
+	st.Own(0)
+	old := st.NewFeed(accumulator.AllShards)
+	st.Own(1)
+	next := st.NewFeed(accumulator.AllShards)
+	old.Close()
+	if signalled(acc) {
+		t.Fatal("bootstrapped when the replaced feed closed")
+	}
+	feedReplace(t, next, "10", inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1))
+	if !signalled(acc) {
+		t.Fatal("not bootstrapped by the new feed's list")
+	}
+
+	acc2 := mustNew(t, accumulator.Options{}, spec)
+	st2 := acc2.Store("ConfigMaps")
+	st2.Own(0)
+	only := st2.NewFeed(0)
+	st2.MoveOut(0)
+	only.Close()
+	if !signalled(acc2) {
+		t.Fatal("not bootstrapped once its only feed closed")
 	}
 }

@@ -468,7 +468,9 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 	}
 	held := len(objects) - len(s.objects)
 	s.objects = objects
-	first := false
+	// first: this list bootstraps the query. A feed's first list that does not (a shard
+	// added later, or one of several the bootstrap waits for) is no relist either.
+	first, relist := false, true
 	if f == nil {
 		if resourceVersion != "" {
 			s.rv = resourceVersion
@@ -477,6 +479,7 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 		s.synced = true
 	} else {
 		s.advanceLocked(resourceVersion)
+		relist = f.replaced
 		first = f.replacedLocked(s, resourceVersion)
 	}
 	s.mu.Unlock()
@@ -487,7 +490,9 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 		if coalesced > 0 {
 			s.obs.Coalesced(coalesced)
 		}
-		s.obs.Replaced(first)
+		if first || relist {
+			s.obs.Replaced(first)
+		}
 	}
 
 	if first {

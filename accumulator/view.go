@@ -147,10 +147,16 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 				continue
 			}
 			rec := lv.overlay[k]
+			if rec != nil && q.spec.ShardOf != nil && !w.Deleted && rec.sameRecord(w) && rec.inShards != q.inShards(w.Object) {
+				rec = nil // the view's shards changed since: judge the record again
+			}
 			if rec == nil || !rec.sameRecord(w) {
 				rec = &overlayRecord{object: w.Object, deleted: w.Deleted, rv: w.ResourceVersion}
-				if !w.Deleted && q.matches(w.Object) {
-					rec.it = a.newItem(q.spec.GVK, w.Object.DeepCopy())
+				if !w.Deleted {
+					rec.inShards = q.inShards(w.Object)
+					if q.matches(w.Object) {
+						rec.it = a.newItem(q.spec.GVK, w.Object.DeepCopy())
+					}
 				}
 			}
 			pd.overlay[k] = rec
@@ -209,10 +215,14 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		case prev != nil && eff != nil && sameItemVersion(prev, eff):
 			pd.swaps = append(pd.swaps, change{key: k, prev: prev, next: eff})
 		default:
+			// Moved, not deleted: the store moved the shard away, or the client's own
+			// write placed the object in a shard this view does not hold.
 			_, wasMoved := moved[k]
+			rec := pd.overlay[k]
 			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff,
 				keepPrev: prev != nil && prev == inStore && prev.obj == nil,
-				moved:    wasMoved && eff == nil && inStore == nil})
+				moved: eff == nil && ((wasMoved && inStore == nil) ||
+					(rec != nil && !rec.deleted && !rec.inShards))})
 		}
 	}
 	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })

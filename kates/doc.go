@@ -59,6 +59,52 @@
 // delete by name disappears at once. Writes made through DynamicInterface or Clientset directly,
 // or by other clients, show when the watch delivers them.
 //
+// # Sharding
+//
+// A controller whose views outgrow one replica splits its objects across replicas with the API
+// server's own shard selectors (KEP-5866, the ShardedListAndWatch gate, alpha in 1.37). A
+// ShardSpace splits the 64-bit FNV-1a hash of each object's UID (ShardByUID) or namespace
+// (ShardByNamespace) into Count equal virtual shards; replicas that agree on the space agree on
+// where every object belongs. A replica's Watch holds the shards it owns:
+//
+//	acc, err := client.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
+//		kates.Query{Name: "WebApps", Kind: "WebApp"},
+//		kates.Query{Name: "Deployments", Kind: "deploy", Placement: kates.PlaceByOwner},
+//		kates.Query{Name: "Nodes", Kind: "node", Placement: kates.PlaceEverywhere})
+//
+// Each query places its objects one of three ways, at different costs:
+//
+//   - PlaceByKey (the default): by the object's own UID or namespace. The server sends each
+//     replica its shards' objects only: memory, network and decoding all shrink to about 1/n.
+//   - PlaceByOwner: with the object's controller, by the hash of its controller
+//     ownerReference's UID, so the Deployments a WebApp owns land in the WebApp's shard; an
+//     object with no controller is placed by its own UID. The server cannot select on owner
+//     references, so each replica lists and watches every object of the kind and drops the
+//     others' before storing them: memory shrinks to about 1/n, the network and the decoding
+//     do not.
+//   - PlaceEverywhere: not sharded; every replica holds every object.
+//
+// Under ShardByNamespace a namespace is never split (so shards are only as even as the
+// namespaces are), and every cluster-scoped object has the empty namespace: all of them hash
+// alike and land in one shard. Query.Sharding restricts one query, List included, for good.
+//
+// The client matches every object it receives, list items and watch events, with the same
+// hash, so a view stays exact behind an API server without the gate (or one server of an HA
+// pair without it). Watch detects such a server (a one-item LIST with the selector comes back
+// without metadata.shardInfo), warns once through klog and sets ShardSelectorsIgnored: the
+// memory is still saved, the network is not. The coherence overlay matches the client's own
+// writes the same way: a write of an object outside the view's shards never shows in it; a
+// delete of one inside shows at once.
+//
+// Membership changes the shards as replicas come and go (the shard space fixed, Owned empty
+// at first): Accumulator.AddShard(ctx, i) lists and watches shard i alone, for every sharded
+// query placed by key, and returns once the view holds it complete; a query placed by owner
+// is listed again whole, since the server cannot select one shard of it. RemoveShard(i) stops
+// shard i's watches, and its objects leave the view as ObjectMoved deltas, never
+// ObjectDelete: they still exist, another replica holds them now, and a controller must not
+// clean up after them. An object placed by owner whose controller changes to one of another
+// shard leaves as ObjectMoved too.
+//
 // # Metrics
 //
 // RegisterMetrics registers a Client's Prometheus metrics on a registry the caller passes (none

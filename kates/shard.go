@@ -113,11 +113,21 @@ func (s ShardSpace) ShardOfOwner(obj metav1.Object) int {
 	if uid, ok := controllerUID(obj); ok {
 		return s.shardOfHash(hashString(uid))
 	}
-	return s.shardOfHash(hashString(string(obj.GetUID())))
+	return s.shardOfHash(hashString(keyValue(ShardByUID, obj)))
 }
 
-// keyValue reads the field key names from obj.
+// keyValue reads the field key names from obj. An unstructured object's metadata is read in
+// place: its getters walk the maps through a variadic path, several times the cost.
 func keyValue(key ShardKey, obj metav1.Object) string {
+	field := "uid"
+	if key == ShardByNamespace {
+		field = "namespace"
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		meta, _ := u.Object["metadata"].(map[string]any)
+		v, _ := meta[field].(string)
+		return v
+	}
 	if key == ShardByNamespace {
 		return obj.GetNamespace()
 	}

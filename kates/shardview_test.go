@@ -2,6 +2,7 @@ package kates_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/kates-dev/kates/accumulator"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
 )
@@ -91,8 +94,12 @@ func TestShardedViewsPartition(t *testing.T) {
 			views := make([]map[string]*kates.ConfigMap, n)
 			for i := range n {
 				r := replicaClient(t, cluster, ns, nil)
-				acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
-					kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+				// Half the replicas shard the Watch, half the query: the same views.
+				opts, q := kates.WatchOptions{Sharding: kates.UIDShard(i, n)}, kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns}
+				if i%2 == 1 {
+					opts.Sharding, q.Sharding = nil, kates.UIDShard(i, n)
+				}
+				acc, err := r.WatchWithOptions(ctx, opts, q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -440,6 +447,7 @@ func TestAddRemoveShard(t *testing.T) {
 			t.Errorf("AddShard(1) sent %q; want shard 1's selector only", req)
 		}
 	}
+	t.Logf("AddShard(1) sent: %q", log.since(before))
 	if len(log.since(before)) == 0 {
 		t.Error("AddShard(1) sent no request with shard 1's selector")
 	}
@@ -553,21 +561,63 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 	defer cancel()
 	const n = 3
 	space := kates.ShardSpace{Key: kates.ShardByUID, Count: n}
-	// Proof that this server ignores the selector: a sharded LIST with client-go returns all.
+	// This server ignores the selector: a sharded LIST through client-go returns everything,
+	// without shardInfo.
+	cs, err := kubernetes.NewForConfig(gateless.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{ShardSelector: space.Selector(0).String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Items) != len(all) || raw.ShardInfo != nil {
+		t.Fatalf("the gateless server sent %d of %d objects for shard 0, shardInfo %v: it honours the selector", len(raw.Items), len(all), raw.ShardInfo)
+	}
+
 	r := replicaClient(t, gateless, ns, nil)
-	views := make([]map[string]*kates.ConfigMap, n)
+	accs := make([]*kates.Accumulator, n)
+	snaps := make([]cmView, n)
 	for i := range n {
 		acc, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: kates.UIDShard(i, n)},
 			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var snap cmView
-		nextSnapshot(t, ctx, acc, &snap)
-		views[i] = snap.ConfigMaps
+		nextSnapshot(t, ctx, acc, &snaps[i])
+		accs[i] = acc
 	}
-	checkPartition(t, space, all, views)
-	// Events too: a ConfigMap created now shows in its shard's view only.
+	views := func() []map[string]*kates.ConfigMap {
+		out := make([]map[string]*kates.ConfigMap, n)
+		for i := range snaps {
+			out[i] = snaps[i].ConfigMaps
+		}
+		return out
+	}
+	checkPartition(t, space, all, views())
+
+	// Watch events too: ConfigMaps created now (by another client, so through the watches
+	// alone) show in their shard's view only.
+	createConfigMaps(t, c, ns, "later", 30)
+	all = allConfigMaps(t, c, ns)
+	for i, acc := range accs {
+		waitFor(t, ctx, acc, &snaps[i], "the new ConfigMaps", func() bool {
+			for key := range all {
+				if strings.Contains(key, "/later-") && space.ShardOf(all[key]) == i && snaps[i].ConfigMaps[key] == nil {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	time.Sleep(200 * time.Millisecond) // events of other shards, if kept, would show by now
+	for i, acc := range accs {
+		if _, err := acc.Update(ctx, &snaps[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkPartition(t, space, all, views())
+
 	listed := make([]map[string]*kates.ConfigMap, n)
 	for i := range n {
 		var cms []*kates.ConfigMap
@@ -580,6 +630,39 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 		}
 	}
 	checkPartition(t, space, all, listed)
+
+	// Membership works the same: shard 1 added, then shard 0 moved away, never deleted.
+	dyn, err := r.WatchWithOptions(ctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: []int{0}}},
+		kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dsnap cmView
+	nextSnapshot(t, ctx, dyn, &dsnap)
+	if err := dyn.AddShard(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	dyn.RemoveShard(0)
+	var deltas []*kates.Delta
+	if _, err := dyn.UpdateWithDeltas(ctx, &dsnap, &deltas); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(m map[string]*kates.ConfigMap) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	if diff := cmp.Diff(keys(snaps[1].ConfigMaps), keys(dsnap.ConfigMaps)); diff != "" {
+		t.Errorf("the view moved to shard 1 mismatch (-shard 1's static view +moved view):\n%s", diff)
+	}
+	for _, d := range deltas {
+		if d.DeltaType != kates.ObjectMoved && d.DeltaType != kates.ObjectAdd {
+			t.Errorf("after AddShard(1) and RemoveShard(0): %s of %s", d.DeltaType, d.Name)
+		}
+	}
 
 	if !r.ShardSelectorsIgnored() {
 		t.Error("ShardSelectorsIgnored() = false behind a server without the gate")
@@ -614,4 +697,174 @@ func TestShardGateDetected(t *testing.T) {
 	if r.ShardSelectorsIgnored() {
 		t.Error("ShardSelectorsIgnored() = true behind a server with the gate")
 	}
+}
+
+// TestShardingErrors: a sharding that cannot work is refused before any request, AddShard
+// refuses a shard outside the space, and AddShard after the Watch ended says it stopped.
+func TestShardingErrors(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	q := kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns}
+	tests := []struct {
+		name string
+		sh   *kates.Sharding
+		want string
+	}{
+		{"no shards", &kates.Sharding{Space: kates.ShardSpace{Key: kates.ShardByUID}}, "a shard space of 0 shards"},
+		{"shard outside", &kates.Sharding{Space: kates.ShardSpace{Key: kates.ShardByUID, Count: 2}, Owned: []int{2}}, "shard 2 of a space of 2"},
+		{"bad key", &kates.Sharding{Space: kates.ShardSpace{Key: "object.metadata.name", Count: 2}}, `shard key "object.metadata.name"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.WatchWithOptions(ctx, kates.WatchOptions{Sharding: tt.sh}, q)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Watch: %v, want an error with %q", err, tt.want)
+			}
+			qs := q
+			qs.Sharding = tt.sh
+			var cms []*kates.ConfigMap
+			if err := c.List(ctx, qs, &cms); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("List: %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+
+	wctx, wcancel := context.WithCancel(ctx)
+	acc, err := c.WatchWithOptions(wctx, kates.WatchOptions{Sharding: &kates.Sharding{Space: kates.ShardSpace{Key: kates.ShardByUID, Count: 4}}}, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap cmView
+	nextSnapshot(t, ctx, acc, &snap) // owns no shard: complete, and empty, at once
+	if len(snap.ConfigMaps) != 0 {
+		t.Errorf("a view of no shard holds %d objects", len(snap.ConfigMaps))
+	}
+	if err := acc.AddShard(ctx, 4); err == nil {
+		t.Error("AddShard(4) of a space of 4: no error")
+	}
+	wcancel()
+	if err := acc.AddShard(ctx, 1); !errors.Is(err, accumulator.ErrStopped) {
+		t.Errorf("AddShard after the Watch ended: %v, want ErrStopped", err)
+	}
+}
+
+// TestShardHandover: two replicas split four shards; shards move from one to the other and
+// back, one RemoveShard then the other's AddShard, while a writer keeps creating ConfigMaps.
+// No delta is ever a delete (nothing is deleted), and at the end the views are an exact
+// partition of the namespace.
+func TestShardHandover(t *testing.T) {
+	c, ns := newClient(t)
+	createConfigMaps(t, c, ns, "hand", 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 4}
+	type replica struct {
+		acc    *kates.Accumulator
+		snap   cmView
+		shards []int
+	}
+	reps := []*replica{{shards: []int{0, 1}}, {shards: []int{2, 3}}}
+	for _, r := range reps {
+		var err error
+		r.acc, err = replicaClient(t, cluster, ns, nil).WatchWithOptions(ctx,
+			kates.WatchOptions{Sharding: &kates.Sharding{Space: space, Owned: r.shards}},
+			kates.Query{Name: "ConfigMaps", Kind: "ConfigMap", Namespace: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nextSnapshot(t, ctx, r.acc, &r.snap)
+	}
+	// Each replica's consumer updates as changes come, and records every delta.
+	var mu sync.Mutex
+	var deletes []string
+	var consumers sync.WaitGroup
+	for i, r := range reps {
+		consumers.Add(1)
+		go func() {
+			defer consumers.Done()
+			for range r.acc.Changed() {
+				var deltas []*kates.Delta
+				mu.Lock()
+				_, err := r.acc.UpdateWithDeltas(ctx, &r.snap, &deltas)
+				for _, d := range deltas {
+					if d.DeltaType == kates.ObjectDelete {
+						deletes = append(deletes, fmt.Sprintf("replica %d: %s", i, d.Name))
+					}
+				}
+				mu.Unlock()
+				if err != nil && ctx.Err() == nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		for k := 0; ctx.Err() == nil && k < 60; k++ {
+			cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("live-%d", k), Namespace: ns}}
+			if err := c.Create(ctx, cm, nil); err != nil && ctx.Err() == nil {
+				t.Error(err)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	moves := []struct{ shard, from, to int }{{1, 0, 1}, {2, 1, 0}, {1, 1, 0}, {3, 1, 0}, {0, 0, 1}}
+	for _, m := range moves {
+		reps[m.from].acc.RemoveShard(m.shard)
+		if err := reps[m.to].acc.AddShard(ctx, m.shard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-writerDone
+	all := allConfigMaps(t, c, ns)
+	// Wait for both views to settle on the final shards: replica 0 holds 1, 2, 3; replica 1, 0.
+	owners := map[int]int{0: 1, 1: 0, 2: 0, 3: 0}
+	for i, r := range reps {
+		want := 0
+		for _, cm := range all {
+			if owners[space.ShardOf(cm)] == i {
+				want++
+			}
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			mu.Lock()
+			n := len(r.snap.ConfigMaps)
+			mu.Unlock()
+			if n == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("replica %d holds %d objects, want %d", i, n, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	mu.Lock()
+	views := []map[string]*kates.ConfigMap{reps[0].snap.ConfigMaps, reps[1].snap.ConfigMaps}
+	seen := map[string]int{}
+	for i, v := range views {
+		for key, cm := range v {
+			seen[key]++
+			if owners[space.ShardOf(cm)] != i {
+				t.Errorf("replica %d holds %s, of shard %d", i, key, space.ShardOf(cm))
+			}
+		}
+	}
+	for key := range all {
+		if seen[key] != 1 {
+			t.Errorf("%s seen by %d replicas, want 1", key, seen[key])
+		}
+	}
+	if len(deletes) > 0 {
+		t.Errorf("deletes seen though nothing was deleted: %q", deletes)
+	}
+	mu.Unlock()
+	if diff := cmp.Diff([]int{1, 2, 3}, reps[0].acc.Shards()); diff != "" {
+		t.Errorf("replica 0's Shards() mismatch (-want +got):\n%s", diff)
+	}
+	cancel()
+	consumers.Wait()
 }

@@ -42,7 +42,15 @@ func shardingFor(q Query, watch *Sharding) (*Sharding, bool, error) {
 	if err := sh.validate(); err != nil {
 		return nil, false, fmt.Errorf("kates: query %q: %w", q.Name, err)
 	}
-	return sh, static, nil
+	return sh.normalized(), static, nil
+}
+
+// normalized returns a copy of sh whose Owned is sorted, each shard once: the caller's may
+// change after Watch returns, and a shard named twice must not be watched twice.
+func (sh *Sharding) normalized() *Sharding {
+	owned := slices.Clone(sh.Owned)
+	slices.Sort(owned)
+	return &Sharding{Space: sh.Space, Owned: slices.Compact(owned)}
 }
 
 // byServer reports whether the API server can select sh's shards under placement p.
@@ -121,17 +129,23 @@ func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accu
 	}
 	if sq.byServer {
 		for _, i := range rq.sharding.Owned {
-			sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed)
+			sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
 		}
 	} else {
-		sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed)
+		sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, nil)
 	}
 	return sq
 }
 
-// startFeed opens a feed of sq's store for shard (or AllShards) and starts its reflector.
-func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed *metrics.Watch) *runningFeed {
+// startFeed opens a feed of sq's store for shard (or AllShards) and starts its reflector. It
+// stops replacing, if not nil, after opening the new feed (so that a query still bootstrapping
+// waits for the new one) and before its reflector starts (so the old feed's late events
+// cannot follow the new feed's list).
+func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed *metrics.Watch, replacing *runningFeed) *runningFeed {
 	feed := sq.store.NewFeed(shard)
+	if replacing != nil {
+		replacing.stop()
+	}
 	selector := ""
 	if shard != accumulator.AllShards {
 		selector = sq.rq.sharding.Space.Selector(shard).String()
@@ -284,7 +298,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			if sq.byServer {
 				if sq.feeds[i] == nil {
 					sq.store.Own(i)
-					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed)
+					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
 				}
 				synced = append(synced, sq.feeds[i])
 				continue
@@ -292,10 +306,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			if !sq.store.Owns(i) || sq.all == nil {
 				// List the query again, for the shards held now.
 				sq.store.Own(i)
-				if sq.all != nil {
-					sq.all.stop()
-				}
-				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed)
+				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, sq.all)
 			}
 			synced = append(synced, sq.all)
 		}

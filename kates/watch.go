@@ -158,6 +158,9 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 	}
 	var shards *shardManager // the Sharder of AddShard and RemoveShard; nil if unsharded
 	if opts.Sharding != nil {
+		if err := opts.Sharding.validate(); err != nil {
+			return nil, err
+		}
 		shards = newShardManager(opts.Sharding)
 	}
 	var facts map[schema.GroupVersionKind]*kstatus.KindInfo
