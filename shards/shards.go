@@ -142,6 +142,10 @@ func memberLeaseName(name, identity string) string {
 	return fmt.Sprintf("%s-member-%016x", name, h.Sum64())
 }
 
+// forgetAfter is how many lease durations a member Lease stays unchanged before the others
+// delete it.
+const forgetAfter = 5
+
 // errHandedAway is the cause of a shard's context ending because the shard was assigned to
 // another replica.
 var errHandedAway = errors.New("shards: shard handed to another replica")
@@ -164,7 +168,8 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // Leases as often. The live members are those whose member Lease changed within its lease
 // duration, as this replica counts it (on its own monotonic clock, from when it first saw
 // each version: replicas' clocks need not agree); a replica that stops cleanly deletes its
-// member Lease, so the others see it leave at their next list. Every replica computes the
+// member Lease, so the others see it leave at their next list, and the member Lease of one
+// that died is deleted by the others once unchanged for five lease durations. Every replica computes the
 // owners of the shards from the live members with Assign.
 //
 // # Handover
@@ -406,8 +411,15 @@ func (g *group) balance(ctx context.Context, items []coordinationv1.Lease) {
 				}
 				g.seen[l.Name] = s
 			}
-			if s.identity != "" && now.Sub(s.since) < s.duration {
+			switch {
+			case s.identity != "" && now.Sub(s.since) < s.duration:
 				members = append(members, s.identity)
+			case l.Name != g.member && now.Sub(s.since) >= forgetAfter*s.duration:
+				// A replica that died without leaving: delete its record, so that a
+				// group whose Pods come and go does not pile them up. Conditional on the
+				// version judged dead: a replica that came back meanwhile keeps its own.
+				rv := l.ResourceVersion
+				_ = g.leases.Delete(ctx, l.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{ResourceVersion: &rv}})
 			}
 		}
 	}

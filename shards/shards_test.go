@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kates-dev/kates/internal/exampletest"
 	"github.com/kates-dev/kates/kates"
@@ -269,6 +270,29 @@ func TestRebalance(t *testing.T) {
 	took = waitCovered(t, rec, n, d)
 	t.Logf("partition: a's shards taken over by d %s after a was cut off", took.Round(time.Millisecond))
 	a.stop(t)
+	// The member Leases of the replicas that left without a word (c, a) are deleted by d
+	// once they have not changed for five lease durations; b's and d's own are gone already.
+	leases := d.client.Clientset().CoordinationV1().Leases(ns)
+	deadline := time.Now().Add(5*testLease + within)
+	for {
+		list, err := leases.List(context.Background(), metav1.ListOptions{LabelSelector: shards.RoleLabel + "=" + shards.RoleMember})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var left []string
+		for _, l := range list.Items {
+			if h := l.Spec.HolderIdentity; h != nil && *h != "d" {
+				left = append(left, *h)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the member Leases of %v are still there", left)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	d.stop(t)
 	rec.checkNoOverlap(t)
 	goleak.VerifyNone(t, append(exampletest.IgnoreConnections, ignore)...)
