@@ -206,7 +206,7 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 	}
 	for i := range o.Shards {
 		fence := &kates.Fence{Stamp: o.StampFences}
-		g.shards = append(g.shards, &shard{i: i, fence: fence, holder: lease.NewHolder(g.leases, ShardLeaseName(o.Name, i), lease.Config{
+		g.shards = append(g.shards, &shard{i: i, holder: lease.NewHolder(g.leases, ShardLeaseName(o.Name, i), lease.Config{
 			Identity: o.Identity, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline,
 			RetryPeriod: o.RetryPeriod, Fence: fence,
 			Labels: map[string]string{GroupLabel: o.Name, RoleLabel: RoleShard, ShardLabel: strconv.Itoa(i)},
@@ -248,8 +248,7 @@ type seenMember struct {
 // shard is one virtual shard as this replica sees it.
 type shard struct {
 	i      int
-	holder *lease.Holder
-	fence  *kates.Fence
+	holder *lease.Holder // holds the shard's Lease and its Fence
 	// cancel ends the running term's context; nil when no term of this replica's runs.
 	cancel context.CancelCauseFunc
 }
