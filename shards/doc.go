@@ -30,7 +30,8 @@
 //
 // # What the guarantee costs
 //
-// A crashed replica's shards wait LeaseDuration plus about one RetryPeriod for a new owner;
+// A crashed replica's shards wait LeaseDuration plus one to two RetryPeriods for a new owner
+// (18 s with the defaults, measured);
 // a replica that stops cleanly with Options.Release gives its shards up at once, and a
 // rebalance moves a shard in about two RetryPeriods plus the time run takes to return. Every
 // replica writes its member Lease and each shard Lease it holds every RetryPeriod, and lists

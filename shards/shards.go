@@ -50,8 +50,8 @@ type Options struct {
 	// life of the group: changing it moves every shard. 16 to 64 is a good range.
 	Shards int
 	// LeaseDuration, RenewDeadline and RetryPeriod are as in election.Options, for every Lease
-	// of the group: a killed replica's shards are taken over within about LeaseDuration plus
-	// RetryPeriod; a replica stops acting on a shard RenewDeadline after its last successful
+	// of the group: a killed replica's shards are taken over within LeaseDuration plus one to
+	// two RetryPeriods; a replica stops acting on a shard RenewDeadline after its last successful
 	// renewal. Defaults 15 s, 10 s, 2 s.
 	LeaseDuration time.Duration
 	RenewDeadline time.Duration
@@ -183,7 +183,8 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // run to return, drops the shard's Fence, and only then releases the Lease; the new owner takes
 // it at its next list. A shard is therefore never acted on by two replicas at once (the
 // guarantee, and its one exception, are election.Run's), and a shard is left unowned for at most
-// about two RetryPeriods on a handover, LeaseDuration plus RetryPeriod after a crash.
+// about two RetryPeriods on a handover, LeaseDuration plus one to two RetryPeriods after a
+// crash (a replica sees each record change up to a RetryPeriod late, then acts at its next list).
 //
 // A replica observes every shard Lease it does not hold at each list, so the lease duration of a
 // crashed replica's shards is counted from when they were last renewed, not from when they were
