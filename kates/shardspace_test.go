@@ -20,14 +20,14 @@ import (
 // server runs) matches, by UID and by namespace.
 func TestShardSpaceMatchesServerSelector(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	objs := make([]*kates.ConfigMap, 2000)
+	objs := make([]*kates.ConfigMap, 1000)
 	for i := range objs {
 		objs[i] = &kates.ConfigMap{ObjectMeta: metav1.ObjectMeta{
 			UID: uuid.NewUUID(), Namespace: fmt.Sprintf("ns-%d", rng.IntN(300)), Name: "x"}}
 	}
 	objs[0].Namespace = "" // a cluster-scoped object hashes the empty namespace
 	for _, key := range []kates.ShardKey{kates.ShardByUID, kates.ShardByNamespace} {
-		for _, n := range []int{1, 2, 3, 4, 7, 16, 1000} {
+		for _, n := range []int{1, 2, 3, 4, 7, 16, 61} {
 			t.Run(fmt.Sprintf("%s/%d", key, n), func(t *testing.T) {
 				space := kates.ShardSpace{Key: key, Count: n}
 				sels := make([]sharding.Selector, n)
