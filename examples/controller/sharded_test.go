@@ -62,8 +62,8 @@ func shardTerms(t *testing.T, reqs []proxied, leases map[int][]leaseVersion, sha
 //     once, by the replica that owns its shard;
 //   - a killed replica's WebApps are reconciled again within about LeaseDuration, plus
 //     RetryPeriod, plus the shard's bootstrap (measured);
-//   - WebApps whose shard is handed away (as replicas join or stop) leave the view as moved, and
-//     none is ever seen deleted;
+//   - WebApps whose shard is handed away (to a replica that joins, or as one stops) leave the
+//     view as moved, and none is ever seen deleted;
 //   - no write for a WebApp takes effect while another replica holds its shard's Lease.
 func TestShardedReplicas(t *testing.T) {
 	if testing.Short() {
@@ -204,17 +204,40 @@ func TestShardedReplicas(t *testing.T) {
 		t.Errorf("kill: r0's WebApps reconciled after %s, want within about LeaseDuration + RetryPeriod + bootstrap (%s with slack)", took, limit)
 	}
 
-	// A graceful stop: r1 hands its shards to r2 at once.
+	// A join: r0 comes back, and r1 and r2, running steadily, hand it its shards, whose
+	// WebApps leave their views as moved.
+	movedBefore := strings.Count(s.out.String(), " moved to another replica\n")
 	at := time.Now()
+	procs["r0"] = s.start("r0")
+	eventually(t, 30*time.Second, "shards settled after the join", func() error {
+		for i := range nShards {
+			if h := currentHolder(t, base, ns, i); h != owners[i] {
+				return fmt.Errorf("shard %d held by %q, want %q", i, h, owners[i])
+			}
+		}
+		return nil
+	})
+	t.Logf("join: every shard held by its owner again %s after r0 restarted", time.Since(at).Round(time.Millisecond))
+	eventually(t, 30*time.Second, "moved WebApps seen", func() error {
+		if strings.Count(s.out.String(), " moved to another replica\n") == movedBefore {
+			return fmt.Errorf("none since r0 restarted")
+		}
+		return nil
+	})
+
+	// A graceful stop: r1 hands its shards to the others at once.
+	at = time.Now()
 	procs["r1"].signal(syscall.SIGTERM)
 	<-procs["r1"].done
 	for _, name := range names {
 		patchReplicas(t, base, ns, name, 1)
 	}
-	allReady("WebApps ready under one replica", 1)
-	t.Logf("graceful stop: every WebApp reconciled by r2 %s after r1 was told to stop", time.Since(at).Round(time.Millisecond))
-	procs["r2"].signal(syscall.SIGTERM)
-	<-procs["r2"].done
+	allReady("WebApps ready under two replicas", 1)
+	t.Logf("graceful stop: every WebApp reconciled by r0 and r2 %s after r1 was told to stop", time.Since(at).Round(time.Millisecond))
+	for _, id := range []string{"r0", "r2"} {
+		procs[id].signal(syscall.SIGTERM)
+		<-procs[id].done
+	}
 
 	out := s.out.String()
 	if n := strings.Count(out, " deleted\n"); n > 0 {
