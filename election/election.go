@@ -2,18 +2,15 @@ package election
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"time"
 
-	coordinationv1 "k8s.io/api/coordination/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
 	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
+	"github.com/kates-dev/kates/internal/lease"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -167,227 +164,25 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 	if err != nil {
 		return fmt.Errorf("election: %w", err)
 	}
-	e := &elector{leases: leases.Leases(ns), name: name, o: o}
-	if err := e.acquire(ctx); err != nil {
+	h := lease.NewHolder(leases.Leases(ns), name, lease.Config{
+		Identity: o.Identity, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline,
+		RetryPeriod: o.RetryPeriod, Fence: o.Fence,
+	})
+	if err := h.Acquire(ctx); err != nil {
 		return nil // ctx ended before this replica won
 	}
-	return e.lead(ctx, run)
-}
-
-// elector campaigns for one Lease and, once it holds it, renews it.
-type elector struct {
-	leases coordinationclient.LeaseInterface
-	name   string
-	o      Options
-
-	// What this replica last saw of the Lease as a candidate, and since when (monotonic).
-	seenVersion string
-	seenAt      time.Time
-	// held is the Lease as this replica last wrote it while holding it: every renewal and
-	// the release are conditional on its resourceVersion.
-	held *coordinationv1.Lease
-}
-
-// acquire returns once this replica holds the lease, or with ctx's error.
-func (e *elector) acquire(ctx context.Context) error {
-	t := time.NewTimer(0)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-		if e.tryAcquire(ctx) {
-			return nil
-		}
-		t.Reset(e.o.RetryPeriod)
+	ending, err := h.Hold(ctx, run)
+	// Hold returns once run has returned and the fence is dropped: nothing of run's can write
+	// any more, so the lease may be given up.
+	if o.Release {
+		h.Release(ctx)
 	}
-}
-
-// tryAcquire reads the Lease and takes it if it is free: released, or unchanged for its lease
-// duration since this replica first saw that record. Errors mean "not now": the next try
-// reads the Lease again.
-func (e *elector) tryAcquire(ctx context.Context) bool {
-	lease, err := e.leases.Get(ctx, e.name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		lease = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: e.name}}
-		e.stamp(lease, true)
-		sent := time.Now()
-		created, err := e.leases.Create(ctx, lease, metav1.CreateOptions{})
-		if err != nil {
-			return false
-		}
-		e.won(created, sent)
-		return true
-	}
-	if err != nil {
-		return false
-	}
-	now := time.Now()
-	if lease.ResourceVersion != e.seenVersion {
-		e.seenVersion, e.seenAt = lease.ResourceVersion, now
-	}
-	holder := ""
-	if lease.Spec.HolderIdentity != nil {
-		holder = *lease.Spec.HolderIdentity
-	}
-	duration := e.o.LeaseDuration
-	if s := lease.Spec.LeaseDurationSeconds; s != nil && *s > 0 {
-		// The holder's own promise: it stops within that long of its last renewal.
-		duration = max(duration, time.Duration(*s)*time.Second)
-	}
-	if holder != "" && now.Sub(e.seenAt) < duration {
-		return false
-	}
-	lease = lease.DeepCopy()
-	e.stamp(lease, holder != e.o.Identity)
-	sent := time.Now()
-	// Update is conditional on lease.ResourceVersion, the record just judged free: if anyone
-	// wrote it since, this fails with a conflict and the next try reads it again.
-	updated, err := e.leases.Update(ctx, lease, metav1.UpdateOptions{})
-	if err != nil {
-		return false
-	}
-	e.won(updated, sent)
-	return true
-}
-
-// stamp makes lease a fresh record of this replica's term.
-func (e *elector) stamp(lease *coordinationv1.Lease, newHolder bool) {
-	now := metav1.NewMicroTime(time.Now())
-	seconds := int32(e.o.LeaseDuration / time.Second)
-	lease.Spec.HolderIdentity = &e.o.Identity
-	lease.Spec.LeaseDurationSeconds = &seconds
-	lease.Spec.AcquireTime = &now
-	lease.Spec.RenewTime = &now
-	if newHolder {
-		transitions := int32(0)
-		if lease.Spec.LeaseTransitions != nil {
-			transitions = *lease.Spec.LeaseTransitions + 1
-		}
-		lease.Spec.LeaseTransitions = &transitions
-	}
-}
-
-// won starts a term with the record written by a request sent at sent.
-func (e *elector) won(lease *coordinationv1.Lease, sent time.Time) {
-	e.held = lease
-	e.o.Fence.Hold(sent.Add(e.o.RenewDeadline))
-}
-
-// lead runs run for one term and ends the term once run has returned.
-func (e *elector) lead(ctx context.Context, run func(context.Context) error) error {
-	runCtx, cancel := context.WithCancelCause(kates.WithFence(ctx, e.o.Fence))
-	defer cancel(nil)
-	renewing := make(chan struct{})
-	go func() {
-		defer close(renewing)
-		e.renew(runCtx, cancel)
-	}()
-	err := run(runCtx)
-	returnedOnItsOwn := runCtx.Err() == nil
-	cause := context.Cause(runCtx)
-	cancel(nil)
-	<-renewing
-	// run has returned: nothing of its can write any more, so the term may end.
-	e.o.Fence.Drop()
-	if e.o.Release {
-		e.release(ctx)
-	}
-	switch {
-	case returnedOnItsOwn:
+	switch ending {
+	case lease.Returned:
 		return err
-	case errors.Is(cause, ErrLeaseLost):
+	case lease.Lost:
 		return ErrLeaseLost
 	default: // ctx ended
 		return nil
 	}
-}
-
-// renew renews the lease every RetryPeriod until ctx ends, and ends the term (cancelling with
-// ErrLeaseLost) when the fence's deadline passes or a renewal finds the Lease rewritten.
-func (e *elector) renew(ctx context.Context, cancel context.CancelCauseFunc) {
-	tick := time.NewTicker(e.o.RetryPeriod)
-	defer tick.Stop()
-	for {
-		deadline, _ := e.o.Fence.Deadline()
-		expire := time.NewTimer(time.Until(deadline))
-		select {
-		case <-ctx.Done():
-			expire.Stop()
-			return
-		case <-expire.C:
-			e.o.Fence.Drop()
-			cancel(ErrLeaseLost)
-			return
-		case <-tick.C:
-			expire.Stop()
-		}
-		// A renewal after the deadline would extend a term run has been told is over: the
-		// check is made here, on the monotonic clock, not left to the timer above, which a
-		// paused process runs late.
-		if e.o.Fence.Check() != nil {
-			e.o.Fence.Drop()
-			cancel(ErrLeaseLost)
-			return
-		}
-		lease := e.held.DeepCopy()
-		now := metav1.NewMicroTime(time.Now())
-		lease.Spec.RenewTime = &now
-		sent := time.Now()
-		renewCtx, stop := context.WithDeadline(ctx, deadline)
-		updated, err := e.leases.Update(renewCtx, lease, metav1.UpdateOptions{})
-		stop()
-		switch {
-		case err == nil:
-			e.held = updated
-			e.o.Fence.Hold(sent.Add(e.o.RenewDeadline))
-		case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
-			// Someone else wrote the Lease (or deleted it): this term is over now, not
-			// RenewDeadline from now. Drop the fence before anything else.
-			e.o.Fence.Drop()
-			cancel(ErrLeaseLost)
-			return
-		}
-		// Other errors (a timeout, the API server restarting): try again at the next tick,
-		// until the deadline ends the term.
-	}
-}
-
-// release gives the lease up, only if the Lease is still a record of this replica's: the
-// update is conditional on the resourceVersion of the record it last wrote. A conflict has two
-// causes. Another replica took the lease over: its record names it, and is left alone. Or a
-// renewal of this replica's landed after its answer was abandoned (run's context ended while
-// it was in flight): the record still names this replica with this term's acquireTime — a
-// later term, even of a process restarted with the same Identity, has its own — so it is
-// released, conditional on that record's resourceVersion.
-func (e *elector) release(ctx context.Context) {
-	releaseCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.o.RenewDeadline)
-	defer cancel()
-	lease := e.held
-	for range 2 {
-		released := lease.DeepCopy()
-		now := metav1.NewMicroTime(time.Now())
-		one := int32(1)
-		released.Spec.HolderIdentity = nil
-		released.Spec.LeaseDurationSeconds = &one
-		released.Spec.RenewTime = &now
-		_, err := e.leases.Update(releaseCtx, released, metav1.UpdateOptions{})
-		if !apierrors.IsConflict(err) {
-			return
-		}
-		lease, err = e.leases.Get(releaseCtx, e.name, metav1.GetOptions{})
-		if err != nil || !e.ownTerm(lease) {
-			return // someone else's now
-		}
-	}
-}
-
-// ownTerm reports whether lease is a record of this replica's current term: its holder and
-// its acquireTime are the ones this replica wrote when it won.
-func (e *elector) ownTerm(lease *coordinationv1.Lease) bool {
-	h, mine := lease.Spec.HolderIdentity, e.held.Spec.AcquireTime
-	return h != nil && *h == e.o.Identity && mine != nil && lease.Spec.AcquireTime != nil &&
-		lease.Spec.AcquireTime.Equal(mine)
 }

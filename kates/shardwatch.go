@@ -95,11 +95,18 @@ type shardedQuery struct {
 type runningFeed struct {
 	feed   *accumulator.Feed
 	cancel context.CancelFunc
+	// stopped is closed by stop: an AddShard waiting for this feed's list waits for its
+	// successor's instead (see AddShard).
+	stopped  chan struct{}
+	stopOnce sync.Once
 }
 
 func (r *runningFeed) stop() {
-	r.cancel()
-	r.feed.Close()
+	r.stopOnce.Do(func() {
+		r.cancel()
+		r.feed.Close()
+		close(r.stopped)
+	})
 }
 
 // startSharded starts the reflectors of rq's initial shards, counted in wg, and returns the
@@ -151,7 +158,7 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 		}
 		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, selector)
 	}()
-	return &runningFeed{feed: feed, cancel: cancel}
+	return &runningFeed{feed: feed, cancel: cancel, stopped: make(chan struct{})}
 }
 
 // shardManager is the Sharder of a sharded Watch: AddShard and RemoveShard hand their work to
@@ -168,8 +175,8 @@ type shardManager struct {
 type shardCmd struct {
 	add   bool
 	shard int
-	// synced receives, for an add, the channels that close once the shard is complete.
-	synced chan []<-chan struct{}
+	// synced receives, for an add, the feeds whose first list completes the shard.
+	synced chan []*runningFeed
 	// removed is closed once a remove is done.
 	removed chan struct{}
 }
@@ -196,24 +203,36 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 	if i < 0 || i >= m.space.Count {
 		return fmt.Errorf("kates: shard %d of a space of %d", i, m.space.Count)
 	}
-	cmd := shardCmd{add: true, shard: i, synced: make(chan []<-chan struct{}, 1)}
-	select {
-	case m.cmds <- cmd:
-	case <-m.done:
-		return fmt.Errorf("kates: add shard %d: %w", i, accumulator.ErrStopped)
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	for _, synced := range <-cmd.synced {
+	// A query placed by owner lists every shard held in one feed, which the next AddShard
+	// replaces (its list must include the new shard): a waiter whose feed was stopped before
+	// its list completed asks again, and waits for the replacement, which holds its shard too.
+	// (So an AddShard racing a RemoveShard of the same shard may add it back: call them in
+	// turn for one shard, as a shard's owner does.)
+	for {
+		cmd := shardCmd{add: true, shard: i, synced: make(chan []*runningFeed, 1)}
 		select {
-		case <-synced:
+		case m.cmds <- cmd:
 		case <-m.done:
 			return fmt.Errorf("kates: add shard %d: %w", i, accumulator.ErrStopped)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		replaced := false
+		for _, f := range <-cmd.synced {
+			select {
+			case <-f.feed.Synced():
+			case <-f.stopped:
+				replaced = true
+			case <-m.done:
+				return fmt.Errorf("kates: add shard %d: %w", i, accumulator.ErrStopped)
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if !replaced {
+			return nil
+		}
 	}
-	return nil
 }
 
 // RemoveShard implements accumulator.Sharder. It returns once the shard's objects have left
@@ -273,14 +292,14 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 		m.mu.Lock()
 		m.owned[i] = true
 		m.mu.Unlock()
-		var synced []<-chan struct{}
+		var synced []*runningFeed
 		for _, sq := range dynamic {
 			if sq.byServer {
 				if sq.feeds[i] == nil {
 					sq.store.Own(i)
 					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
 				}
-				synced = append(synced, sq.feeds[i].feed.Synced())
+				synced = append(synced, sq.feeds[i])
 				continue
 			}
 			if !sq.store.Owns(i) || sq.all == nil {
@@ -288,7 +307,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 				sq.store.Own(i)
 				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, sq.all)
 			}
-			synced = append(synced, sq.all.feed.Synced())
+			synced = append(synced, sq.all)
 		}
 		cmd.synced <- synced
 	}

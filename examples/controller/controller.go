@@ -84,6 +84,12 @@ type Options struct {
 	Retry time.Duration
 	// Workers is how many WebApps a pass reconciles at once. Default 8.
 	Workers int
+	// Shards, if positive, runs the controller sharded (sharded.go): the replicas split the
+	// WebApps into this many virtual shards and each reconciles those of the shards it owns,
+	// instead of one leader reconciling all. Election's Lease names the group ("namespace/name":
+	// its Leases are name-shard-<i> and name-member-<hash>), and its timings apply to every
+	// shard's Lease. Every replica must be given the same count. Default 0: leader election.
+	Shards int
 }
 
 // Controller reconciles WebApps. Create it with New and run it with Run.
@@ -100,9 +106,14 @@ type Controller struct {
 	wonMu sync.Mutex
 	wonAt time.Time
 
+	// shards is what sharded mode reconciles; nil otherwise.
+	shards *shardSet
+
 	reconciles *prometheus.CounterVec
 	duration   prometheus.Histogram
 	leader     prometheus.Gauge
+	owned      prometheus.Gauge
+	left       *prometheus.CounterVec
 }
 
 // FieldManager is the server-side apply field manager of everything the controller writes.
@@ -143,8 +154,16 @@ func New(client *kates.Client, opts Options, reg prometheus.Registerer) (*Contro
 			Name: "webapp_leader",
 			Help: "1 while this replica holds the lease and reconciles, 0 while it stands by.",
 		}),
+		owned: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "webapp_shards_owned",
+			Help: "The shards this replica owns and reconciles (sharded mode, -shards).",
+		}),
+		left: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "webapp_view_left_total",
+			Help: "WebApps that left this replica's view, by reason: deleted, or moved to another replica's shard (sharded mode).",
+		}, []string{"reason"}),
 	}
-	for _, m := range []prometheus.Collector{c.reconciles, c.duration, c.leader} {
+	for _, m := range []prometheus.Collector{c.reconciles, c.duration, c.leader, c.owned, c.left} {
 		if err := reg.Register(m); err != nil {
 			return nil, fmt.Errorf("register metrics: %w", err)
 		}
@@ -159,6 +178,9 @@ func New(client *kates.Client, opts Options, reg prometheus.Registerer) (*Contro
 // that wins reconciles at once from its first Update instead of listing everything first. A
 // replica that loses the lease stands by again with its view still warm.
 func (c *Controller) Run(ctx context.Context) error {
+	if c.opts.Shards > 0 {
+		return c.runSharded(ctx)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	acc, err := c.client.WatchWith(ctx, kates.WatchOptions{Snapshot: (*Snapshot)(nil)},

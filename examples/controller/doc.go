@@ -24,6 +24,11 @@
 //   - Leader election (election.Run) with warm standbys: run several replicas; each
 //     watches from the start, one reconciles. When the leader dies, a standby takes over after
 //     the lease duration and reconciles at once from its complete view, without listing.
+//   - Sharding (-shards N): instead of one leader, every replica reconciles the WebApps of the
+//     virtual shards it owns (shards.Run decides which; sharded.go). Its view holds only those
+//     shards — each WebApp by its UID, its Deployment and Service with it (kates.PlaceByOwner) —
+//     each WebApp is reconciled with its shard's fenced context, and a WebApp whose shard moves
+//     to another replica leaves the view as ObjectMoved, which is not a delete.
 //   - /metrics (its own Prometheus registry) served as kubebuilder's scaffold serves it, safe to
 //     deploy as is: over HTTPS, to callers whose bearer token the API server authenticates (a
 //     TokenReview) and allows to get the non-resource URL /metrics (a SubjectAccessReview), each

@@ -33,6 +33,7 @@ func main() {
 	flag.StringVar(&serve.KeyFile, "metrics-key-file", "", "PEM private key of -metrics-cert-file")
 	flag.StringVar(&serve.ProbeAddr, "health-probe-addr", ":8081", `address to serve /healthz and /readyz on, plain HTTP without credentials, "0" for none`)
 	stamp := flag.Bool("fence-stamp", false, "mark each write with when its lease fence was checked (header "+kates.FenceCheckedHeader+"), for audits and tests")
+	shardCount := flag.Int("shards", 0, "split the WebApps into this many virtual shards, each reconciled by the replica that owns it (the same on every replica); 0: one leader reconciles all")
 	duration := flag.Duration("for", 0, "stop after this long (default: until interrupted)")
 	flag.Parse()
 	serve.Insecure = !*secure
@@ -62,6 +63,7 @@ func main() {
 	}
 	ctrl, err := New(client, Options{
 		Namespace: *namespace,
+		Shards:    *shardCount,
 		Log:       os.Stdout,
 		Election: election.Options{Lease: *lease, Identity: *identity, LeaseDuration: *leaseDuration,
 			RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod, Release: *release,

@@ -219,6 +219,9 @@ func (c *Controller) ProbeHandler() http.Handler {
 				if leading, _ := c.Leading(); leading {
 					role = "leading"
 				}
+				if c.opts.Shards > 0 {
+					role = fmt.Sprintf("reconciling shards %v of %d", c.Shards(), c.opts.Shards)
+				}
 				fmt.Fprintf(w, "ok: view complete, %s\n", role)
 				return
 			default:

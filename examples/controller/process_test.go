@@ -150,7 +150,7 @@ func proxy(t *testing.T, replica string, cfg *rest.Config, log *requestLog) *htt
 		if err != nil {
 			rec.status = http.StatusBadGateway
 		}
-		if rec.status < 300 {
+		if rec.status < 300 && rec.method != http.MethodDelete { // a delete may answer a Status
 			rec.rv, rec.holder = written(t, body, resp.Header.Get("Content-Type"), rec.lease())
 		}
 		log.add(rec)
@@ -257,6 +257,7 @@ type processSet struct {
 	cfg     *rest.Config
 	log     *requestLog
 	release bool
+	shards  int // -shards, if positive
 	out     syncBuffer
 	proxies map[string]string // replica → its kubeconfig
 }
@@ -273,6 +274,9 @@ func (s *processSet) start(id string) *process {
 		"-identity", id, "-lease-duration", procLease.String(), "-renew-deadline", procRenew.String(),
 		"-retry-period", procRetry.String(), "-release-on-exit="+strconv.FormatBool(s.release),
 		"-metrics-addr", "127.0.0.1:0", "-health-probe-addr", "127.0.0.1:0", "-fence-stamp")
+	if s.shards > 0 {
+		cmd.Args = append(cmd.Args, "-shards", strconv.Itoa(s.shards))
+	}
 	cmd.Stdout = &prefixWriter{prefix: id + " ", w: &s.out}
 	cmd.Stderr = cmd.Stdout
 	if err := cmd.Start(); err != nil {

@@ -24,8 +24,10 @@ var layers = [][]string{
 	{"accumulator"},
 	// The I/O shell: Client, Watch, Wait.
 	{"kates"},
+	// The fenced Lease protocol, kept out of kates: only election and shards link it.
+	{"internal/lease"},
 	// One concept per package, each linked only by the programs that use it.
-	{"validate", "applyset", "election", "metrics", "testenv/katestest"},
+	{"validate", "applyset", "election", "shards", "metrics", "testenv/katestest"},
 	// Apply-and-wait, over validation and ApplySets.
 	{"apply"},
 	// Programs.

@@ -1,0 +1,37 @@
+package shards_test
+
+import (
+	"context"
+	"log"
+	"os"
+	"testing"
+
+	"github.com/kates-dev/kates/testenv"
+	"github.com/kates-dev/kates/testenv/katestest"
+)
+
+// cluster is shared by every test of the package.
+var cluster *testenv.Cluster
+
+func TestMain(m *testing.M) {
+	// The process test runs this binary as its replicas.
+	if os.Getenv(replicaEnv) != "" {
+		os.Exit(replicaMain())
+	}
+	var err error
+	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
+	if err != nil {
+		log.Fatal(err)
+	}
+	code := m.Run()
+	if err := cluster.Stop(); err != nil {
+		log.Print(err)
+	}
+	os.Exit(code)
+}
+
+// newNamespace creates a namespace, deleted after the test.
+func newNamespace(t testing.TB) string {
+	t.Helper()
+	return katestest.Namespace(t, cluster, "kates-shards-")
+}
