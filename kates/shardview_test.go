@@ -699,6 +699,53 @@ func TestShardGateDetected(t *testing.T) {
 	}
 }
 
+// TestShardGateDetectedForCustomResources: the API server filters custom resources by shard
+// too but sends no metadata.shardInfo for them; the client must not take that for a server
+// without the gate (it did, and warned that the network was not saved).
+func TestShardGateDetectedForCustomResources(t *testing.T) {
+	c, ns := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	crd, group := crdFixture(t)
+	if err := c.Create(ctx, crd, crd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crd, nil) })
+	if err := c.WaitFor(ctx, "widgets."+group); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		w := kates.NewUnstructured(group+"/v1", "Widget", ns, fmt.Sprintf("w%d", i))
+		if err := c.Create(ctx, w, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var warnings []string
+	defer kates.SetShardWarn(func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		warnings = append(warnings, fmt.Sprintf(format, args...))
+	})()
+	r := replicaClient(t, cluster, ns, nil)
+	acc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: kates.UIDShard(0, 2)},
+		kates.Query{Name: "Widgets", Kind: "widgets." + group, Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap struct{ Widgets map[string]*kates.Unstructured }
+	nextSnapshot(t, ctx, acc, &snap)
+	time.Sleep(500 * time.Millisecond) // the check runs beside the reflector
+	mu.Lock()
+	defer mu.Unlock()
+	if r.ShardSelectorsIgnored() || len(warnings) > 0 {
+		t.Errorf("ShardSelectorsIgnored() = %v, warnings %q: behind a server with the gate, for a custom resource", r.ShardSelectorsIgnored(), warnings)
+	}
+	if n := len(snap.Widgets); n == 0 || n == 12 {
+		t.Errorf("shard 0 of 2 holds %d of 12 Widgets: the view is not sharded", n)
+	}
+}
+
 // TestShardingErrors: a sharding that cannot work is refused before any request, AddShard
 // refuses a shard outside the space, and AddShard after the Watch ended says it stopped.
 func TestShardingErrors(t *testing.T) {
