@@ -39,11 +39,14 @@ import (
 // asking for them uncompressed (rest.Config.DisableCompression, as Kubernetes' control plane
 // does) cost both kates and controller-runtime about 1.3 times the CPU time on this machine's
 // loopback HTTP/2 and TLS, which then carry three times the bytes.
-func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool) (rest.Interface, error) {
+//
+// With share set (WatchOptions.SharedValues), objects are decoded sharing the parts share
+// holds (see protodecode.Sharer); such a client serves one Watch and is not kept.
+func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool, share *protodecode.Sharer) (rest.Interface, error) {
 	c.protoMu.Lock()
 	defer c.protoMu.Unlock()
 	key := protoClientKey{gv, stripManagedFields}
-	if rc, ok := c.protoClients[key]; ok {
+	if rc, ok := c.protoClients[key]; ok && share == nil {
 		return rc, nil
 	}
 	cfg := rest.CopyConfig(c.config)
@@ -55,10 +58,13 @@ func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool
 	cfg.ContentType = runtime.ContentTypeProtobuf
 	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	cfg.NegotiatedSerializer = protodecode.NegotiatedSerializer(serializer.NewCodecFactory(Scheme).WithoutConversion(), Scheme,
-		protodecode.Options{StripManagedFields: stripManagedFields})
+		protodecode.Options{StripManagedFields: stripManagedFields, Share: share})
 	rc, err := rest.RESTClientForConfigAndClient(cfg, c.httpClient)
 	if err != nil {
 		return nil, fmt.Errorf("kates: REST client for %s: %w", gv, err)
+	}
+	if share != nil {
+		return rc, nil
 	}
 	if c.protoClients == nil {
 		c.protoClients = map[protoClientKey]rest.Interface{}

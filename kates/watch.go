@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/kates-dev/kates/accumulator"
 	"github.com/kates-dev/kates/internal/metrics"
+	"github.com/kates-dev/kates/internal/protodecode"
 	"github.com/kates-dev/kates/kstatus"
 )
 
@@ -93,9 +95,36 @@ type WatchOptions struct {
 	// Unauthorized, an unknown resource — are reported at once. Default 30 s.
 	PersistentErrorAfter time.Duration
 
+	// SharedValues lets the objects of this Watch share what they repeat, instead of each
+	// holding its own copy: label maps, owner references, and the containers, init containers,
+	// volumes, tolerations, affinity and security context of Pods (all the Pods of one
+	// ReplicaSet have the same). A view of many Pods then takes a fraction of the memory and
+	// of the decoding. Only built-in kinds decoded from protobuf share (not custom resources,
+	// nor any kind with Transform set).
+	//
+	// It changes the contract of Update: the maps, slices and structs of a snapshot's objects
+	// (and of Entry objects, and the store's) may be shared with other objects of the view, so
+	// a caller must treat them as read-only and edit a DeepCopy. Without this option, a caller
+	// editing its snapshot never reaches what another object, the store or another Accumulator
+	// holds. Set MutationDetector in tests to catch an edit. Default false.
+	SharedValues bool
+	// MutationDetector, with SharedValues, checks every second that no shared value was
+	// modified (each is decoded again from the bytes it came from and compared, as client-go's
+	// cache mutation detector does with its copies); once one was, Update returns an error
+	// errors.Is recognises as ErrSharedValueModified. It costs a decode of every distinct
+	// shared value a second: for tests and debugging. The environment variable
+	// KATES_MUTATION_DETECTOR=true sets it too. Default false.
+	MutationDetector bool
+
 	// unobserved keeps the Accumulator out of the Client's metrics: Wait's own watches.
 	unobserved bool
+	// sharer holds the shared values of a Watch with SharedValues.
+	sharer *protodecode.Sharer
 }
+
+// ErrSharedValueModified is what Update's error wraps when WatchOptions.MutationDetector found
+// a shared value modified: a caller edited an object of a view with WatchOptions.SharedValues.
+var ErrSharedValueModified = protodecode.ErrSharedValueModified
 
 // Watch starts watching queries and returns an Accumulator of them. Each Query.Name names the
 // field of the caller's snapshot struct it fills (see Accumulator.Update). Watching runs until
@@ -151,6 +180,9 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		}
 		facts = c.kindFactsFor(ctx, kinds)
 	}
+	if opts.SharedValues {
+		opts.sharer = protodecode.NewSharer()
+	}
 	interned := newInterner()
 	observed := c.watchMetrics(opts, queries, began) // nil without metrics
 	acc, err := accumulator.New(specs, accumulator.Options{
@@ -160,7 +192,7 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			if m, ok := obj.(metav1.Object); ok && !opts.KeepManagedFields {
 				m.SetManagedFields(nil)
 			}
-			interned.internObject(obj)
+			interned.internObject(obj, opts.sharer != nil)
 		},
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
@@ -182,6 +214,13 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			c.runQuery(ctx, acc, rq, opts, observed)
 		}()
 	}
+	if opts.sharer != nil && (opts.MutationDetector || os.Getenv("KATES_MUTATION_DETECTOR") == "true") && len(resolved) > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			detectMutations(ctx, opts.sharer, acc, resolved[0].Name, time.Second)
+		}()
+	}
 	go func() {
 		<-ctx.Done()
 		wg.Wait()
@@ -192,6 +231,23 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		}
 	}()
 	return acc, nil
+}
+
+// detectMutations checks share every period until ctx ends, and reports a modified shared value
+// as query's error, which Update returns.
+func detectMutations(ctx context.Context, share *protodecode.Sharer, acc *accumulator.Accumulator, query string, period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := share.Check(); err != nil {
+				acc.SetError(query, fmt.Errorf("kates: %w (objects of a Watch with SharedValues are read-only: edit a DeepCopy)", err))
+			}
+		}
+	}
 }
 
 // metadataOnlyKinds lists the kinds whose every query is metadata-only: the client's own writes
@@ -308,7 +364,7 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 		o.TimeoutSeconds = &secs
 	}
 	if obj, list, ok := typedFor(rq, opts, hold); ok {
-		rc, err := c.typedRESTClient(rq.mapping.GroupVersionKind.GroupVersion(), !opts.KeepManagedFields)
+		rc, err := c.typedRESTClient(rq.mapping.GroupVersionKind.GroupVersion(), !opts.KeepManagedFields, opts.sharer)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -18,6 +18,10 @@ type Options struct {
 	// StripManagedFields leaves metadata.managedFields of decoded objects empty, without
 	// decoding them. Lists and objects without ObjectMeta are decoded whole.
 	StripManagedFields bool
+	// Share, if set, makes decoded objects share the parts Share already holds a copy of
+	// (label maps, owner references, the containers, volumes and tolerations of Pods; see
+	// Sharer) instead of each decoding its own: objects then share maps, slices and structs.
+	Share *Sharer
 }
 
 // protobufPrefix starts every enveloped (runtime.Unknown) protobuf object the API server sends.
@@ -117,6 +121,15 @@ func (d *ObjectDecoder) decode(data []byte, defaults *schema.GroupVersionKind, i
 	u, ok := obj.(unmarshaler)
 	if !ok {
 		return nil, nil, false, nil
+	}
+	if d.opts.Share != nil && hasObjectMetaFirst(t) {
+		if ok, err := d.opts.Share.decodeShared(raw, t, obj, u, d.opts.StripManagedFields); ok {
+			if err != nil {
+				return nil, &gvk, true, err
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			return obj, &gvk, true, nil
+		}
 	}
 	if d.opts.StripManagedFields && hasObjectMetaFirst(t) {
 		buf := scratch.Get().(*[]byte)

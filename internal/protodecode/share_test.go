@@ -1,0 +1,158 @@
+package protodecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
+	"k8s.io/client-go/kubernetes/scheme"
+)
+
+// TestSharedFieldNumbers checks the field numbers sharedParts relies on against the generated
+// structs' protobuf tags.
+func TestSharedFieldNumbers(t *testing.T) {
+	for _, c := range []struct {
+		t     reflect.Type
+		field string
+		want  int
+	}{
+		{reflect.TypeFor[metav1.ObjectMeta](), "Labels", labelsField},
+		{reflect.TypeFor[metav1.ObjectMeta](), "OwnerReferences", ownerReferencesField},
+		{reflect.TypeFor[corev1.Pod](), "Spec", podSpecField},
+		{reflect.TypeFor[corev1.PodSpec](), "Volumes", volumesField},
+		{reflect.TypeFor[corev1.PodSpec](), "Containers", containersField},
+		{reflect.TypeFor[corev1.PodSpec](), "InitContainers", initContainersField},
+		{reflect.TypeFor[corev1.PodSpec](), "Tolerations", tolerationsField},
+		{reflect.TypeFor[corev1.PodSpec](), "Affinity", affinityField},
+		{reflect.TypeFor[corev1.PodSpec](), "SecurityContext", securityContextField},
+	} {
+		f, ok := c.t.FieldByName(c.field)
+		require.True(t, ok, c.field)
+		require.Equal(t, c.want, protobufField(f.Tag.Get("protobuf")), "%s.%s", c.t, c.field)
+	}
+}
+
+func realisticPods(t *testing.T, n int) []*corev1.Pod {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "realistic", "pod.json"))
+	require.NoError(t, err)
+	var pod corev1.Pod
+	require.NoError(t, json.Unmarshal(data, &pod))
+	pod.Spec.Tolerations = []corev1.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}}
+	var out []*corev1.Pod
+	for i := range n {
+		p := pod.DeepCopy()
+		p.Name += "-" + strconv.Itoa(i)
+		p.Status.PodIP = "10.0.0." + strconv.Itoa(i)
+		out = append(out, p)
+	}
+	return out
+}
+
+func encodeObject(t *testing.T, obj runtime.Object) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	obj = obj.DeepCopyObject()
+	gvks, _, err := scheme.Scheme.ObjectKinds(obj)
+	require.NoError(t, err)
+	obj.GetObjectKind().SetGroupVersionKind(gvks[0])
+	s := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	require.NoError(t, scheme.Codecs.EncoderForVersion(s, gvks[0].GroupVersion()).Encode(obj, &buf))
+	return buf.Bytes()
+}
+
+// TestSharerDecodesWholeObjectsSharingParts decodes Pods of one template, and ConfigMaps, with
+// a Sharer: each is equal to what apimachinery decodes (less managedFields), and the Pods hold
+// one copy of their containers, volumes, tolerations and labels.
+func TestSharerDecodesWholeObjectsSharingParts(t *testing.T) {
+	standard := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	share := NewSharer()
+	fast := NewObjectDecoder(standard, scheme.Scheme, Options{StripManagedFields: true, Share: share})
+	var got []*corev1.Pod
+	for _, p := range realisticPods(t, 3) {
+		data := encodeObject(t, p)
+		want, _, err := standard.Decode(data, nil, nil)
+		require.NoError(t, err)
+		want.(*corev1.Pod).ManagedFields = nil
+		obj, _, err := fast.Decode(data, nil, nil)
+		require.NoError(t, err)
+		require.Empty(t, cmp.Diff(want, obj))
+		got = append(got, obj.(*corev1.Pod))
+	}
+	a, b := got[0], got[2]
+	require.Same(t, &a.Spec.Containers[0], &b.Spec.Containers[0])
+	require.Same(t, &a.Spec.Volumes[0], &b.Spec.Volumes[0])
+	require.Same(t, &a.Spec.Tolerations[0], &b.Spec.Tolerations[0])
+	require.Same(t, &a.OwnerReferences[0], &b.OwnerReferences[0])
+	require.Equal(t, reflect.ValueOf(a.Labels).Pointer(), reflect.ValueOf(b.Labels).Pointer())
+	require.NotEqual(t, a.Status.PodIP, b.Status.PodIP)
+	require.NoError(t, share.Check())
+
+	// A ConfigMap with another label set gets its own.
+	var cm corev1.ConfigMap
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "realistic", "configmap.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &cm))
+	enc := encodeObject(t, &cm)
+	obj, _, err := fast.Decode(enc, nil, nil)
+	require.NoError(t, err)
+	want, _, err := standard.Decode(enc, nil, nil)
+	require.NoError(t, err)
+	want.(*corev1.ConfigMap).ManagedFields = nil
+	require.Empty(t, cmp.Diff(want, obj))
+}
+
+// TestSharerCheckCatchesAnEdit is the mutation detector at work: a caller editing a shared
+// label map, or a shared container, is caught by Check.
+func TestSharerCheckCatchesAnEdit(t *testing.T) {
+	for _, edit := range []struct {
+		name, part string
+		do         func(p *corev1.Pod)
+	}{
+		{"label", "metadata.labels", func(p *corev1.Pod) { p.Labels["team"] = "edited" }},
+		{"image", "spec.containers", func(p *corev1.Pod) { p.Spec.Containers[0].Image = "edited:1" }},
+		{"resource", "spec.containers", func(p *corev1.Pod) {
+			p.Spec.Containers[0].Resources.Limits[corev1.ResourceMemory] = p.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]
+		}},
+	} {
+		t.Run(edit.name, func(t *testing.T) {
+			share := NewSharer()
+			fast := NewObjectDecoder(protobuf.NewSerializer(scheme.Scheme, scheme.Scheme), scheme.Scheme, Options{StripManagedFields: true, Share: share})
+			var pods []*corev1.Pod
+			for _, p := range realisticPods(t, 2) {
+				obj, _, err := fast.Decode(encodeObject(t, p), nil, nil)
+				require.NoError(t, err)
+				pods = append(pods, obj.(*corev1.Pod))
+			}
+			require.NoError(t, share.Check())
+			edit.do(pods[0])
+			err := share.Check()
+			require.True(t, errors.Is(err, ErrSharedValueModified), "Check() = %v", err)
+			require.True(t, strings.Contains(err.Error(), edit.part), "Check() = %v, want it to name %s", err, edit.part)
+		})
+	}
+}
+
+func TestSharerFallsBackOnMalformedInput(t *testing.T) {
+	share := NewSharer()
+	standard := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	fast := NewObjectDecoder(standard, scheme.Scheme, Options{StripManagedFields: true, Share: share})
+	data := encodeObject(t, realisticPods(t, 1)[0])
+	for _, bad := range [][]byte{data[:len(data)/2], data[:len(data)-3]} {
+		_, _, errStd := standard.Decode(bad, nil, nil)
+		_, _, errFast := fast.Decode(bad, nil, nil)
+		require.Equal(t, errStd == nil, errFast == nil)
+	}
+}
