@@ -293,7 +293,7 @@ func (rep *report) bootstrap() {
 	if rep.r.info["bootstrap-pods"] == "" {
 		pods = "0.3×N realistic Pods" // results of a run before issue 26
 	}
-	rep.p("From starting to watch N realistic ConfigMaps and "+pods+" in one namespace (the objects " +
+	rep.p("From starting to watch N realistic ConfigMaps and " + pods + " in one namespace (the objects " +
 		"of section 2) to a complete typed view (package cluster, `BenchmarkBootstrap`; clients built and kinds " +
 		"resolved beforehand). kates: `Watch` and the first `Update` into " +
 		"`struct{ConfigMaps []*corev1.ConfigMap; Pods []*corev1.Pod}`; kates-ahead: the same with " +
