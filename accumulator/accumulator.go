@@ -35,6 +35,8 @@ type Accumulator struct {
 	status func(*unstructured.Unstructured) (*kstatus.Result, error)
 	// observer is Options.Observer; nil if none.
 	observer Observer
+	// check is Options.Check; nil if none.
+	check func() error
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -87,6 +89,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		objectTransform: opts.ObjectTransform,
 		status:          opts.Status,
 		observer:        opts.Observer,
+		check:           opts.Check,
 		changed:         make(chan struct{}, 1),
 		complete:        make(chan struct{}),
 		updateSem:       make(chan struct{}, 1),
@@ -409,6 +412,11 @@ func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]
 	}
 	if err := a.queryErrors(); err != nil {
 		return false, err
+	}
+	if a.check != nil {
+		if err := a.check(); err != nil {
+			return false, err
+		}
 	}
 	if !a.bootstrapped() {
 		return false, nil

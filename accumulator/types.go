@@ -83,6 +83,12 @@ type Options struct {
 	// Observer, if not nil, is told of every event, list and Update, for metrics (see
 	// Observer). Default: nil, nothing is observed and nothing is paid for it.
 	Observer Observer
+
+	// Check, if not nil, runs at the start of every Update, in the caller's goroutine (so
+	// that it reads the caller's snapshot without racing with the caller), and an error it
+	// returns is Update's. kates sets it to its mutation detector (WatchOptions.MutationDetector).
+	// Default: nil.
+	Check func() error
 }
 
 // Overlay knows how to report the client's own writes that a watch may not have delivered yet.

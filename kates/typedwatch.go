@@ -40,8 +40,8 @@ import (
 // does) cost both kates and controller-runtime about 1.3 times the CPU time on this machine's
 // loopback HTTP/2 and TLS, which then carry three times the bytes.
 //
-// With share set (WatchOptions.SharedValues), objects are decoded sharing the parts share
-// holds (see protodecode.Sharer); such a client serves one Watch and is not kept.
+// With share set (every Watch sets its own), objects are decoded with the parts share keeps
+// (see protodecode.Sharer); such a client serves one Watch and is not kept.
 func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool, share *protodecode.Sharer) (rest.Interface, error) {
 	c.protoMu.Lock()
 	defer c.protoMu.Unlock()

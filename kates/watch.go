@@ -108,12 +108,13 @@ type WatchOptions struct {
 	// editing its snapshot never reaches what another object, the store or another Accumulator
 	// holds. Set MutationDetector in tests to catch an edit. Default false.
 	SharedValues bool
-	// MutationDetector, with SharedValues, checks every second that no shared value was
-	// modified (each is decoded again from the bytes it came from and compared, as client-go's
-	// cache mutation detector does with its copies); once one was, Update returns an error
-	// errors.Is recognises as ErrSharedValueModified. It costs a decode of every distinct
-	// shared value a second: for tests and debugging. The environment variable
-	// KATES_MUTATION_DETECTOR=true sets it too. Default false.
+	// MutationDetector, with SharedValues, makes every Update first check that no shared value
+	// was modified (each is decoded again from the bytes it came from and compared, as
+	// client-go's cache mutation detector does with its copies); once one was, Update returns
+	// an error errors.Is recognises as ErrSharedValueModified. It runs in Update's goroutine,
+	// so an edit the caller made before calling Update is caught without a data race. It costs
+	// a decode of every distinct shared value per Update: for tests and debugging. The
+	// environment variable KATES_MUTATION_DETECTOR=true sets it too. Default false.
 	MutationDetector bool
 
 	// unobserved keeps the Accumulator out of the Client's metrics: Wait's own watches.
@@ -180,8 +181,16 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 		}
 		facts = c.kindFactsFor(ctx, kinds)
 	}
+	// Parts objects repeat (label sets, owner references, a workload's Pod template) are
+	// decoded once per view: by default each object gets a deep copy, sharing only strings,
+	// which costs a fraction of decoding the part; with SharedValues, the part itself.
+	opts.sharer = protodecode.NewCopier()
 	if opts.SharedValues {
 		opts.sharer = protodecode.NewSharer()
+	}
+	var check func() error
+	if opts.sharer.Shares() && (opts.MutationDetector || os.Getenv("KATES_MUTATION_DETECTOR") == "true") {
+		check = mutationCheck(opts.sharer)
 	}
 	interned := newInterner()
 	observed := c.watchMetrics(opts, queries, began) // nil without metrics
@@ -192,13 +201,17 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			if m, ok := obj.(metav1.Object); ok && !opts.KeepManagedFields {
 				m.SetManagedFields(nil)
 			}
-			interned.internObject(obj, opts.sharer != nil)
+			// The parts the sharer decoded hold its strings already (and, shared, are
+			// read by other objects meanwhile): interning leaves them alone.
+			_, unstructured := obj.(*Unstructured)
+			interned.internObject(obj, !unstructured)
 		},
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
 		Scheme:      Scheme,
 		Status:      statusFunc(opts.StatusRules, opts.NoStatusLibrary, kindsLookup(facts)),
 		Observer:    observer(observed),
+		Check:       check,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
@@ -214,13 +227,6 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 			c.runQuery(ctx, acc, rq, opts, observed)
 		}()
 	}
-	if opts.sharer != nil && (opts.MutationDetector || os.Getenv("KATES_MUTATION_DETECTOR") == "true") && len(resolved) > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			detectMutations(ctx, opts.sharer, acc, resolved[0].Name, time.Second)
-		}()
-	}
 	go func() {
 		<-ctx.Done()
 		wg.Wait()
@@ -233,20 +239,14 @@ func (c *Client) WatchWithOptions(ctx context.Context, opts WatchOptions, querie
 	return acc, nil
 }
 
-// detectMutations checks share every period until ctx ends, and reports a modified shared value
-// as query's error, which Update returns.
-func detectMutations(ctx context.Context, share *protodecode.Sharer, acc *accumulator.Accumulator, query string, period time.Duration) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := share.Check(); err != nil {
-				acc.SetError(query, fmt.Errorf("kates: %w (objects of a Watch with SharedValues are read-only: edit a DeepCopy)", err))
-			}
+// mutationCheck returns the check Update runs for a Watch with MutationDetector: it reports a
+// modified shared value.
+func mutationCheck(share *protodecode.Sharer) func() error {
+	return func() error {
+		if err := share.Check(); err != nil {
+			return fmt.Errorf("kates: %w (objects of a Watch with SharedValues are read-only: edit a DeepCopy)", err)
 		}
+		return nil
 	}
 }
 

@@ -3,8 +3,10 @@ package protodecode
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	corev1 "k8s.io/api/core/v1"
@@ -37,6 +39,8 @@ type sharedPart struct {
 	decode func(b []byte) (any, error)
 	// set sets obj's part to v; obj is of the part's kind.
 	set func(obj runtime.Object, v any)
+	// copy returns a deep copy of v that shares only its strings (immutable) with v.
+	copy func(v any) any
 }
 
 var podType = reflect.TypeFor[corev1.Pod]()
@@ -55,9 +59,9 @@ const (
 	securityContextField = 14 // PodSpec.securityContext
 )
 
-func metaPart(name string, field protowire.Number, get func(*metav1.ObjectMeta) any, set func(metav1.Object, any)) sharedPart {
+func metaPart(name string, field protowire.Number, get func(*metav1.ObjectMeta) any, set func(metav1.Object, any), copy func(any) any) sharedPart {
 	return sharedPart{
-		name: name, outer: objectMetaField, inner: field,
+		name: name, outer: objectMetaField, inner: field, copy: copy,
 		decode: func(b []byte) (any, error) {
 			var m metav1.ObjectMeta
 			if err := m.Unmarshal(b); err != nil {
@@ -69,9 +73,9 @@ func metaPart(name string, field protowire.Number, get func(*metav1.ObjectMeta) 
 	}
 }
 
-func podSpecPart(name string, field protowire.Number, get func(*corev1.PodSpec) any, set func(*corev1.PodSpec, any)) sharedPart {
+func podSpecPart(name string, field protowire.Number, get func(*corev1.PodSpec) any, set func(*corev1.PodSpec, any), copy func(any) any) sharedPart {
 	return sharedPart{
-		name: name, outer: podSpecField, inner: field, pod: true,
+		name: name, outer: podSpecField, inner: field, pod: true, copy: copy,
 		decode: func(b []byte) (any, error) {
 			var s corev1.PodSpec
 			if err := s.Unmarshal(b); err != nil {
@@ -87,28 +91,51 @@ func podSpecPart(name string, field protowire.Number, get func(*corev1.PodSpec) 
 var sharedParts = []sharedPart{
 	metaPart("metadata.labels", labelsField,
 		func(m *metav1.ObjectMeta) any { return m.Labels },
-		func(o metav1.Object, v any) { o.SetLabels(v.(map[string]string)) }),
+		func(o metav1.Object, v any) { o.SetLabels(v.(map[string]string)) },
+		func(v any) any { return maps.Clone(v.(map[string]string)) }),
 	metaPart("metadata.ownerReferences", ownerReferencesField,
 		func(m *metav1.ObjectMeta) any { return m.OwnerReferences },
-		func(o metav1.Object, v any) { o.SetOwnerReferences(v.([]metav1.OwnerReference)) }),
+		func(o metav1.Object, v any) { o.SetOwnerReferences(v.([]metav1.OwnerReference)) },
+		func(v any) any { return copySlice(v.([]metav1.OwnerReference)) }),
 	podSpecPart("spec.volumes", volumesField,
 		func(s *corev1.PodSpec) any { return s.Volumes },
-		func(s *corev1.PodSpec, v any) { s.Volumes = v.([]corev1.Volume) }),
+		func(s *corev1.PodSpec, v any) { s.Volumes = v.([]corev1.Volume) },
+		func(v any) any { return copySlice(v.([]corev1.Volume)) }),
 	podSpecPart("spec.containers", containersField,
 		func(s *corev1.PodSpec) any { return s.Containers },
-		func(s *corev1.PodSpec, v any) { s.Containers = v.([]corev1.Container) }),
+		func(s *corev1.PodSpec, v any) { s.Containers = v.([]corev1.Container) },
+		func(v any) any { return copySlice(v.([]corev1.Container)) }),
 	podSpecPart("spec.initContainers", initContainersField,
 		func(s *corev1.PodSpec) any { return s.InitContainers },
-		func(s *corev1.PodSpec, v any) { s.InitContainers = v.([]corev1.Container) }),
+		func(s *corev1.PodSpec, v any) { s.InitContainers = v.([]corev1.Container) },
+		func(v any) any { return copySlice(v.([]corev1.Container)) }),
 	podSpecPart("spec.tolerations", tolerationsField,
 		func(s *corev1.PodSpec) any { return s.Tolerations },
-		func(s *corev1.PodSpec, v any) { s.Tolerations = v.([]corev1.Toleration) }),
+		func(s *corev1.PodSpec, v any) { s.Tolerations = v.([]corev1.Toleration) },
+		func(v any) any { return copySlice(v.([]corev1.Toleration)) }),
 	podSpecPart("spec.affinity", affinityField,
 		func(s *corev1.PodSpec) any { return s.Affinity },
-		func(s *corev1.PodSpec, v any) { s.Affinity = v.(*corev1.Affinity) }),
+		func(s *corev1.PodSpec, v any) { s.Affinity = v.(*corev1.Affinity) },
+		func(v any) any { return v.(*corev1.Affinity).DeepCopy() }),
 	podSpecPart("spec.securityContext", securityContextField,
 		func(s *corev1.PodSpec) any { return s.SecurityContext },
-		func(s *corev1.PodSpec, v any) { s.SecurityContext = v.(*corev1.PodSecurityContext) }),
+		func(s *corev1.PodSpec, v any) { s.SecurityContext = v.(*corev1.PodSecurityContext) },
+		func(v any) any { return v.(*corev1.PodSecurityContext).DeepCopy() }),
+}
+
+// copySlice deep-copies s with its generated DeepCopyInto, which shares strings only.
+func copySlice[T any, P interface {
+	*T
+	DeepCopyInto(*T)
+}](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	out := make([]T, len(s))
+	for i := range s {
+		P(&s[i]).DeepCopyInto(&out[i])
+	}
+	return out
 }
 
 // maxSharedValues bounds how many canonical parts a Sharer keeps; past it, new parts are
@@ -118,13 +145,27 @@ const maxSharedValues = 1 << 16
 // Sharer holds the canonical copies of the parts objects share (see Options.Share). It is safe
 // for concurrent use; one Sharer serves one view.
 type Sharer struct {
+	// copies is set for a Sharer that hands out deep copies (NewCopier).
+	copies bool
 	mu     sync.RWMutex
 	values [16]map[string]any // by index into sharedParts: the part's bytes → its value
 	count  int
+	// hits counts, by part, the objects that found their part kept: a part whose values
+	// rarely repeat (a label set unique to each object) stops being kept.
+	hits [16]atomic.Int64
 }
 
-// NewSharer returns an empty Sharer.
+// NewSharer returns an empty Sharer whose objects share the parts it keeps.
 func NewSharer() *Sharer { return &Sharer{} }
+
+// NewCopier returns an empty Sharer that gives each object a deep copy of the part it keeps
+// rather than the part itself: objects then share nothing but strings, which are immutable, and
+// a copy still costs a fraction of decoding the part (a map's table copied whole, a container
+// spec's fields assigned) and allocates no string. Check has nothing to check.
+func NewCopier() *Sharer { return &Sharer{copies: true} }
+
+// Shares reports whether s's objects share parts (NewSharer) rather than copies (NewCopier).
+func (s *Sharer) Shares() bool { return s != nil && !s.copies }
 
 // Len returns how many canonical parts s holds.
 func (s *Sharer) Len() int {
@@ -138,17 +179,28 @@ func (s *Sharer) Len() int {
 func (s *Sharer) value(i int, b []byte) (any, bool) {
 	s.mu.RLock()
 	v, ok := s.values[i][string(b)]
+	kept := len(s.values[i])
 	s.mu.RUnlock()
 	if ok {
+		s.hits[i].Add(1)
+		if s.copies {
+			v = sharedParts[i].copy(v)
+		}
 		return v, true
 	}
 	v, err := sharedParts[i].decode(b)
 	if err != nil {
 		return nil, false
 	}
+	if kept >= rareAfter && s.hits[i].Load() < int64(kept) {
+		return v, true // this part rarely repeats: keeping it would only cost memory
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c, ok := s.values[i][string(b)]; ok {
+		if s.copies {
+			return v, true // v is a fresh decode: as good as a copy
+		}
 		return c, true
 	}
 	if s.count < maxSharedValues {
@@ -157,9 +209,17 @@ func (s *Sharer) value(i int, b []byte) (any, bool) {
 		}
 		s.values[i][string(b)] = v
 		s.count++
+		if s.copies {
+			return sharedParts[i].copy(v), true
+		}
 	}
 	return v, true
 }
+
+// rareAfter is how many values of a part a Sharer keeps before it checks that they repeat:
+// once it keeps that many, it keeps no more unless on average each was found again at least
+// once.
+const rareAfter = 1024
 
 // ErrSharedValueModified is the error Check returns: a caller modified a value that objects
 // share.
@@ -169,6 +229,9 @@ var ErrSharedValueModified = errors.New("a value shared between objects was modi
 // the value objects hold (as client-go's cache mutation detector compares its copies), and
 // returns an error wrapping ErrSharedValueModified naming the first part that differs.
 func (s *Sharer) Check() error {
+	if s.copies {
+		return nil
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for i, vals := range s.values[:len(sharedParts)] {

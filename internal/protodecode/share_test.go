@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -156,3 +157,35 @@ func TestSharerFallsBackOnMalformedInput(t *testing.T) {
 		require.Equal(t, errStd == nil, errFast == nil)
 	}
 }
+
+// TestCopierSharesOnlyStrings: by default (NewCopier) objects get deep copies of the parts kept
+// once, equal to apimachinery's decode, sharing strings (immutable) and nothing else.
+func TestCopierSharesOnlyStrings(t *testing.T) {
+	standard := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	share := NewCopier()
+	fast := NewObjectDecoder(standard, scheme.Scheme, Options{StripManagedFields: true, Share: share})
+	var got []*corev1.Pod
+	for _, p := range realisticPods(t, 3) {
+		data := encodeObject(t, p)
+		want, _, err := standard.Decode(data, nil, nil)
+		require.NoError(t, err)
+		want.(*corev1.Pod).ManagedFields = nil
+		obj, _, err := fast.Decode(data, nil, nil)
+		require.NoError(t, err)
+		require.Empty(t, cmp.Diff(want, obj))
+		got = append(got, obj.(*corev1.Pod))
+	}
+	a, b := got[1], got[2]
+	require.NotSame(t, &a.Spec.Containers[0], &b.Spec.Containers[0])
+	require.NotSame(t, &a.Spec.Volumes[0], &b.Spec.Volumes[0])
+	require.NotSame(t, &a.OwnerReferences[0], &b.OwnerReferences[0])
+	require.NotEqual(t, reflect.ValueOf(a.Labels).Pointer(), reflect.ValueOf(b.Labels).Pointer())
+	require.Equal(t, unsafeStringData(a.Spec.Containers[0].Image), unsafeStringData(b.Spec.Containers[0].Image), "strings are shared")
+	a.Labels["edited"] = "yes"
+	a.Spec.Containers[0].Image = "edited"
+	require.NotContains(t, b.Labels, "edited")
+	require.NotEqual(t, "edited", b.Spec.Containers[0].Image)
+	require.NoError(t, share.Check())
+}
+
+func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
