@@ -77,7 +77,10 @@ type WatchOptions struct {
 	// re-checks authorization, so it bounds how long a revoked permission goes unnoticed.
 	// Default 5 minutes.
 	WatchTimeout time.Duration
-	// PageSize is how many objects each list request asks for. Default 500.
+	// PageSize is how many objects each list request asks for, when the list is paged: a
+	// built-in kind's first list is one request served by the API server's watch cache, which
+	// ignores it; custom resources stream their first list (WatchList) and page the lists they
+	// fall back to. Default 500.
 	PageSize int64
 	// StatusRules are CEL status rules for custom resources, used for each Entry's Status
 	// before kstatus' built-in library (see kstatus.RuleSet, LoadStatusRules). Default: none.
@@ -286,7 +289,7 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
 // observed, if not nil, counts the query's failed list and watch requests.
 func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed *metrics.Watch) {
-	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold())
+	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), acc.Store(rq.Name).Transformer())
 	if err != nil {
 		if observed != nil {
 			observed.ListWatchError(rq.Name)
@@ -298,10 +301,22 @@ func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq 
 		countErrors(ctx, lw, observed, rq.Name)
 	}
 	store := &clearingStore{Store: acc.Store(rq.Name), clear: func() { acc.SetError(rq.Name, nil) }}
-	r := cache.NewReflectorWithOptions(lw, expected, store, cache.ReflectorOptions{
+	var lister cache.ListerWatcher = lw
+	_, isUnstructured := expected.(*unstructured.Unstructured)
+	if !isUnstructured {
+		lister = streamingListWatch{lw} // typed: one LIST, decoded as it streams in
+	}
+	r := cache.NewReflectorWithOptions(lister, expected, store, cache.ReflectorOptions{
 		Name: "kates query " + rq.Name,
 	})
-	r.WatchListPageSize = opts.PageSize
+	if isUnstructured {
+		// WatchList streams the initial objects; this is the page size of the lists it falls
+		// back to. A typed query's list is left to the Reflector's paging rules: a page size
+		// would make a relist at a resource version read that exact, possibly stale, version
+		// from etcd (a limit with a resourceVersion means Exact) instead of the watch cache's
+		// newer state, and the watch after it would find that version gone, over and over.
+		r.WatchListPageSize = opts.PageSize
+	}
 
 	backoff := wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 1 << 30, Cap: 10 * time.Second}
 	var failingSince time.Time
@@ -354,7 +369,7 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 // whole objects through the dynamic client, or metadata alone through the metadata client,
 // turned into Unstructured objects of rq's kind so the store need not know the difference.
 // hold is the type the query's store holds its objects as, if set.
-func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type) (*cache.ListWatch, runtime.Object, error) {
+func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, arrive cache.TransformFunc) (*cache.ListWatch, runtime.Object, error) {
 	prepare := func(o *metav1.ListOptions) {
 		o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
 	}
@@ -368,7 +383,8 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 		if err != nil {
 			return nil, nil, err
 		}
-		return typedListWatch(rc, rq, list, prepare, watchTimeout), obj, nil
+		dec := protodecode.NewObjectDecoder(nil, Scheme, protodecode.Options{StripManagedFields: !opts.KeepManagedFields, Share: opts.sharer})
+		return typedListWatch(rc, dec, arrive, rq, list, prepare, watchTimeout), obj, nil
 	}
 	expected := &unstructured.Unstructured{}
 	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)

@@ -1,8 +1,10 @@
 package cluster_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -67,6 +70,10 @@ func writeHeapProfile(b *testing.B, path string) {
 //   - floor: both LISTs sent at once, as protobuf (resourceVersion=0: from the API server's
 //     watch cache, one response each), each response's bytes read and kept, decoded not at
 //     all: what the API server and the wire take to hand the objects over.
+//   - floor-watchlist: the same through the requests kates' and controller-runtime's
+//     reflectors send (client-go's WatchList: a watch with sendInitialEvents=true, read
+//     until the bookmark that ends the initial events), frames kept undecoded: what the API
+//     server and the wire take on the path the peers use.
 func BenchmarkView(b *testing.B) {
 	kinds := []kind{configMaps, pods}
 	for _, n := range bootstrapSizes {
@@ -97,7 +104,8 @@ func BenchmarkView(b *testing.B) {
 				opts := crcache.Options{DefaultTransform: crcache.TransformStripManagedFields()}
 				benchView(b, objects, controllerRuntimeSessionWith(ns, nil, opts, kinds...))
 			}},
-			peer{"floor", func(b *testing.B) { benchView(b, objects, floorSession(ns, kinds...)) }},
+			peer{"floor", func(b *testing.B) { benchView(b, objects, floorSession(ns, false, kinds...)) }},
+			peer{"floor-watchlist", func(b *testing.B) { benchView(b, objects, floorSession(ns, true, kinds...)) }},
 		)
 	}
 }
@@ -133,7 +141,7 @@ func splitComma(s string) []string {
 func benchView(b *testing.B, objects int, s *session) {
 	b.ReportAllocs()
 	b.StopTimer()
-	var cpu time.Duration
+	var cpu, snapshotTime time.Duration
 	var held float64
 	for range b.N {
 		s.prepare(b)
@@ -143,6 +151,7 @@ func benchView(b *testing.B, objects int, s *session) {
 		stop := s.run(b)
 		b.StopTimer()
 		cpu += cpuTime() - cpuBefore
+		snapshotTime += s.snapshotTime
 		after := heapAlloc()
 		if *heapProfile != "" {
 			writeHeapProfile(b, *heapProfile)
@@ -153,12 +162,16 @@ func benchView(b *testing.B, objects int, s *session) {
 	}
 	b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "cpu-ms")
 	b.ReportMetric(held/float64(b.N), "B/object")
+	if snapshotTime > 0 {
+		b.ReportMetric(snapshotTime.Seconds()*1000/float64(b.N), "snapshot-ms")
+	}
 }
 
 // floorSession sends one LIST per kind at once, asking for protobuf, and keeps each response's
 // bytes as they came (gzip undone by net/http, as for every peer): the least a client can do
-// to receive the objects.
-func floorSession(ns string, kinds ...kind) *session {
+// to receive the objects. With watchList, it sends the WatchList requests of client-go's
+// reflectors instead and keeps the frames up to the end of the initial events.
+func floorSession(ns string, watchList bool, kinds ...kind) *session {
 	var (
 		hc     *http.Client
 		host   string
@@ -182,7 +195,11 @@ func floorSession(ns string, kinds ...kind) *session {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				out[i], errs[i] = floorList(ctx, hc, host, ns, k.gvr)
+				if watchList {
+					out[i], errs[i] = floorWatchList(ctx, hc, host, ns, k.gvr)
+				} else {
+					out[i], errs[i] = floorList(ctx, hc, host, ns, k.gvr)
+				}
 			}()
 		}
 		wg.Wait()
@@ -224,4 +241,47 @@ func floorList(ctx context.Context, hc *http.Client, host, ns string, gvr schema
 	}
 	// ReadAll's buffer grew by doubling: keep the bytes as sent, not its spare capacity.
 	return bytes.Clone(data), nil
+}
+
+// floorWatchList sends the WatchList request of a client-go reflector and reads the protobuf
+// watch frames (a 4-byte big-endian length, then a WatchEvent) until the first BOOKMARK, the
+// one that ends the initial events, keeping the frames' bytes undecoded.
+func floorWatchList(ctx context.Context, hc *http.Client, host, ns string, gvr schema.GroupVersionResource) ([]byte, error) {
+	prefix := "/api/"
+	if gvr.Group != "" {
+		prefix = "/apis/" + gvr.Group + "/"
+	}
+	url := fmt.Sprintf("%s%s%s/namespaces/%s/%s?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=600",
+		host, prefix, gvr.Version, ns, gvr.Resource)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/vnd.kubernetes.protobuf;stream=watch")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(resp.Body)
+		return nil, fmt.Errorf("watch-list %s: %s: %.200s", gvr.Resource, resp.Status, data)
+	}
+	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	var out []byte
+	var size [4]byte
+	for {
+		if _, err := io.ReadFull(r, size[:]); err != nil {
+			return nil, fmt.Errorf("watch-list %s: %w", gvr.Resource, err)
+		}
+		n := int(binary.BigEndian.Uint32(size[:]))
+		start := len(out)
+		out = slices.Grow(out, n)[:start+n]
+		if _, err := io.ReadFull(r, out[start:]); err != nil {
+			return nil, fmt.Errorf("watch-list %s: %w", gvr.Resource, err)
+		}
+		if bytes.Contains(out[start:min(start+16, len(out))], []byte("BOOKMARK")) {
+			return bytes.Clone(out), nil
+		}
+	}
 }

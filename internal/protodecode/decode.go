@@ -122,13 +122,19 @@ func (d *ObjectDecoder) decode(data []byte, defaults *schema.GroupVersionKind, i
 	if !ok {
 		return nil, nil, false, nil
 	}
+	if err := d.unmarshal(raw, t, obj, u); err != nil {
+		return nil, &gvk, true, err
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return obj, &gvk, true, nil
+}
+
+// unmarshal decodes raw, the bytes of an object of type t, into obj (u), leaving out what the
+// options say.
+func (d *ObjectDecoder) unmarshal(raw []byte, t reflect.Type, obj runtime.Object, u unmarshaler) error {
 	if d.opts.Share != nil && hasObjectMetaFirst(t) {
 		if ok, err := d.opts.Share.decodeShared(raw, t, obj, u, d.opts.StripManagedFields); ok {
-			if err != nil {
-				return nil, &gvk, true, err
-			}
-			obj.GetObjectKind().SetGroupVersionKind(gvk)
-			return obj, &gvk, true, nil
+			return err
 		}
 	}
 	if d.opts.StripManagedFields && hasObjectMetaFirst(t) {
@@ -139,11 +145,7 @@ func (d *ObjectDecoder) decode(data []byte, defaults *schema.GroupVersionKind, i
 		}
 	}
 	u.Reset()
-	if err := u.Unmarshal(raw); err != nil {
-		return nil, &gvk, true, err
-	}
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	return obj, &gvk, true, nil
+	return u.Unmarshal(raw)
 }
 
 // scratch holds buffers for objects rewritten without their managedFields: the generated
