@@ -189,3 +189,39 @@ func TestCopierSharesOnlyStrings(t *testing.T) {
 }
 
 func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// TestDecodeListMatchesApimachinery decodes lists as they stream in: the items equal what
+// apimachinery decodes (without managedFields), in order, with the list's metadata; a truncated
+// list is an error, and JSON is ErrNotProtobufList.
+func TestDecodeListMatchesApimachinery(t *testing.T) {
+	standard := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	pods := realisticPods(t, 5)
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "42", Continue: "next"}}
+	for _, p := range pods {
+		list.Items = append(list.Items, *p)
+	}
+	data := encodeObject(t, list)
+	want, _, err := standard.Decode(data, nil, &corev1.PodList{})
+	require.NoError(t, err)
+
+	for _, share := range []*Sharer{nil, NewCopier(), NewSharer()} {
+		dec := NewObjectDecoder(standard, scheme.Scheme, Options{StripManagedFields: true, Share: share})
+		var got []runtime.Object
+		lm, err := dec.DecodeList(bytes.NewReader(data), corev1.SchemeGroupVersion.WithKind("Pod"), func(o runtime.Object) { got = append(got, o) })
+		require.NoError(t, err)
+		require.Equal(t, "42", lm.ResourceVersion)
+		require.Equal(t, "next", lm.Continue)
+		require.Len(t, got, len(pods))
+		for i, o := range got {
+			w := want.(*corev1.PodList).Items[i].DeepCopy()
+			w.ManagedFields = nil
+			w.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
+			require.Empty(t, cmp.Diff(w, o), "item %d", i)
+		}
+
+		_, err = dec.DecodeList(bytes.NewReader(data[:len(data)-10]), corev1.SchemeGroupVersion.WithKind("Pod"), func(runtime.Object) {})
+		require.Error(t, err, "truncated")
+		_, err = dec.DecodeList(strings.NewReader(`{"kind":"PodList"}`), corev1.SchemeGroupVersion.WithKind("Pod"), func(runtime.Object) {})
+		require.ErrorIs(t, err, ErrNotProtobufList)
+	}
+}
