@@ -97,7 +97,7 @@ prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags.
 # The complete view (BenchmarkView): each peer and size in a process of its own, the peers'
 # order rotating from round to round, so that each peer runs first, second, ... in turn.
 viewrounds=${BENCH_VIEW_ROUNDS:-$rounds}
-viewpeers=(kates kates-shared controller-runtime controller-runtime-strip floor)
+viewpeers=(kates kates-shared controller-runtime controller-runtime-strip floor floor-watchlist)
 for r in $(seq 1 "$viewrounds"); do
   echo "bench-round: $r" >>"$res/view.txt"
   for n in ${BENCH_VIEW_SIZES:-10000 50000 100000}; do

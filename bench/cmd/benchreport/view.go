@@ -22,6 +22,7 @@ var viewPeers = []struct{ key, label string }{
 	{"controller-runtime", "controller-runtime cache, defaults"},
 	{"controller-runtime-strip", "controller-runtime cache, TransformStripManagedFields"},
 	{"floor", "the floor: both LISTs as protobuf, undecoded"},
+	{"floor-watchlist", "both WatchList streams (the peers' requests), undecoded"},
 }
 
 // controller-runtime's two setups: each figure of kates is judged against the better of them
