@@ -118,6 +118,10 @@ func (in *interner) internObject(obj runtime.Object, shared bool) {
 	case *corev1.Pod:
 		b.internPodSpec(&o.Spec)
 		b.internPodStatus(&o.Status)
+	case *corev1.ConfigMap:
+		// The keys of an application's configuration repeat across its ConfigMaps; the
+		// values are mostly its own.
+		b.internMap(o.Data, false)
 	}
 	in.mu.RUnlock()
 	b.add()
