@@ -37,6 +37,8 @@ type Accumulator struct {
 	observer Observer
 	// sharder is Options.Sharder; nil if none.
 	sharder Sharder
+	// check is Options.Check; nil if none.
+	check func() error
 
 	changed chan struct{}
 	// synced counts the queries whose store has had its first Replace.
@@ -90,6 +92,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 		status:          opts.Status,
 		observer:        opts.Observer,
 		sharder:         opts.Sharder,
+		check:           opts.Check,
 		changed:         make(chan struct{}, 1),
 		complete:        make(chan struct{}),
 		updateSem:       make(chan struct{}, 1),
@@ -413,6 +416,11 @@ func (a *Accumulator) FilteredUpdate(ctx context.Context, target any, deltas *[]
 	}
 	if err := a.queryErrors(); err != nil {
 		return false, err
+	}
+	if a.check != nil {
+		if err := a.check(); err != nil {
+			return false, err
+		}
 	}
 	if !a.bootstrapped() {
 		return false, nil

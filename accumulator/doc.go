@@ -79,6 +79,11 @@ the same version (into another struct or element type) are copies of the view's 
   - But an edited object that does not change keeps showing the edit in this Accumulator's
     later snapshots, since it is carried over (and copied, for another struct type). Treat
     snapshot objects as read-only, or DeepCopy before editing.
+  - The objects the I/O shell decodes may share strings with each other (kates decodes a part
+    many objects repeat once, and gives each a deep copy: strings are immutable). With
+    kates.WatchOptions.SharedValues they share whole maps, slices and structs too (label sets,
+    a workload's Pod template parts), and the promise above no longer holds: editing one
+    object edits others; Options.Check (kates' mutation detector) catches it.
   - Slices are always new, unless Options.ReuseSlices is set: then a slice field that still
     holds the slice the previous Update handed out is written in place, which makes an Update
     of one change among tens of thousands of objects cost what it does among a thousand. A

@@ -1,14 +1,15 @@
 package accumulator
 
 import (
-	"cmp"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
@@ -30,11 +31,13 @@ func (k objKey) String() string {
 }
 
 // compareKeys orders keys by namespace, then name: the order of slice snapshot fields.
+// strings.Compare takes one pass over the bytes where cmp.Compare takes two (less, then
+// greater); namespaces, interned, are mostly equal and compared by length and pointer first.
 func compareKeys(a, b objKey) int {
-	if c := cmp.Compare(a.namespace, b.namespace); c != 0 {
-		return c
+	if a.namespace != b.namespace {
+		return strings.Compare(a.namespace, b.namespace)
 	}
-	return cmp.Compare(a.name, b.name)
+	return strings.Compare(a.name, b.name)
 }
 
 func keyOf(m metav1.Object) objKey {
@@ -228,8 +231,26 @@ type arrived struct {
 	it  *item
 }
 
+// GetObjectKind and DeepCopyObject make an arrived object a runtime.Object, so that a list's
+// items can be built by Transformer as the list streams in (kates' typed lists) and still
+// travel in a list object to Replace. DeepCopyObject copies the object as it came.
+func (a *arrived) GetObjectKind() schema.ObjectKind {
+	if o, ok := a.obj.(runtime.Object); ok {
+		return o.GetObjectKind()
+	}
+	return schema.EmptyObjectKind
+}
+
+func (a *arrived) DeepCopyObject() runtime.Object {
+	if o, ok := a.obj.(runtime.Object); ok {
+		return o.DeepCopyObject()
+	}
+	return nil
+}
+
 // Transformer returns the function a client-go Reflector applies to each object of an initial
-// list streamed in WatchList mode, as it arrives, before handing them all to Replace: it builds
+// list streamed in WatchList mode (and kates to each item of a list as it streams in), as it
+// arrives, before handing them all to Replace: it builds
 // the object's item (Transform, status, the conversion into the held type) there, so that this
 // work overlaps with the stream instead of following it. It implements cache.TransformingStore.
 func (s *Store) Transformer() cache.TransformFunc {

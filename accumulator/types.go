@@ -94,6 +94,11 @@ type Options struct {
 	// Sharder changes the shards of sharded queries for AddShard and RemoveShard. Default
 	// nil: AddShard returns ErrNotSharded.
 	Sharder Sharder
+	// Check, if not nil, runs at the start of every Update, in the caller's goroutine (so
+	// that it reads the caller's snapshot without racing with the caller), and an error it
+	// returns is Update's. kates sets it to its mutation detector (WatchOptions.MutationDetector).
+	// Default: nil.
+	Check func() error
 }
 
 // Overlay knows how to report the client's own writes that a watch may not have delivered yet.

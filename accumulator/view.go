@@ -459,10 +459,18 @@ func (pd *pending) fillSlice(field reflect.Value, retyped bool) bool {
 	switch {
 	case retyped || !lv.vals.IsValid():
 		lv.order = make([]objKey, 0, len(lv.entries))
-		for k := range lv.entries {
-			lv.order = append(lv.order, k)
+		for _, c := range pd.changes { // sorted already: the first fill's changes are usually all
+			if c.next != nil {
+				lv.order = append(lv.order, c.key)
+			}
 		}
-		slices.SortFunc(lv.order, compareKeys)
+		if len(lv.order) != len(lv.entries) {
+			lv.order = lv.order[:0]
+			for k := range lv.entries {
+				lv.order = append(lv.order, k)
+			}
+			slices.SortFunc(lv.order, compareKeys)
+		}
 		lv.vals = reflect.MakeSlice(fp.fieldType, len(lv.order), len(lv.order))
 		for i, k := range lv.order {
 			lv.vals.Index(i).Set(lv.entries[k].out)

@@ -9,7 +9,10 @@
 # benchmarks, default 0.5s), BENCH_BOOTSTRAP_OPS (bootstraps per peer and round, default 3),
 # BENCH_WAIT_RUNS (runs of kates' BenchmarkWaitLatency, default 25),
 # BENCH_FIXTURES (a file recording fixtures to reuse, or to create and keep: the realistic
-# fixtures take minutes to create; default: created for this run and deleted after it).
+# fixtures take minutes to create; default: created for this run and deleted after it),
+# BENCH_VIEW_ROUNDS (rounds of BenchmarkView, default BENCH_ROUNDS), BENCH_VIEW_SIZES (its
+# ConfigMap counts, default "10000 50000 100000"), BENCH_PARTS ("all", the default, or "view":
+# only BenchmarkView and its profile, keeping the other results of the last run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begin=$(date +%s)
@@ -39,7 +42,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rm -rf "$res" && mkdir -p "$res/profiles"
+parts=${BENCH_PARTS:-all}
+if [ "$parts" = all ]; then
+  rm -rf "$res"
+else
+  rm -f "$res/view.txt" "$res/profiles/view-"*
+fi
+mkdir -p "$res/profiles"
 echo "== building"
 go -C bench test -c -o "$tmp/core.test" ./core
 go -C bench test -c -o "$tmp/cluster.test" ./cluster
@@ -52,13 +61,56 @@ go -C bench test -c -o "$tmp/cluster.test" ./cluster
   echo "kernel: $(uname -sr)"
   echo "go: $(go version)"
   echo "kates: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- accumulator kates kstatus || echo ' (with uncommitted changes)')"
-  echo "rounds: $rounds (core benchtime $coretime)"
+  echo "rounds: $rounds (core benchtime $coretime); complete view: ${BENCH_VIEW_ROUNDS:-$rounds} rounds"
   echo "cluster: $(grep -h -E 'k8s.io/kubernetes v|go.etcd.io/etcd/server/v3 v|sigs.k8s.io/kwok v' testenv/tools/*/go.mod | awk '{print $1 " " $2}' | paste -sd, - | sed 's/,/, /g') (testenv's pins)"
   echo "modules:"
   go -C bench list -m all | grep -E '^(k8s.io/(api|apimachinery|client-go) |sigs.k8s.io/controller-runtime |gonum.org/v1/plot )' | sed 's/^/ /'
   echo "notes: controller-runtime $(go -C bench list -m -f '{{.Version}}' sigs.k8s.io/controller-runtime) is the release built on k8s.io/* v0.37 (no version skew). cli-utils' kstatus is not measured: the Go module proxy refuses sigs.k8s.io/cli-utils (403)."
-} >"$res/machine.txt"
+} >"$res/machine.txt.new"
+if [ "$parts" = all ]; then
+  mv "$res/machine.txt.new" "$res/machine.txt"
+else # keep the facts of the run whose other results are kept; note this part's own
+  grep -v '^view' "$res/machine.txt" >"$res/machine.txt.old" 2>/dev/null || true
+  mv "$res/machine.txt.old" "$res/machine.txt"
+  echo "view-date: $(grep '^date:' "$res/machine.txt.new" | cut -d' ' -f2-)" >>"$res/machine.txt"
+  echo "view-kates: $(grep '^kates:' "$res/machine.txt.new" | cut -d' ' -f2-)" >>"$res/machine.txt"
+  rm "$res/machine.txt.new"
+fi
 
+focus='kates-dev/kates/(accumulator|kates|kstatus)\.'
+prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags...
+  local name=$1 bin=$2 dir=$3 re=$4 bt=$5; shift 5
+  (cd "bench/$dir" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime="$bt" \
+    -test.cpuprofile="$tmp/$name.cpu" -test.memprofile="$tmp/$name.mem" "$@" >/dev/null)
+  {
+    echo "# go tool pprof -top -cum (CPU, $re)"
+    go tool pprof -top -cum -nodecount=30 -ignore='internal/fixture' "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
+    echo
+    echo "# the same, only samples in kates' own code (go tool pprof -top -cum -focus='$focus')"
+    go tool pprof -top -cum -nodecount=25 -focus="$focus" "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
+    echo
+    echo "# go tool pprof -top -sample_index=alloc_space (allocated bytes, $re)"
+    go tool pprof -top -sample_index=alloc_space -nodecount=15 -ignore='internal/fixture' "$bin" "$tmp/$name.mem" 2>/dev/null | tail -n +4
+  } >"$res/profiles/$name.txt"
+}
+
+# The complete view (BenchmarkView): each peer and size in a process of its own, the peers'
+# order rotating from round to round, so that each peer runs first, second, ... in turn.
+viewrounds=${BENCH_VIEW_ROUNDS:-$rounds}
+viewpeers=(kates kates-shared controller-runtime controller-runtime-strip floor floor-watchlist)
+for r in $(seq 1 "$viewrounds"); do
+  echo "bench-round: $r" >>"$res/view.txt"
+  for n in ${BENCH_VIEW_SIZES:-10000 50000 100000}; do
+    echo "== complete view, round $r of $viewrounds, N=$n"
+    for i in "${!viewpeers[@]}"; do
+      p=${viewpeers[$(( (i + r - 1) % ${#viewpeers[@]} ))]}
+      (cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -test.bench "^BenchmarkView\$/^N=$n\$/^$p\$" -test.benchmem \
+        -test.benchtime=1x -fixtures="$fixtures" -view-sizes="$n") | tee -a "$res/view.txt" | grep -E '^(Benchmark|FAIL|panic)' || true
+    done
+  done
+done
+
+if [ "$parts" = all ]; then
 for r in $(seq 1 "$rounds"); do
   rev=false; [ $((r % 2)) = 0 ] && rev=true
   echo "== round $r of $rounds: core"
@@ -80,25 +132,12 @@ echo "== memory"
   -fixtures="$fixtures") | tee "$res/memory.txt" | grep -E '^(Benchmark|FAIL|panic|bench)' || true
 
 echo "== profiles"
-focus='kates-dev/kates/(accumulator|kates|kstatus)\.'
-prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags...
-  local name=$1 bin=$2 dir=$3 re=$4 bt=$5; shift 5
-  (cd "bench/$dir" && "$bin" -test.run '^$' -test.bench "$re" -test.benchtime="$bt" \
-    -test.cpuprofile="$tmp/$name.cpu" -test.memprofile="$tmp/$name.mem" "$@" >/dev/null)
-  {
-    echo "# go tool pprof -top -cum (CPU, $re)"
-    go tool pprof -top -cum -nodecount=30 -ignore='internal/fixture' "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
-    echo
-    echo "# the same, only samples in kates' own code (go tool pprof -top -cum -focus='$focus')"
-    go tool pprof -top -cum -nodecount=25 -focus="$focus" "$bin" "$tmp/$name.cpu" 2>/dev/null | tail -n +4
-    echo
-    echo "# go tool pprof -top -sample_index=alloc_space (allocated bytes, $re)"
-    go tool pprof -top -sample_index=alloc_space -nodecount=15 -ignore='internal/fixture' "$bin" "$tmp/$name.mem" 2>/dev/null | tail -n +4
-  } >"$res/profiles/$name.txt"
-}
 prof update-50k "$tmp/core.test" core 'UpdateOneChange/N=50000/kates$' 2s
 prof throughput-predecoded "$tmp/core.test" core 'Throughput/predecoded/kates$' 2s
 prof bootstrap-10k "$tmp/cluster.test" cluster 'Bootstrap/N=10000/kates$' 3x -fixtures="$fixtures"
+fi
+prof view-50k-kates "$tmp/cluster.test" cluster '^BenchmarkView$/^N=50000$/^kates$' 3x -fixtures="$fixtures" -view-sizes=50000
+if [ "$parts" = all ]; then
 
 echo "== wait latency (kates' BenchmarkWaitLatency)"
 if grep -qs 'func BenchmarkWaitLatency' kates/*_test.go; then
@@ -124,8 +163,10 @@ if ! KATES_MEASURE_ELECTION=1 go test -count=1 -run '^TestMeasureBurstAfterFailo
   tail -20 "$tmp/burst.log" >&2
 fi
 
+fi
+
 end=$(date +%s)
-echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"
+if [ "$parts" = all ]; then echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"; else echo "view-duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s" >>"$res/machine.txt"; fi
 echo "== report"
 (cd bench && go run ./cmd/benchreport -results results -out README.md -findings findings.md)
 echo "bench/README.md written in $(( ($(date +%s) - begin) / 60 )) min $(( ($(date +%s) - begin) % 60 )) s"

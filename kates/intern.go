@@ -41,6 +41,8 @@ func newInterner() *interner { return &interner{m: make(map[string]string, 4096)
 type internBatch struct {
 	in     *interner
 	misses []string
+	// shared is set when the object's shared parts are to be left alone.
+	shared bool
 }
 
 // intern returns the canonical copy of s, or s, noting it to be added. The read lock is held.
@@ -103,9 +105,11 @@ func (in *internBatch) internMap(m map[string]string, values bool) {
 }
 
 // internObject interns obj's metadata, and for the kinds whose objects repeat most (Pods, and
-// the Pod templates of workloads) their spec and status strings.
-func (in *interner) internObject(obj runtime.Object) {
-	b := &internBatch{in: in}
+// the Pod templates of workloads) their spec and status strings. With shared set (the objects
+// of a Watch with SharedValues), it leaves alone the parts objects share
+// (protodecode.Sharer): they are held once already, and other objects read them meanwhile.
+func (in *interner) internObject(obj runtime.Object, shared bool) {
+	b := &internBatch{in: in, shared: shared}
 	in.mu.RLock()
 	if m, ok := obj.(metav1.Object); ok {
 		b.internMeta(m)
@@ -114,6 +118,10 @@ func (in *interner) internObject(obj runtime.Object) {
 	case *corev1.Pod:
 		b.internPodSpec(&o.Spec)
 		b.internPodStatus(&o.Status)
+	case *corev1.ConfigMap:
+		// The keys of an application's configuration repeat across its ConfigMaps; the
+		// values are mostly its own.
+		b.internMap(o.Data, false)
 	}
 	in.mu.RUnlock()
 	b.add()
@@ -122,11 +130,13 @@ func (in *interner) internObject(obj runtime.Object) {
 func (in *internBatch) internMeta(m metav1.Object) {
 	m.SetNamespace(in.intern(m.GetNamespace()))
 	m.SetGenerateName(in.intern(m.GetGenerateName()))
-	in.internMap(m.GetLabels(), true)
+	if !in.shared {
+		in.internMap(m.GetLabels(), true)
+	}
 	// Annotation values are mostly one of a kind (checksums, revisions, timestamps, JSON):
 	// interning them would cost a hash each and fill the interner for nothing.
 	in.internMap(m.GetAnnotations(), false)
-	if refs := m.GetOwnerReferences(); len(refs) > 0 {
+	if refs := m.GetOwnerReferences(); len(refs) > 0 && !in.shared {
 		for i := range refs {
 			refs[i].APIVersion, refs[i].Kind, refs[i].Name = in.intern(refs[i].APIVersion), in.intern(refs[i].Kind), in.intern(refs[i].Name)
 		}
@@ -137,6 +147,14 @@ func (in *internBatch) internMeta(m metav1.Object) {
 func (in *internBatch) internPodSpec(s *corev1.PodSpec) {
 	s.NodeName, s.ServiceAccountName, s.DeprecatedServiceAccount = in.intern(s.NodeName), in.intern(s.ServiceAccountName), in.intern(s.DeprecatedServiceAccount)
 	s.SchedulerName, s.Hostname, s.Subdomain, s.PriorityClassName = in.intern(s.SchedulerName), in.intern(s.Hostname), in.intern(s.Subdomain), in.intern(s.PriorityClassName)
+	in.internMap(s.NodeSelector, true)
+	s.RestartPolicy, s.DNSPolicy = internT(in, s.RestartPolicy), internT(in, s.DNSPolicy)
+	for i := range s.SchedulingGates {
+		s.SchedulingGates[i].Name = in.intern(s.SchedulingGates[i].Name)
+	}
+	if in.shared {
+		return // containers, volumes and tolerations are shared
+	}
 	for i := range s.InitContainers {
 		in.internContainer(&s.InitContainers[i])
 	}
@@ -159,11 +177,6 @@ func (in *internBatch) internPodSpec(s *corev1.PodSpec) {
 		t := &s.Tolerations[i]
 		t.Key, t.Value = in.intern(t.Key), in.intern(t.Value)
 	}
-	s.RestartPolicy, s.DNSPolicy = internT(in, s.RestartPolicy), internT(in, s.DNSPolicy)
-	for i := range s.SchedulingGates {
-		s.SchedulingGates[i].Name = in.intern(s.SchedulingGates[i].Name)
-	}
-	in.internMap(s.NodeSelector, true)
 }
 
 func (in *internBatch) internContainer(c *corev1.Container) {

@@ -26,8 +26,8 @@ func TestInternSharesRepeatedStrings(t *testing.T) {
 	}
 	a, b := pod(), pod()
 	in := newInterner()
-	in.internObject(a)
-	in.internObject(b)
+	in.internObject(a, false)
+	in.internObject(b, false)
 	same := func(what, x, y string) {
 		t.Helper()
 		if x != y || unsafe.StringData(x) != unsafe.StringData(y) {
@@ -67,7 +67,7 @@ func realisticPod(b *testing.B) *corev1.Pod {
 func BenchmarkInternPod(b *testing.B) {
 	pod := realisticPod(b)
 	in := newInterner()
-	in.internObject(pod.DeepCopy())
+	in.internObject(pod.DeepCopy(), false)
 	pods := make([]*corev1.Pod, 256)
 	for i := range pods {
 		pods[i] = pod.DeepCopy()
@@ -75,7 +75,7 @@ func BenchmarkInternPod(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		in.internObject(pods[i%len(pods)])
+		in.internObject(pods[i%len(pods)], false)
 		i++
 	}
 }
@@ -85,7 +85,7 @@ func BenchmarkInternPod(b *testing.B) {
 func BenchmarkInternPodParallel(b *testing.B) {
 	pod := realisticPod(b)
 	in := newInterner()
-	in.internObject(pod.DeepCopy())
+	in.internObject(pod.DeepCopy(), false)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		pods := make([]*corev1.Pod, 64)
@@ -94,7 +94,7 @@ func BenchmarkInternPodParallel(b *testing.B) {
 		}
 		i := 0
 		for pb.Next() {
-			in.internObject(pods[i%len(pods)])
+			in.internObject(pods[i%len(pods)], false)
 			i++
 		}
 	})

@@ -733,7 +733,9 @@ func TestShardGateDetectedForCustomResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var snap struct{ Widgets map[string]*kates.Unstructured }
+	var snap struct {
+		Widgets map[string]*kates.Unstructured
+	}
 	nextSnapshot(t, ctx, acc, &snap)
 	time.Sleep(500 * time.Millisecond) // the check runs beside the reflector
 	mu.Lock()

@@ -2,6 +2,7 @@ package kates
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -39,11 +40,14 @@ import (
 // asking for them uncompressed (rest.Config.DisableCompression, as Kubernetes' control plane
 // does) cost both kates and controller-runtime about 1.3 times the CPU time on this machine's
 // loopback HTTP/2 and TLS, which then carry three times the bytes.
-func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool) (rest.Interface, error) {
+//
+// With share set (every Watch sets its own), objects are decoded with the parts share keeps
+// (see protodecode.Sharer); such a client serves one Watch and is not kept.
+func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool, share *protodecode.Sharer) (rest.Interface, error) {
 	c.protoMu.Lock()
 	defer c.protoMu.Unlock()
 	key := protoClientKey{gv, stripManagedFields}
-	if rc, ok := c.protoClients[key]; ok {
+	if rc, ok := c.protoClients[key]; ok && share == nil {
 		return rc, nil
 	}
 	cfg := rest.CopyConfig(c.config)
@@ -55,10 +59,13 @@ func (c *Client) typedRESTClient(gv schema.GroupVersion, stripManagedFields bool
 	cfg.ContentType = runtime.ContentTypeProtobuf
 	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	cfg.NegotiatedSerializer = protodecode.NegotiatedSerializer(serializer.NewCodecFactory(Scheme).WithoutConversion(), Scheme,
-		protodecode.Options{StripManagedFields: stripManagedFields})
+		protodecode.Options{StripManagedFields: stripManagedFields, Share: share})
 	rc, err := rest.RESTClientForConfigAndClient(cfg, c.httpClient)
 	if err != nil {
 		return nil, fmt.Errorf("kates: REST client for %s: %w", gv, err)
+	}
+	if share != nil {
+		return rc, nil
 	}
 	if c.protoClients == nil {
 		c.protoClients = map[protoClientKey]rest.Interface{}
@@ -97,19 +104,48 @@ func typedFor(rq *resolvedQuery, opts WatchOptions, hold reflect.Type) (obj, lis
 }
 
 // typedListWatch lists and watches rq's objects through rc, typed: list is a new list object of
-// the kind, copied for each request.
-func typedListWatch(rc rest.Interface, rq *resolvedQuery, list runtime.Object, prepare, watchTimeout func(*metav1.ListOptions)) *cache.ListWatch {
+// the kind, copied for each request. Lists are decoded as they stream in, by dec (see
+// streamingListWatch).
+//
+// arrive, if not nil, is applied to each item as it is decoded (the store's Transformer, so
+// that building its record overlaps the transfer too); it returns a runtime.Object.
+func typedListWatch(rc rest.Interface, dec *protodecode.ObjectDecoder, arrive cache.TransformFunc, rq *resolvedQuery, list runtime.Object, prepare, watchTimeout func(*metav1.ListOptions)) *cache.ListWatch {
 	namespaced := rq.Namespace != ""
 	resource := rq.mapping.Resource.Resource
+	gvk := rq.mapping.GroupVersionKind
 	return &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			prepare(&o)
-			out := list.DeepCopyObject()
-			err := rc.Get().NamespaceIfScoped(rq.Namespace, namespaced).Resource(resource).
-				VersionedParams(&o, metav1.ParameterCodec).Do(ctx).Into(out)
+			body, err := rc.Get().NamespaceIfScoped(rq.Namespace, namespaced).Resource(resource).
+				VersionedParams(&o, metav1.ParameterCodec).Stream(ctx)
 			if err != nil {
 				return nil, err
 			}
+			defer body.Close()
+			out := &metav1.List{}
+			lm, err := dec.DecodeList(body, gvk, func(obj runtime.Object) {
+				if arrive != nil {
+					if a, err := arrive(obj); err == nil {
+						if ao, ok := a.(runtime.Object); ok {
+							obj = ao
+						}
+					}
+				}
+				out.Items = append(out.Items, runtime.RawExtension{Object: obj})
+			})
+			if errors.Is(err, protodecode.ErrNotProtobufList) { // JSON, say: list as usual
+				whole := list.DeepCopyObject()
+				err := rc.Get().NamespaceIfScoped(rq.Namespace, namespaced).Resource(resource).
+					VersionedParams(&o, metav1.ParameterCodec).Do(ctx).Into(whole)
+				if err != nil {
+					return nil, err
+				}
+				return whole, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			out.ListMeta = lm
 			return out, nil
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
@@ -121,6 +157,19 @@ func typedListWatch(rc rest.Interface, rq *resolvedQuery, list runtime.Object, p
 		},
 	}
 }
+
+// streamingListWatch is a typed query's ListWatch: it tells client-go's Reflector to list
+// (one LIST, from the API server's watch cache) rather than to stream the initial objects as
+// watch events (WatchList), and its list decodes the response's items as they arrive
+// (protodecode's DecodeList). On the API server the LIST path hands over the same objects in
+// about 0.7 times the time of WatchList's, which encodes and frames each object as an event;
+// decoding as the list streams in keeps the client's work beside the transfer, as WatchList
+// did.
+type streamingListWatch struct{ *cache.ListWatch }
+
+// IsWatchListSemanticsUnSupported makes the Reflector list instead of using WatchList
+// (client-go's util/watchlist.DoesClientNotSupportWatchListSemantics).
+func (streamingListWatch) IsWatchListSemanticsUnSupported() bool { return true }
 
 // unstructuredListWatch lists and watches rq's whole objects as unstructured, for kinds Scheme
 // does not know (custom resources) or callers that want them so: JSON, each list and watch frame

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/internal/protodecode"
 	"github.com/kates-dev/kates/kstatus"
 )
 
@@ -77,7 +79,10 @@ type WatchOptions struct {
 	// re-checks authorization, so it bounds how long a revoked permission goes unnoticed.
 	// Default 5 minutes.
 	WatchTimeout time.Duration
-	// PageSize is how many objects each list request asks for. Default 500.
+	// PageSize is how many objects each list request asks for, when the list is paged: a
+	// built-in kind's first list is one request served by the API server's watch cache, which
+	// ignores it; custom resources stream their first list (WatchList) and page the lists they
+	// fall back to. Default 500.
 	PageSize int64
 	// StatusRules are the status rules that judge custom resources for each Entry's Status.
 	// Default: kstatus' built-in library.
@@ -98,9 +103,37 @@ type WatchOptions struct {
 	// own keep it. See the package documentation's Sharding section. Default nil: unsharded.
 	Sharding *Sharding
 
+	// SharedValues lets the objects of this Watch share what they repeat, instead of each
+	// holding its own copy: label maps, owner references, and the containers, init containers,
+	// volumes, tolerations, affinity and security context of Pods (all the Pods of one
+	// ReplicaSet have the same). A view of many Pods then takes a fraction of the memory and
+	// of the decoding. Only built-in kinds decoded from protobuf share (not custom resources,
+	// nor any kind with Transform set).
+	//
+	// It changes the contract of Update: the maps, slices and structs of a snapshot's objects
+	// (and of Entry objects, and the store's) may be shared with other objects of the view, so
+	// a caller must treat them as read-only and edit a DeepCopy. Without this option, a caller
+	// editing its snapshot never reaches what another object, the store or another Accumulator
+	// holds. Set MutationDetector in tests to catch an edit. Default false.
+	SharedValues bool
+	// MutationDetector, with SharedValues, makes every Update first check that no shared value
+	// was modified (each is decoded again from the bytes it came from and compared, as
+	// client-go's cache mutation detector does with its copies); once one was, Update returns
+	// an error errors.Is recognises as ErrSharedValueModified. It runs in Update's goroutine,
+	// so an edit the caller made before calling Update is caught without a data race. It costs
+	// a decode of every distinct shared value per Update: for tests and debugging. The
+	// environment variable KATES_MUTATION_DETECTOR=true sets it too. Default false.
+	MutationDetector bool
+
 	// unobserved keeps the Accumulator out of the Client's metrics: Wait's own watches.
 	unobserved bool
+	// sharer holds the shared values of a Watch with SharedValues.
+	sharer *protodecode.Sharer
 }
+
+// ErrSharedValueModified is what Update's error wraps when WatchOptions.MutationDetector found
+// a shared value modified: a caller edited an object of a view with WatchOptions.SharedValues.
+var ErrSharedValueModified = protodecode.ErrSharedValueModified
 
 // Watch starts watching queries and returns an Accumulator of them. Each Query.Name names the
 // field of the caller's snapshot struct it fills (see Accumulator.Update). Watching runs until
@@ -170,6 +203,17 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 		}
 		facts = c.kindFactsFor(ctx, kinds)
 	}
+	// Parts objects repeat (label sets, owner references, a workload's Pod template) are
+	// decoded once per view: by default each object gets a deep copy, sharing only strings,
+	// which costs a fraction of decoding the part; with SharedValues, the part itself.
+	opts.sharer = protodecode.NewCopier()
+	if opts.SharedValues {
+		opts.sharer = protodecode.NewSharer()
+	}
+	var check func() error
+	if opts.sharer.Shares() && (opts.MutationDetector || os.Getenv("KATES_MUTATION_DETECTOR") == "true") {
+		check = mutationCheck(opts.sharer)
+	}
 	interned := newInterner()
 	observed := c.watchObserver(opts, queries, began) // nil without an Observer
 	acc, err := accumulator.New(specs, accumulator.Options{
@@ -179,7 +223,10 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 			if m, ok := obj.(metav1.Object); ok && !opts.KeepManagedFields {
 				m.SetManagedFields(nil)
 			}
-			interned.internObject(obj)
+			// The parts the sharer decoded hold its strings already (and, shared, are
+			// read by other objects meanwhile): interning leaves them alone.
+			_, unstructured := obj.(*Unstructured)
+			interned.internObject(obj, !unstructured)
 		},
 		ReuseSlices: opts.ReuseSlices,
 		Snapshot:    opts.Snapshot,
@@ -187,6 +234,7 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 		Status:      statusFunc(opts.StatusRules, kindsLookup(facts)),
 		Observer:    accumulatorObserver(observed),
 		Sharder:     sharderOf(shards),
+		Check:       check,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
@@ -224,6 +272,17 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 		}
 	}()
 	return acc, nil
+}
+
+// mutationCheck returns the check Update runs for a Watch with MutationDetector: it reports a
+// modified shared value.
+func mutationCheck(share *protodecode.Sharer) func() error {
+	return func() error {
+		if err := share.Check(); err != nil {
+			return fmt.Errorf("kates: %w (objects of a Watch with SharedValues are read-only: edit a DeepCopy)", err)
+		}
+		return nil
+	}
 }
 
 // metadataOnlyKinds lists the kinds whose every query is metadata-only: the client's own writes
@@ -270,12 +329,13 @@ type reflectorStore interface {
 	cache.TransformingStore
 	cache.ReflectorBookmarkStore
 	cache.ResourceVersionUpdater
+	Transformer() cache.TransformFunc
 }
 
 // runReflector lists and watches rq's objects into store, sending shardSelector if not "",
 // until ctx ends: see runQuery.
 func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver, into reflectorStore, shardSelector string) {
-	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), shardSelector)
+	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), into.Transformer(), shardSelector)
 	if err != nil {
 		if observed != nil {
 			observed.ListWatchError(rq.Name)
@@ -287,10 +347,22 @@ func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator,
 		countErrors(ctx, lw, observed, rq.Name)
 	}
 	store := &clearingStore{reflectorStore: into, clear: func() { acc.SetError(rq.Name, nil) }}
-	r := cache.NewReflectorWithOptions(lw, expected, store, cache.ReflectorOptions{
+	var lister cache.ListerWatcher = lw
+	_, isUnstructured := expected.(*unstructured.Unstructured)
+	if !isUnstructured {
+		lister = streamingListWatch{lw} // typed: one LIST, decoded as it streams in
+	}
+	r := cache.NewReflectorWithOptions(lister, expected, store, cache.ReflectorOptions{
 		Name: "kates query " + rq.Name,
 	})
-	r.WatchListPageSize = opts.PageSize
+	if isUnstructured {
+		// WatchList streams the initial objects; this is the page size of the lists it falls
+		// back to. A typed query's list is left to the Reflector's paging rules: a page size
+		// would make a relist at a resource version read that exact, possibly stale, version
+		// from etcd (a limit with a resourceVersion means Exact) instead of the watch cache's
+		// newer state, and the watch after it would find that version gone, over and over.
+		r.WatchListPageSize = opts.PageSize
+	}
 
 	backoff := wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 1 << 30, Cap: 10 * time.Second}
 	var failingSince time.Time
@@ -342,9 +414,10 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 // typed objects decoded from protobuf for a kind Scheme registers (see typedFor); otherwise
 // whole objects through the dynamic client, or metadata alone through the metadata client,
 // turned into Unstructured objects of rq's kind so the store need not know the difference.
-// hold is the type the query's store holds its objects as, if set. shardSelector, if not "",
-// goes with every list and watch request.
-func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, shardSelector string) (*cache.ListWatch, runtime.Object, error) {
+// hold is the type the query's store holds its objects as, if set; arrive, if not nil, is
+// applied to each typed item as it is decoded. shardSelector, if not "", goes with every list
+// and watch request.
+func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, arrive cache.TransformFunc, shardSelector string) (*cache.ListWatch, runtime.Object, error) {
 	prepare := func(o *metav1.ListOptions) {
 		o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
 		o.ShardSelector = shardSelector
@@ -355,11 +428,12 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 		o.TimeoutSeconds = &secs
 	}
 	if obj, list, ok := typedFor(rq, opts, hold); ok {
-		rc, err := c.typedRESTClient(rq.mapping.GroupVersionKind.GroupVersion(), !opts.KeepManagedFields)
+		rc, err := c.typedRESTClient(rq.mapping.GroupVersionKind.GroupVersion(), !opts.KeepManagedFields, opts.sharer)
 		if err != nil {
 			return nil, nil, err
 		}
-		return typedListWatch(rc, rq, list, prepare, watchTimeout), obj, nil
+		dec := protodecode.NewObjectDecoder(nil, Scheme, protodecode.Options{StripManagedFields: !opts.KeepManagedFields, Share: opts.sharer})
+		return typedListWatch(rc, dec, arrive, rq, list, prepare, watchTimeout), obj, nil
 	}
 	expected := &unstructured.Unstructured{}
 	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)

@@ -159,6 +159,12 @@ func informerSession(ns string, handler cache.ResourceEventHandler, kinds ...kin
 // informer has synced (waited for without polling: the cache's own WaitForCacheSync polls
 // every 100 ms). With handler set, it is added to each informer.
 func controllerRuntimeSession(ns string, handler cache.ResourceEventHandler, kinds ...kind) *session {
+	return controllerRuntimeSessionWith(ns, handler, crcache.Options{}, kinds...)
+}
+
+// controllerRuntimeSessionWith is controllerRuntimeSession with opts as the cache's options
+// (its HTTPClient, Scheme, Mapper and DefaultNamespaces are set here).
+func controllerRuntimeSessionWith(ns string, handler cache.ResourceEventHandler, opts crcache.Options, kinds ...kind) *session {
 	var (
 		c    crcache.Cache
 		done chan struct{}
@@ -179,12 +185,10 @@ func controllerRuntimeSession(ns string, handler cache.ResourceEventHandler, kin
 				b.Fatal(err)
 			}
 		}
-		c, err = crcache.New(cfg, crcache.Options{
-			HTTPClient:        hc,
-			Scheme:            clientgoscheme.Scheme,
-			Mapper:            mapper,
-			DefaultNamespaces: map[string]crcache.Config{ns: {}},
-		})
+		o := opts
+		o.HTTPClient, o.Scheme, o.Mapper = hc, clientgoscheme.Scheme, mapper
+		o.DefaultNamespaces = map[string]crcache.Config{ns: {}}
+		c, err = crcache.New(cfg, o)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -18,6 +18,10 @@ type Options struct {
 	// StripManagedFields leaves metadata.managedFields of decoded objects empty, without
 	// decoding them. Lists and objects without ObjectMeta are decoded whole.
 	StripManagedFields bool
+	// Share, if set, makes decoded objects share the parts Share already holds a copy of
+	// (label maps, owner references, the containers, volumes and tolerations of Pods; see
+	// Sharer) instead of each decoding its own: objects then share maps, slices and structs.
+	Share *Sharer
 }
 
 // protobufPrefix starts every enveloped (runtime.Unknown) protobuf object the API server sends.
@@ -118,6 +122,21 @@ func (d *ObjectDecoder) decode(data []byte, defaults *schema.GroupVersionKind, i
 	if !ok {
 		return nil, nil, false, nil
 	}
+	if err := d.unmarshal(raw, t, obj, u); err != nil {
+		return nil, &gvk, true, err
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return obj, &gvk, true, nil
+}
+
+// unmarshal decodes raw, the bytes of an object of type t, into obj (u), leaving out what the
+// options say.
+func (d *ObjectDecoder) unmarshal(raw []byte, t reflect.Type, obj runtime.Object, u unmarshaler) error {
+	if d.opts.Share != nil && hasObjectMetaFirst(t) {
+		if ok, err := d.opts.Share.decodeShared(raw, t, obj, u, d.opts.StripManagedFields); ok {
+			return err
+		}
+	}
 	if d.opts.StripManagedFields && hasObjectMetaFirst(t) {
 		buf := scratch.Get().(*[]byte)
 		defer scratch.Put(buf)
@@ -126,11 +145,7 @@ func (d *ObjectDecoder) decode(data []byte, defaults *schema.GroupVersionKind, i
 		}
 	}
 	u.Reset()
-	if err := u.Unmarshal(raw); err != nil {
-		return nil, &gvk, true, err
-	}
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	return obj, &gvk, true, nil
+	return u.Unmarshal(raw)
 }
 
 // scratch holds buffers for objects rewritten without their managedFields: the generated

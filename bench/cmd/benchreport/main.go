@@ -26,7 +26,7 @@ func main() {
 	)
 	flag.Parse()
 	r := newResults()
-	for _, f := range []string{"core.txt", "cluster.txt", "memory.txt", "wait.txt"} {
+	for _, f := range []string{"core.txt", "cluster.txt", "memory.txt", "wait.txt", "view.txt"} {
 		if err := r.parseFile(filepath.Join(*resultsDir, f)); err != nil {
 			log.Fatal(err)
 		}
@@ -40,6 +40,9 @@ func main() {
 		rep.findings = string(data)
 	}
 	if err := rep.plots(); err != nil {
+		log.Fatal(err)
+	}
+	if err := rep.viewPlots(); err != nil {
 		log.Fatal(err)
 	}
 	if err := os.WriteFile(*out, rep.render(), 0o644); err != nil {
@@ -185,6 +188,7 @@ func (rep *report) render() []byte {
 	rep.update()
 	rep.throughput()
 	rep.bootstrap()
+	rep.view()
 	rep.wait()
 	rep.election()
 	rep.burst()

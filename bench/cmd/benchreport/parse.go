@@ -127,3 +127,60 @@ func (r *results) ratio(subject, baseline, unit string) stat {
 	}
 	return summarize(vs)
 }
+
+// roundValue returns the median of one metric of one benchmark's samples of one round.
+func (r *results) roundValue(name, unit string, round int) (float64, bool) {
+	var vs []float64
+	for _, s := range r.samples[name] {
+		if v, ok := s.metrics[unit]; ok && s.round == round {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return 0, false
+	}
+	return summarize(vs).median, true
+}
+
+// rounds returns the rounds name has samples of, in order.
+func (r *results) rounds(name string) []int {
+	var out []int
+	for _, s := range r.samples[name] {
+		if !slices.Contains(out, s.round) {
+			out = append(out, s.round)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// roundRatioBest is subject's figure in round over the best (lowest) of baselines' figures in
+// the same round.
+func (r *results) roundRatioBest(round int, subject, unit string, baselines ...string) (float64, bool) {
+	v, ok := r.roundValue(subject, unit, round)
+	if !ok {
+		return 0, false
+	}
+	best, found := 0.0, false
+	for _, b := range baselines {
+		if bv, ok := r.roundValue(b, unit, round); ok && bv > 0 && (!found || bv < best) {
+			best, found = bv, true
+		}
+	}
+	if !found {
+		return 0, false
+	}
+	return v / best, true
+}
+
+// ratioBest summarizes subject over the best (lowest) of baselines, round by round: the
+// verdict against the better of several setups, figure by figure.
+func (r *results) ratioBest(subject, unit string, baselines ...string) stat {
+	var vs []float64
+	for _, round := range r.rounds(subject) {
+		if v, ok := r.roundRatioBest(round, subject, unit, baselines...); ok {
+			vs = append(vs, v)
+		}
+	}
+	return summarize(vs)
+}
