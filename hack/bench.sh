@@ -9,7 +9,10 @@
 # benchmarks, default 0.5s), BENCH_BOOTSTRAP_OPS (bootstraps per peer and round, default 3),
 # BENCH_WAIT_RUNS (runs of kates' BenchmarkWaitLatency, default 25),
 # BENCH_FIXTURES (a file recording fixtures to reuse, or to create and keep: the realistic
-# fixtures take minutes to create; default: created for this run and deleted after it).
+# fixtures take minutes to create; default: created for this run and deleted after it),
+# BENCH_SHARDS=1 (also run bench/shards: sharded views at 100,000 objects, about half an hour
+# with its fixtures, which it keeps in the namespace kates-shardbench; give it a cluster of its
+# own through KATES_TEST_KUBECONFIG. Without it, the previous results/shards.txt is kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begin=$(date +%s)
@@ -39,7 +42,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+if [ -f "$res/shards.txt" ]; then cp "$res/shards.txt" "$tmp/shards.txt.previous"; fi
 rm -rf "$res" && mkdir -p "$res/profiles"
+if [ -f "$tmp/shards.txt.previous" ]; then cp "$tmp/shards.txt.previous" "$res/shards.txt"; fi
 echo "== building"
 go -C bench test -c -o "$tmp/core.test" ./core
 go -C bench test -c -o "$tmp/cluster.test" ./cluster
@@ -122,6 +127,17 @@ echo "== burst after failover (examples/controller's TestMeasureBurstAfterFailov
 if ! KATES_MEASURE_ELECTION=1 go test -count=1 -run '^TestMeasureBurstAfterFailover$' ./examples/controller >"$tmp/burst.log" 2>&1; then
   echo "burst: TestMeasureBurstAfterFailover failed:" >>"$res/machine.txt"
   tail -20 "$tmp/burst.log" >&2
+fi
+
+if [ "${BENCH_SHARDS:-}" = 1 ]; then
+  echo "== sharded views (bench/shards' TestShards)"
+  go -C bench test -c -o "$tmp/shards.test" ./shards
+  if ! (cd bench/shards && BENCH_SHARDS=1 BENCH_SHARDS_OUT="$PWD/../results/shards.txt" \
+    "$tmp/shards.test" -test.run '^TestShards$' -test.v -test.timeout 90m) >"$tmp/shards.log" 2>&1; then
+    echo "shards: TestShards failed" >>"$res/machine.txt"
+    tail -20 "$tmp/shards.log" >&2
+  fi
+  grep -E '^(shards-|--- |FAIL)' "$tmp/shards.log" || true
 fi
 
 end=$(date +%s)
