@@ -46,6 +46,9 @@ type peerReport struct {
 	// complete, less the same before starting to watch (clients built and kinds looked up).
 	HeapBytes int64 `json:"heapBytes"`
 	// Widgets and ConfigMaps are how many objects the view holds.
+	// Done is when the view was complete ("added": when AddShard returned), in Unix
+	// nanoseconds, for the parent to time a handover from the kill.
+	Done       int64  `json:"done"`
 	Widgets    int    `json:"widgets"`
 	ConfigMaps int    `json:"configMaps"`
 	Error      string `json:"error,omitempty"`
@@ -112,7 +115,7 @@ func runPeer(spec string) int {
 		if err := r.addShard(ctx, shard); err != nil {
 			return fail(err)
 		}
-		rep := peerReport{Event: "added", Seconds: time.Since(begin).Seconds()}
+		rep := peerReport{Event: "added", Seconds: time.Since(begin).Seconds(), Done: time.Now().UnixNano()}
 		if rep.Widgets, rep.ConfigMaps, err = r.count(ctx); err != nil {
 			return fail(err)
 		}
