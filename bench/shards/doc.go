@@ -9,6 +9,9 @@
 //     kates.UIDShard(i, n) for n, Widgets placed by their UID (the server selects them) and
 //     ConfigMaps by their controller's (kates.PlaceByOwner: the client selects them), so that
 //     a Widget and its ConfigMaps are in one replica.
+//   - kates-by-key: the same, with the ConfigMaps placed by their own UID (kates.PlaceByKey):
+//     the server selects them, as for the informer, and the owner placement's cost shows as
+//     the difference from kates.
 //   - informer: two client-go dynamic informers (Widgets, ConfigMaps), given shard i of n's
 //     selector (ListOptions.ShardSelector, through the factory's tweak function): the server
 //     selects both kinds, each by its own UID, so a Widget's ConfigMaps are scattered over

@@ -28,8 +28,9 @@ const peerEnv = "SHARDBENCH_PEER"
 
 // Peers.
 const (
-	peerKates    = "kates"
-	peerInformer = "informer"
+	peerKates      = "kates"
+	peerKatesByKey = "kates-by-key"
+	peerInformer   = "informer"
 )
 
 var configMapsGVR = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
@@ -81,7 +82,9 @@ func runPeer(spec string) int {
 	var r replica
 	switch parts[0] {
 	case peerKates:
-		r, err = newKatesReplica(cfg, n, i)
+		r, err = newKatesReplica(cfg, n, i, kates.PlaceByOwner)
+	case peerKatesByKey:
+		r, err = newKatesReplica(cfg, n, i, kates.PlaceByKey)
 	case peerInformer:
 		r, err = newInformerReplica(cfg, n, i)
 	default:
@@ -147,7 +150,9 @@ type replica interface {
 }
 
 // katesReplica watches Widgets and ConfigMaps with one Client.WatchWithOptions; sharded, the
-// Widgets by UID and the ConfigMaps by their controller's UID (PlaceByOwner).
+// Widgets by UID and the ConfigMaps as placement says: by their controller's UID
+// (PlaceByOwner, the client selects them) or by their own (PlaceByKey, the server does, as
+// for the informer).
 type katesReplica struct {
 	client  *kates.Client
 	opts    kates.WatchOptions
@@ -155,7 +160,7 @@ type katesReplica struct {
 	acc     *kates.Accumulator
 }
 
-func newKatesReplica(cfg *rest.Config, n, i int) (*katesReplica, error) {
+func newKatesReplica(cfg *rest.Config, n, i int, placement kates.Placement) (*katesReplica, error) {
 	c, err := kates.NewClientFromRESTConfig(cfg, namespace)
 	if err != nil {
 		return nil, err
@@ -171,7 +176,7 @@ func newKatesReplica(cfg *rest.Config, n, i int) (*katesReplica, error) {
 	}}
 	if n > 1 {
 		r.opts.Sharding = kates.UIDShard(i, n)
-		r.queries[1].Placement = kates.PlaceByOwner
+		r.queries[1].Placement = placement
 	}
 	return r, nil
 }

@@ -55,7 +55,7 @@ func TestShards(t *testing.T) {
 		out.WriteString(line + "\n")
 	}
 
-	for _, peer := range []string{peerKates, peerInformer} {
+	for _, peer := range []string{peerKates, peerKatesByKey, peerInformer} {
 		for _, n := range replicaCounts {
 			together := runTogether(t, peer, n)
 			if peer == peerKates && n == 1 {

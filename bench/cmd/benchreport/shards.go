@@ -75,7 +75,8 @@ func (rep *report) shards() {
 		"%d realistic ConfigMaps, **%d objects**, held by 1, 2 and 4 replicas, each a process of its own. kates: "+
 		"`kates.UIDShard(i, n)`, Widgets placed by their UID (the server selects them), ConfigMaps by their "+
 		"controller's (`PlaceByOwner`: each replica receives every ConfigMap and keeps its shard's, so a Widget and its "+
-		"ConfigMaps are in one replica). informer: two client-go dynamic informers with their defaults given the same "+
+		"ConfigMaps are in one replica). kates-by-key: the same with the ConfigMaps placed by their own UID (`PlaceByKey`: "+
+		"the server selects them too; the owner placement's cost is the difference from kates). informer: two client-go dynamic informers with their defaults given the same "+
 		"shard's selector (`ListOptions.ShardSelector`), which the server applies to both kinds by each object's own "+
 		"UID (a Widget's ConfigMaps are scattered). Heap: the live heap a replica's view retains (after two GCs, less "+
 		"the same before watching), all n replicas running together. Time: Watch to the first complete view, the "+
@@ -106,7 +107,7 @@ func (rep *report) shards() {
 		bar := 1.1 / float64(r.n)
 		hr, tr := ratio(r.heapBytes, b.heapBytes), ratio(r.viewSecs, b.viewSecs)
 		vs := "–"
-		if inf, ok := byShard[fmt.Sprintf("%s/%d/%d", "informer", r.n, r.i)]; ok && r.peer == "kates" {
+		if inf, ok := byShard[fmt.Sprintf("%s/%d/%d", "informer", r.n, r.i)]; ok && r.peer != "informer" {
 			vs = fmt.Sprintf("%s×, %s×", num(r.heapBytes/inf.heapBytes), num(r.viewSecs/inf.viewSecs))
 		}
 		verdicts := "baseline"
@@ -127,7 +128,7 @@ func (rep *report) shards() {
 			bytesStr(r.heapBytes), ratioStr(hr), r.viewSecs, ratioStr(tr), fmt.Sprintf("≤ %.3f×", bar), verdicts, vs)
 	}
 	rep.p("")
-	for _, peer := range []string{"kates", "informer"} {
+	for _, peer := range []string{"kates", "kates-by-key", "informer"} {
 		for _, n := range []int{2, 4} {
 			wo := worstOf[fmt.Sprintf("%s/%d", peer, n)]
 			if wo == nil {
