@@ -10,6 +10,8 @@
 // which runs hack/bench.sh: the benchmarks of package core (scripted event streams, no API
 // server), those of package cluster (a real API server; see testenv), a CPU and memory profile
 // of the hot paths, and cmd/benchreport, which writes README.md and the plots beside this file.
+// With BENCH_SHARDS=1 it also runs package shards: sharded views at 100,000 objects, 1, 2 and
+// 4 replicas, each a process of its own (slow; it keeps its fixtures between runs).
 //
 // # Reading the figures
 //

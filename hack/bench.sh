@@ -13,6 +13,9 @@
 # BENCH_VIEW_ROUNDS (rounds of BenchmarkView, default BENCH_ROUNDS), BENCH_VIEW_SIZES (its
 # ConfigMap counts, default "10000 50000 100000"), BENCH_PARTS ("all", the default, or "view":
 # only BenchmarkView and its profile, keeping the other results of the last run).
+# BENCH_SHARDS=1 (also run bench/shards: sharded views at 100,000 objects, about half an hour
+# with its fixtures, which it keeps in the namespace kates-shardbench; give it a cluster of its
+# own through KATES_TEST_KUBECONFIG. Without it, the previous results/shards.txt is kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begin=$(date +%s)
@@ -43,12 +46,14 @@ cleanup() {
 trap cleanup EXIT
 
 parts=${BENCH_PARTS:-all}
+if [ -f "$res/shards.txt" ]; then cp "$res/shards.txt" "$tmp/shards.txt.previous"; fi
 if [ "$parts" = all ]; then
   rm -rf "$res"
 else
   rm -f "$res/view.txt" "$res/profiles/view-"*
 fi
 mkdir -p "$res/profiles"
+if [ -f "$tmp/shards.txt.previous" ]; then cp "$tmp/shards.txt.previous" "$res/shards.txt"; fi
 echo "== building"
 go -C bench test -c -o "$tmp/core.test" ./core
 go -C bench test -c -o "$tmp/cluster.test" ./cluster
@@ -163,6 +168,17 @@ if ! KATES_MEASURE_ELECTION=1 go test -count=1 -run '^TestMeasureBurstAfterFailo
   tail -20 "$tmp/burst.log" >&2
 fi
 
+fi
+
+if [ "${BENCH_SHARDS:-}" = 1 ]; then
+  echo "== sharded views (bench/shards' TestShards)"
+  go -C bench test -c -o "$tmp/shards.test" ./shards
+  if ! (cd bench/shards && BENCH_SHARDS=1 BENCH_SHARDS_OUT="$PWD/../results/shards.txt" \
+    "$tmp/shards.test" -test.run '^TestShards$' -test.v -test.timeout 90m) >"$tmp/shards.log" 2>&1; then
+    echo "shards: TestShards failed" >>"$res/machine.txt"
+    tail -20 "$tmp/shards.log" >&2
+  fi
+  grep -E '^(shards-|--- |FAIL)' "$tmp/shards.log" || true
 fi
 
 end=$(date +%s)

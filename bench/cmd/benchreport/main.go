@@ -192,6 +192,7 @@ func (rep *report) render() []byte {
 	rep.wait()
 	rep.election()
 	rep.burst()
+	rep.shards()
 	rep.profiles()
 	rep.machineSection()
 	sections := rep.buf.Bytes()

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// shardReplica is one "shards-replica:" line of results/shards.txt (bench/shards' TestShards).
+type shardReplica struct {
+	peer                string
+	n, i                int
+	heapBytes, viewSecs float64
+	widgets, configMaps int
+}
+
+// readShards parses results/shards.txt: its objects line, its replicas and its handover line
+// (key=value fields).
+func readShards(path string) (objects map[string]string, replicas []shardReplica, handover map[string]string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Close()
+	fields := func(s string) map[string]string {
+		m := map[string]string{}
+		for _, kv := range strings.Fields(s) {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	atof := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	lines := bufio.NewScanner(f)
+	for lines.Scan() {
+		line := lines.Text()
+		switch {
+		case strings.HasPrefix(line, "shards-objects:"):
+			objects = fields(strings.TrimPrefix(line, "shards-objects:"))
+		case strings.HasPrefix(line, "shards-handover:"):
+			handover = fields(strings.TrimPrefix(line, "shards-handover:"))
+		case strings.HasPrefix(line, "shards-replica:"):
+			m := fields(strings.TrimPrefix(line, "shards-replica:"))
+			replicas = append(replicas, shardReplica{
+				peer: m["peer"], n: atoi(m["n"]), i: atoi(m["i"]),
+				heapBytes: atof(m["heap-bytes"]), viewSecs: atof(m["view-seconds"]),
+				widgets: atoi(m["widgets"]), configMaps: atoi(m["configmaps"]),
+			})
+		}
+	}
+	return objects, replicas, handover, lines.Err()
+}
+
+// shards reports results/shards.txt (bench/shards, run by hack/bench.sh with BENCH_SHARDS=1):
+// each replica's memory and time to its first view against one unsharded replica of the same
+// peer (bar: 1.1/n), kates against a client-go informer given the same shard, and the
+// handover after a kill.
+func (rep *report) shards() {
+	rep.p("## 8. Sharded views: memory and time to the first view per replica")
+	rep.p("")
+	objects, replicas, handover, err := readShards(filepath.Join(rep.resultsDir, "shards.txt"))
+	if err != nil {
+		rep.p("No results/shards.txt: `BENCH_SHARDS=1 make bench` (or `BENCH_SHARDS=1 go test ./shards -run TestShards` in bench/ with BENCH_SHARDS_OUT set) writes it; it takes about half an hour with its fixtures.")
+		rep.p("")
+		return
+	}
+	w, _ := strconv.Atoi(objects["widgets"])
+	c, _ := strconv.Atoi(objects["configmaps"])
+	rep.p("bench/shards on the local cluster (ShardedListAndWatch on): %d Widgets (a custom resource) each controlling "+
+		"%d realistic ConfigMaps, **%d objects**, held by 1, 2 and 4 replicas, each a process of its own. kates: "+
+		"`kates.UIDShard(i, n)`, Widgets placed by their UID (the server selects them), ConfigMaps by their "+
+		"controller's (`PlaceByOwner`: each replica receives every ConfigMap and keeps its shard's, so a Widget and its "+
+		"ConfigMaps are in one replica). kates-by-key: the same with the ConfigMaps placed by their own UID (`PlaceByKey`: "+
+		"the server selects them too; the owner placement's cost is the difference from kates). informer: two client-go dynamic informers with their defaults given the same "+
+		"shard's selector (`ListOptions.ShardSelector`), which the server applies to both kinds by each object's own "+
+		"UID (a Widget's ConfigMaps are scattered). Heap: the live heap a replica's view retains (after two GCs, less "+
+		"the same before watching), all n replicas running together. Time: Watch to the first complete view, the "+
+		"replica running alone. Ratios are to one unsharded replica of the same peer; the bar is 1.1/n.",
+		w, c/max(w, 1), w+c)
+	rep.p("")
+	base := map[string]shardReplica{}
+	byShard := map[string]shardReplica{}
+	for _, r := range replicas {
+		if r.n == 1 {
+			base[r.peer] = r
+		}
+		byShard[fmt.Sprintf("%s/%d/%d", r.peer, r.n, r.i)] = r
+	}
+	ratio := func(v, b float64) stat {
+		if b == 0 {
+			return stat{}
+		}
+		x := v / b
+		return stat{median: x, min: x, max: x, n: 1}
+	}
+	rep.p("| peer | replica | objects held | heap | ratio | time to view | ratio | bar | verdict (heap, time) | heap, time vs informer |")
+	rep.p("|---|---|---|---|---|---|---|---|---|---|")
+	type worst struct{ heap, time stat }
+	worstOf := map[string]*worst{}
+	for _, r := range replicas {
+		b := base[r.peer]
+		bar := 1.1 / float64(r.n)
+		hr, tr := ratio(r.heapBytes, b.heapBytes), ratio(r.viewSecs, b.viewSecs)
+		vs := "–"
+		if inf, ok := byShard[fmt.Sprintf("%s/%d/%d", "informer", r.n, r.i)]; ok && r.peer != "informer" {
+			vs = fmt.Sprintf("%s×, %s×", num(r.heapBytes/inf.heapBytes), num(r.viewSecs/inf.viewSecs))
+		}
+		verdicts := "baseline"
+		if r.n > 1 {
+			verdicts = verdict(hr, bar, true) + ", " + verdict(tr, bar, true)
+			key := fmt.Sprintf("%s/%d", r.peer, r.n)
+			if worstOf[key] == nil {
+				worstOf[key] = &worst{}
+			}
+			if wo := worstOf[key]; !wo.heap.ok() || hr.median > wo.heap.median {
+				wo.heap = hr
+			}
+			if wo := worstOf[key]; !wo.time.ok() || tr.median > wo.time.median {
+				wo.time = tr
+			}
+		}
+		rep.p("| %s | %d of %d | %d + %d | %s | %s | %.2f s | %s | %s | %s | %s |", r.peer, r.i, r.n, r.widgets, r.configMaps,
+			bytesStr(r.heapBytes), ratioStr(hr), r.viewSecs, ratioStr(tr), fmt.Sprintf("≤ %.3f×", bar), verdicts, vs)
+	}
+	rep.p("")
+	for _, peer := range []string{"kates", "kates-by-key", "informer"} {
+		for _, n := range []int{2, 4} {
+			wo := worstOf[fmt.Sprintf("%s/%d", peer, n)]
+			if wo == nil {
+				continue
+			}
+			bar := 1.1 / float64(n)
+			rep.summary = append(rep.summary,
+				summaryRow{what: fmt.Sprintf("8. sharded views, %d objects, %s, %d replicas: heap of the largest replica vs one unsharded", w+c, peer, n),
+					measured: ratioStr(wo.heap), target: fmt.Sprintf("≤ %.3f×", bar), verdict: verdict(wo.heap, bar, true)},
+				summaryRow{what: fmt.Sprintf("8. … time to the first view of the slowest replica (run alone), %s, %d replicas", peer, n),
+					measured: ratioStr(wo.time), target: fmt.Sprintf("≤ %.3f×", bar), verdict: verdict(wo.time, bar, true)})
+		}
+	}
+	if handover != nil {
+		rep.p("Handover after a kill (kates, 2 replicas): replica 1 is killed (SIGKILL) and replica 0 at once adds its "+
+			"shard (`Accumulator.AddShard(ctx, 1)`, which lists shard 1's Widgets and, placed by owner, every ConfigMap "+
+			"again): **%s s** from the kill to the survivor's complete view of both shards (AddShard itself %s s; the "+
+			"survivor then held %s Widgets and %s ConfigMaps). Membership (noticing the death: a lease duration plus a "+
+			"retry period) comes on top.", handover["kill-to-view-seconds"], handover["addshard-seconds"],
+			handover["widgets"], handover["configmaps"])
+		rep.p("")
+		rep.summary = append(rep.summary, summaryRow{what: "8. sharded views: handover after a kill (kill → survivor's complete view of the dead replica's shard), 2 replicas",
+			measured: handover["kill-to-view-seconds"] + " s", target: "(measured)", verdict: ""})
+	}
+}

@@ -1,0 +1,237 @@
+package shards_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// replicaCounts are the replica counts measured; 1 is the unsharded baseline.
+var replicaCounts = []int{1, 2, 4}
+
+// viewTimeout bounds the wait for one replica's first view.
+const viewTimeout = 10 * time.Minute
+
+// TestShards measures sharded views (BENCH_SHARDS=1; see the package doc) and writes the
+// figures to BENCH_SHARDS_OUT, if set, as lines cmd/benchreport reads:
+//
+//	shards-objects: widgets=W configmaps=C
+//	shards-replica: peer=P n=N i=I heap-bytes=B view-seconds=S widgets=W configmaps=C
+//	shards-handover: peer=kates n=2 kill-to-view-seconds=S addshard-seconds=S widgets=W configmaps=C
+//
+// heap-bytes is measured with the n replicas running together, view-seconds with replica i
+// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1).
+func TestShards(t *testing.T) {
+	if os.Getenv("BENCH_SHARDS") != "1" {
+		t.Skip("BENCH_SHARDS=1 runs the sharded-view benchmark")
+	}
+	cfg := restConfig(t)
+	widgets, err := ensureFixtures(context.Background(), cfg, widgetCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The namespace holds one ConfigMap more than the Widgets own, kube-root-ca.crt, with no
+	// owner: placed by its own UID. The unsharded kates replica's view sets the count.
+	configMaps := widgets * configMapsPerWidget
+	rounds := 1
+	if r, err := strconv.Atoi(os.Getenv("BENCH_SHARDS_ROUNDS")); err == nil && r > 0 {
+		rounds = r
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "# heap-bytes: live heap a replica's view retains, all n replicas running together\n")
+	fmt.Fprintf(&out, "# view-seconds: Watch to the first complete view, the replica running alone (median of %d)\n", rounds)
+	emit := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		out.WriteString(line + "\n")
+	}
+
+	for _, peer := range []string{peerKates, peerKatesByKey, peerInformer} {
+		for _, n := range replicaCounts {
+			together := runTogether(t, peer, n)
+			if peer == peerKates && n == 1 {
+				if together[0].Widgets != widgets || together[0].ConfigMaps < configMaps {
+					t.Fatalf("the unsharded replica holds %d Widgets and %d ConfigMaps, want %d and at least %d",
+						together[0].Widgets, together[0].ConfigMaps, widgets, configMaps)
+				}
+				configMaps = together[0].ConfigMaps
+				fmt.Fprintf(&out, "# sharded views (bench/shards, issue 27): %d Widgets each controlling %d ConfigMaps, %d objects\n",
+					widgets, configMapsPerWidget, widgets+configMaps)
+				emit("shards-objects: widgets=%d configmaps=%d", widgets, configMaps)
+			}
+			var sumW, sumC int
+			for _, r := range together {
+				sumW += r.Widgets
+				sumC += r.ConfigMaps
+			}
+			if sumW != widgets || sumC != configMaps {
+				t.Errorf("%s, %d replicas: together they hold %d Widgets and %d ConfigMaps, want %d and %d",
+					peer, n, sumW, sumC, widgets, configMaps)
+			}
+			for i, r := range together {
+				times := []float64{}
+				if n == 1 {
+					times = append(times, r.Seconds)
+				}
+				for len(times) < rounds {
+					times = append(times, runTogether(t, peer, 1, i, n)[0].Seconds)
+				}
+				emit("shards-replica: peer=%s n=%d i=%d heap-bytes=%d view-seconds=%.3f widgets=%d configmaps=%d",
+					peer, n, i, r.HeapBytes, median(times), r.Widgets, r.ConfigMaps)
+			}
+		}
+	}
+
+	// Handover: two kates replicas; replica 1 is killed and replica 0 takes its shard.
+	c0, c1 := startChild(t, peerKates, 2, 0), startChild(t, peerKates, 2, 1)
+	c0.next(t, "view")
+	c1.next(t, "view")
+	c1.kill()
+	killed := time.Now()
+	if _, err := fmt.Fprintf(c0.stdin, "add 1\n"); err != nil {
+		t.Fatal(err)
+	}
+	added := c0.next(t, "added")
+	handover := time.Unix(0, added.Done).Sub(killed) // not counting the count's Update
+	c0.close()
+	if added.Widgets != widgets || added.ConfigMaps != configMaps {
+		t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
+			added.Widgets, added.ConfigMaps, widgets, configMaps)
+	}
+	emit("shards-handover: peer=kates n=2 kill-to-view-seconds=%.3f addshard-seconds=%.3f widgets=%d configmaps=%d",
+		handover.Seconds(), added.Seconds, added.Widgets, added.ConfigMaps)
+
+	if path := os.Getenv("BENCH_SHARDS_OUT"); path != "" {
+		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runTogether starts replicas of peer out of n at once (all n if none are named), waits for
+// each one's first view, stops them and returns their reports, in order.
+func runTogether(t *testing.T, peer string, n int, which ...int) []peerReport {
+	t.Helper()
+	if len(which) == 0 {
+		for i := range n {
+			which = append(which, i)
+		}
+	} else {
+		n = which[len(which)-1] // runTogether(t, peer, 1, i, n): replica i of n alone
+		which = which[:len(which)-1]
+	}
+	children := make([]*child, len(which))
+	for k, i := range which {
+		children[k] = startChild(t, peer, n, i)
+	}
+	reports := make([]peerReport, len(which))
+	for k, c := range children {
+		reports[k] = c.next(t, "view")
+	}
+	for _, c := range children {
+		c.close()
+	}
+	return reports
+}
+
+// child is a replica running in a process of its own: this test binary with peerEnv set.
+type child struct {
+	name    string
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	reports chan peerReport
+	done    bool
+}
+
+func startChild(t *testing.T, peer string, n, i int) *child {
+	t.Helper()
+	c := &child{name: fmt.Sprintf("%s/%d/%d", peer, n, i), reports: make(chan peerReport, 8)}
+	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	c.cmd.Env = append(os.Environ(), peerEnv+"="+c.name)
+	c.cmd.Stderr = os.Stderr
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := c.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.kill)
+	go func() {
+		defer close(c.reports)
+		lines := bufio.NewScanner(stdout)
+		for lines.Scan() {
+			var r peerReport
+			if json.Unmarshal(lines.Bytes(), &r) == nil && r.Event != "" {
+				c.reports <- r
+			}
+		}
+	}()
+	return c
+}
+
+// next returns c's next report, which must be of the event named.
+func (c *child) next(t *testing.T, event string) peerReport {
+	t.Helper()
+	select {
+	case r, ok := <-c.reports:
+		switch {
+		case !ok:
+			t.Fatalf("replica %s exited before its %q report", c.name, event)
+		case r.Event != event:
+			t.Fatalf("replica %s: %s %s, want %q", c.name, r.Event, r.Error, event)
+		}
+		return r
+	case <-time.After(viewTimeout):
+		t.Fatalf("replica %s: no %q report after %s", c.name, event, viewTimeout)
+	}
+	return peerReport{}
+}
+
+// close stops c gracefully (its standard input closes) and waits for it to exit.
+func (c *child) close() {
+	if c.done {
+		return
+	}
+	c.done = true
+	_ = c.stdin.Close()
+	for range c.reports {
+	}
+	_ = c.cmd.Wait()
+}
+
+// kill kills c (SIGKILL: no goodbye to anyone) and waits for it to exit.
+func (c *child) kill() {
+	if c.done {
+		return
+	}
+	c.done = true
+	_ = c.cmd.Process.Kill()
+	for range c.reports {
+	}
+	_ = c.cmd.Wait()
+}
+
+// median returns the median of vs (the mean of the middle two of an even count).
+func median(vs []float64) float64 {
+	vs = slices.Clone(vs)
+	slices.Sort(vs)
+	m := len(vs) / 2
+	if len(vs)%2 == 0 {
+		return (vs[m-1] + vs[m]) / 2
+	}
+	return vs[m]
+}
