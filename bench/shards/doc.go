@@ -5,7 +5,7 @@
 // Each replica is a fresh process (this test binary run again as a peer), so that one
 // replica's heap and warm caches never count for another. Peers:
 //
-//   - kates: Client.WatchWithOptions of Widgets and ConfigMaps; unsharded for one replica;
+//   - kates: Client.WatchWith of Widgets and ConfigMaps; unsharded for one replica;
 //     kates.UIDShard(i, n) for n, Widgets placed by their UID (the server selects them) and
 //     ConfigMaps by their controller's (kates.PlaceByOwner: the client selects them), so that
 //     a Widget and its ConfigMaps are in one replica.

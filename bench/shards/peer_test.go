@@ -149,7 +149,7 @@ type replica interface {
 	stop()
 }
 
-// katesReplica watches Widgets and ConfigMaps with one Client.WatchWithOptions; sharded, the
+// katesReplica watches Widgets and ConfigMaps with one Client.WatchWith; sharded, the
 // Widgets by UID and the ConfigMaps as placement says: by their controller's UID
 // (PlaceByOwner, the client selects them) or by their own (PlaceByKey, the server does, as
 // for the informer).
@@ -183,7 +183,7 @@ func newKatesReplica(cfg *rest.Config, n, i int, placement kates.Placement) (*ka
 
 func (r *katesReplica) start(ctx context.Context) error {
 	var err error
-	if r.acc, err = r.client.WatchWithOptions(ctx, r.opts, r.queries...); err != nil {
+	if r.acc, err = r.client.WatchWith(ctx, r.opts, r.queries...); err != nil {
 		return err
 	}
 	select {
