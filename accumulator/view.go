@@ -84,88 +84,141 @@ type pending struct {
 const mergeThreshold = 16
 
 // prepare is phase 1 of an Update for q. On error it returns what it took from the store (for
-// rollback) with the error.
+// rollback) with the error. Its steps: take the changed keys and items from the store
+// (takeChanges), judge the client's own writes into overlay records (judgeWrites), decide
+// each key's next version and record the changes (judgeKeys), give each change its source
+// (sourceChanges), convert them to the snapshot's element type (convertChanges), and convert
+// unchanged entries again if that type changed (reconvertUnchanged).
 func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, predicate func(*unstructured.Unstructured) bool) (*pending, error) {
-	lv := &q.view
 	var writes []Write
 	if a.overlay != nil {
 		writes = a.overlay.Writes(q.spec.GVK)
 	}
+	taken := q.takeChanges(writes)
+	pd := &pending{q: q, fp: fp, dirty: taken.dirty, moved: taken.moved}
+	check := &ctxCheck{ctx: ctx}
+	a.judgeWrites(q, pd, writes, taken)
+	if err := a.judgeKeys(q, pd, taken, predicate, check); err != nil {
+		return pd, err
+	}
+	if err := q.sourceChanges(pd); err != nil {
+		return pd, err
+	}
+	if err := convertChanges(ctx, fp, q.spec.GVK, pd.changes); err != nil {
+		return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
+	}
+	if err := q.reconvertUnchanged(pd, check); err != nil {
+		return pd, err
+	}
+	if err := ctx.Err(); err != nil {
+		return pd, err
+	}
+	return pd, nil
+}
 
-	// Take the changed keys and every stored item the decision needs, in one short critical
-	// section: after it, reflectors carry on while this goroutine converts.
+// ctxCheck reports ctx's error every 64th call: often enough for a long loop to stop soon
+// after ctx ends, rarely enough to cost nothing.
+type ctxCheck struct {
+	ctx context.Context
+	n   int
+}
+
+func (c *ctxCheck) err() error {
+	c.n++
+	if c.n%64 == 0 {
+		return c.ctx.Err()
+	}
+	return nil
+}
+
+// taken is what prepare takes from a query's store in one critical section: the changed
+// keys, those of them the store moved to another shard, and every stored item the decision
+// needs (changed keys, the view's overlay records, the client's recent writes).
+type taken struct {
+	dirty, moved map[objKey]struct{}
+	stored       map[objKey]*item
+	watermark    string
+}
+
+// takeChanges takes the changed keys and every stored item the decision needs, in one short
+// critical section: after it, reflectors carry on while prepare converts.
+func (q *query) takeChanges(writes []Write) taken {
+	lv := &q.view
 	s := q.store
 	s.mu.Lock()
-	var dirty map[objKey]struct{}
+	defer s.mu.Unlock()
+	var t taken
 	if len(s.dirty) > 0 {
-		dirty, s.dirty = s.dirty, make(map[objKey]struct{})
+		t.dirty, s.dirty = s.dirty, make(map[objKey]struct{})
 	}
-	watermark := s.watermarkLocked()
-	stored := make(map[objKey]*item, len(dirty)+len(writes)+len(lv.overlay))
-	var moved map[objKey]struct{}
-	for k := range dirty {
-		stored[k] = s.objects[k]
+	t.watermark = s.watermarkLocked()
+	t.stored = make(map[objKey]*item, len(t.dirty)+len(writes)+len(lv.overlay))
+	for k := range t.dirty {
+		t.stored[k] = s.objects[k]
 		if _, ok := s.moved[k]; ok {
-			if moved == nil {
-				moved = map[objKey]struct{}{}
+			if t.moved == nil {
+				t.moved = map[objKey]struct{}{}
 			}
-			moved[k] = struct{}{}
+			t.moved[k] = struct{}{}
 			delete(s.moved, k)
 		}
 	}
 	for k := range lv.overlay {
-		stored[k] = s.objects[k]
+		t.stored[k] = s.objects[k]
 	}
 	for i := range writes {
 		k := objKey{namespace: writes[i].Namespace, name: writes[i].Name}
-		stored[k] = s.objects[k]
+		t.stored[k] = s.objects[k]
 	}
-	s.mu.Unlock()
+	return t
+}
 
-	pd := &pending{q: q, fp: fp, dirty: dirty, moved: moved}
-	n := 0
-	checkCtx := func() error {
-		n++
-		if n%64 == 0 {
-			return ctx.Err()
+// judgeWrites turns the client's recent writes of q's kind into pd's overlay records: each
+// write the store has not caught up with yet, kept from the last Update where it is the same
+// record and its shard placement has not changed.
+func (a *Accumulator) judgeWrites(q *query, pd *pending, writes []Write, t taken) {
+	lv := &q.view
+	if len(writes) == 0 && len(lv.overlay) == 0 {
+		return
+	}
+	pd.overlay = make(map[objKey]*overlayRecord, len(writes))
+	for i := range writes {
+		w := &writes[i]
+		if q.spec.Namespace != "" && w.Namespace != q.spec.Namespace {
+			continue // could never be in this view
 		}
-		return nil
-	}
-
-	if len(writes) > 0 || len(lv.overlay) > 0 {
-		pd.overlay = make(map[objKey]*overlayRecord, len(writes))
-		for i := range writes {
-			w := &writes[i]
-			if q.spec.Namespace != "" && w.Namespace != q.spec.Namespace {
-				continue // could never be in this view
-			}
-			if !w.Deleted && w.Object == nil {
-				continue // not a record this package understands
-			}
-			k := objKey{namespace: w.Namespace, name: w.Name}
-			if superseded(w, stored[k], watermark) {
-				continue
-			}
-			rec := lv.overlay[k]
-			if rec != nil && q.spec.ShardOf != nil && !w.Deleted && rec.sameRecord(w) && rec.inShards != q.inShards(w.Object) {
-				rec = nil // the view's shards changed since: judge the record again
-			}
-			if rec == nil || !rec.sameRecord(w) {
-				rec = &overlayRecord{object: w.Object, deleted: w.Deleted, rv: w.ResourceVersion}
-				if !w.Deleted {
-					rec.inShards = q.inShards(w.Object)
-					if q.matches(w.Object) {
-						rec.it = a.newItem(q.spec.GVK, w.Object.DeepCopy())
-					}
+		if !w.Deleted && w.Object == nil {
+			continue // not a record this package understands
+		}
+		k := objKey{namespace: w.Namespace, name: w.Name}
+		if superseded(w, t.stored[k], t.watermark) {
+			continue
+		}
+		rec := lv.overlay[k]
+		if rec != nil && q.spec.ShardOf != nil && !w.Deleted && rec.sameRecord(w) && rec.inShards != q.inShards(w.Object) {
+			rec = nil // the view's shards changed since: judge the record again
+		}
+		if rec == nil || !rec.sameRecord(w) {
+			rec = &overlayRecord{object: w.Object, deleted: w.Deleted, rv: w.ResourceVersion}
+			if !w.Deleted {
+				rec.inShards = q.inShards(w.Object)
+				if q.matches(w.Object) {
+					rec.it = a.newItem(q.spec.GVK, w.Object.DeepCopy())
 				}
 			}
-			pd.overlay[k] = rec
 		}
+		pd.overlay[k] = rec
 	}
+}
 
-	for k, eff := range stored {
-		if err := checkCtx(); err != nil {
-			return pd, err
+// judgeKeys decides, for each key taken, what the view holds next: the overlay's record or
+// the store's item, unless the predicate refuses that version; and records a change (a new
+// version), a swap (the same version, a new item) or nothing in pd.
+func (a *Accumulator) judgeKeys(q *query, pd *pending, t taken, predicate func(*unstructured.Unstructured) bool, check *ctxCheck) error {
+	lv := &q.view
+	for k, eff := range t.stored {
+		if err := check.err(); err != nil {
+			return err
 		}
 		inStore := eff
 		if rec, ok := pd.overlay[k]; ok {
@@ -186,16 +239,9 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 				// A new version: judge it.
 				ok := true
 				if predicate != nil {
-					src, _, err := q.source(k, eff)
-					if err != nil {
-						return pd, err
-					}
-					u, err := asUnstructured(src, q.spec.GVK)
-					if err != nil {
-						return pd, fmt.Errorf("accumulator: query %q: predicate: %s: %w", q.spec.Name, describeObject(q.spec.GVK.Kind, src), err)
-					}
-					if ok, err = callPredicate(predicate, u); err != nil {
-						return pd, err
+					var err error
+					if ok, err = q.admit(k, eff, predicate); err != nil {
+						return err
 					}
 				}
 				switch {
@@ -217,7 +263,7 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		default:
 			// Moved, not deleted: the store moved the shard away, or the client's own
 			// write placed the object in a shard this view does not hold.
-			_, wasMoved := moved[k]
+			_, wasMoved := t.moved[k]
 			rec := pd.overlay[k]
 			pd.changes = append(pd.changes, change{key: k, prev: prev, next: eff,
 				keepPrev: prev != nil && prev == inStore && prev.obj == nil,
@@ -225,6 +271,24 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 					(rec != nil && !rec.deleted && !rec.inShards))})
 		}
 	}
+	return nil
+}
+
+// admit asks predicate whether the view takes version eff of key k.
+func (q *query) admit(k objKey, eff *item, predicate func(*unstructured.Unstructured) bool) (bool, error) {
+	src, _, err := q.source(k, eff)
+	if err != nil {
+		return false, err
+	}
+	u, err := asUnstructured(src, q.spec.GVK)
+	if err != nil {
+		return false, fmt.Errorf("accumulator: query %q: predicate: %s: %w", q.spec.Name, describeObject(q.spec.GVK.Kind, src), err)
+	}
+	return callPredicate(predicate, u)
+}
+
+// sourceChanges sorts pd's changes by key and gives each new version its source object.
+func (q *query) sourceChanges(pd *pending) error {
 	slices.SortFunc(pd.changes, func(x, y change) int { return compareKeys(x.key, y.key) })
 	for i := range pd.changes {
 		c := &pd.changes[i]
@@ -233,48 +297,48 @@ func (a *Accumulator) prepare(ctx context.Context, q *query, fp *fieldPlan, pred
 		}
 		var err error
 		if c.src, c.owned, err = q.source(c.key, c.next); err != nil {
-			return pd, err
+			return err
 		}
 	}
+	return nil
+}
 
-	if err := convertChanges(ctx, fp, q.spec.GVK, pd.changes); err != nil {
-		return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
+// reconvertUnchanged converts every entry the Update does not change again when the caller's
+// snapshot field now wants another element type than the view last filled.
+func (q *query) reconvertUnchanged(pd *pending, check *ctxCheck) error {
+	lv, fp := &q.view, pd.fp
+	if lv.elemType == nil || lv.elemType == fp.elemType || len(lv.entries) == 0 {
+		return nil
 	}
-
-	if lv.elemType != nil && lv.elemType != fp.elemType && len(lv.entries) > 0 {
-		pd.reconverted = make(map[objKey]reflect.Value, len(lv.entries))
-		src := make(map[objKey]*item, len(pd.swaps))
-		for _, c := range pd.swaps {
-			src[c.key] = c.next
-		}
-		changed := make(map[objKey]bool, len(pd.changes))
-		for _, c := range pd.changes {
-			changed[c.key] = true
-		}
-		for k, e := range lv.entries {
-			if changed[k] {
-				continue
-			}
-			it := e.src
-			if s := src[k]; s != nil {
-				it = s
-			}
-			if err := checkCtx(); err != nil {
-				return pd, err
-			}
-			// The view's object is the one copy of this version (the store gave its own up
-			// when it was handed out): convert a copy of it.
-			out, _, err := fp.convert(outObject(e.out), false, it, q.spec.GVK)
-			if err != nil {
-				return pd, fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
-			}
-			pd.reconverted[k] = out
-		}
+	pd.reconverted = make(map[objKey]reflect.Value, len(lv.entries))
+	src := make(map[objKey]*item, len(pd.swaps))
+	for _, c := range pd.swaps {
+		src[c.key] = c.next
 	}
-	if err := ctx.Err(); err != nil {
-		return pd, err
+	changed := make(map[objKey]bool, len(pd.changes))
+	for _, c := range pd.changes {
+		changed[c.key] = true
 	}
-	return pd, nil
+	for k, e := range lv.entries {
+		if changed[k] {
+			continue
+		}
+		it := e.src
+		if s := src[k]; s != nil {
+			it = s
+		}
+		if err := check.err(); err != nil {
+			return err
+		}
+		// The view's object is the one copy of this version (the store gave its own up
+		// when it was handed out): convert a copy of it.
+		out, _, err := fp.convert(outObject(e.out), false, it, q.spec.GVK)
+		if err != nil {
+			return fmt.Errorf("accumulator: query %q: %w", q.spec.Name, err)
+		}
+		pd.reconverted[k] = out
+	}
+	return nil
 }
 
 // parallelConvertMin is the number of changed objects from which an Update converts them on
