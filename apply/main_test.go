@@ -2,7 +2,6 @@ package apply_test
 
 import (
 	"context"
-	"log"
 	"os"
 	"strings"
 	"testing"
@@ -18,18 +17,10 @@ import (
 var cluster *testenv.Cluster
 
 func TestMain(m *testing.M) {
-	var err error
-	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
-	if err != nil {
-		log.Fatal(err)
-	}
-	// The examples connect as a program would, with kates.NewClient's defaults.
-	os.Setenv("KUBECONFIG", cluster.KubeconfigPath())
-	code := m.Run()
-	if err := cluster.Stop(); err != nil {
-		log.Print(err)
-	}
-	os.Exit(code)
+	katestest.Main(m, &cluster, func(c *testenv.Cluster) {
+		// The examples connect as a program would, with kates.NewClient's defaults.
+		os.Setenv("KUBECONFIG", c.KubeconfigPath())
+	})
 }
 
 // newClient returns a client whose default namespace is a new one, deleted after the test.

@@ -1,8 +1,6 @@
 package applyset_test
 
 import (
-	"context"
-	"log"
 	"os"
 	"strings"
 	"testing"
@@ -22,16 +20,7 @@ var cluster *testenv.Cluster
 func TestMain(m *testing.M) {
 	// The tests read CustomResourceDefinitions typed, which kates leaves to the program.
 	utilruntime.Must(apiextensionsv1.AddToScheme(kates.Scheme))
-	var err error
-	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
-	if err != nil {
-		log.Fatal(err)
-	}
-	code := m.Run()
-	if err := cluster.Stop(); err != nil {
-		log.Print(err)
-	}
-	os.Exit(code)
+	katestest.Main(m, &cluster)
 }
 
 // newClient returns a client whose default namespace is a new one, deleted after the test.

@@ -2,8 +2,6 @@ package metrics_test
 
 import (
 	"context"
-	"log"
-	"os"
 	"testing"
 
 	"github.com/kates-dev/kates/kates"
@@ -14,18 +12,7 @@ import (
 // cluster is shared by every test of the package (and, under `make test`, by every package).
 var cluster *testenv.Cluster
 
-func TestMain(m *testing.M) {
-	var err error
-	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
-	if err != nil {
-		log.Fatal(err)
-	}
-	code := m.Run()
-	if err := cluster.Stop(); err != nil {
-		log.Print(err)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { katestest.Main(m, &cluster) }
 
 // newClient returns an admin client whose default namespace is a fresh one, deleted after the
 // test.

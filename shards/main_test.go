@@ -1,8 +1,6 @@
 package shards_test
 
 import (
-	"context"
-	"log"
 	"os"
 	"testing"
 
@@ -18,16 +16,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(replicaEnv) != "" {
 		os.Exit(replicaMain())
 	}
-	var err error
-	cluster, err = testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
-	if err != nil {
-		log.Fatal(err)
-	}
-	code := m.Run()
-	if err := cluster.Stop(); err != nil {
-		log.Print(err)
-	}
-	os.Exit(code)
+	katestest.Main(m, &cluster)
 }
 
 // newNamespace creates a namespace, deleted after the test.

@@ -15,6 +15,8 @@ package katestest
 import (
 	"context"
 	"fmt"
+	"log"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,6 +28,29 @@ import (
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/testenv"
 )
+
+// Main is the whole TestMain of a package whose tests share one cluster: it starts (or,
+// under KATES_TEST_KUBECONFIG, attaches to) a test cluster, sets *cluster, runs each setup
+// with it, runs the tests, stops the cluster and exits with the tests' code.
+//
+//	var cluster *testenv.Cluster
+//
+//	func TestMain(m *testing.M) { katestest.Main(m, &cluster) }
+func Main(m *testing.M, cluster **testenv.Cluster, setup ...func(*testenv.Cluster)) {
+	c, err := testenv.Start(context.Background(), testenv.Options{Log: os.Stderr})
+	if err != nil {
+		log.Fatal(err)
+	}
+	*cluster = c
+	for _, f := range setup {
+		f(c)
+	}
+	code := m.Run()
+	if err := c.Stop(); err != nil {
+		log.Print(err)
+	}
+	os.Exit(code)
+}
 
 // Start starts (or, under KATES_TEST_KUBECONFIG, attaches to) a test cluster for t, stopped
 // when t ends. Packages with many tests start theirs once in TestMain instead.
