@@ -3,11 +3,9 @@ package election
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/rand"
 	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
 	"github.com/kates-dev/kates/internal/lease"
@@ -66,21 +64,9 @@ func (o Options) withDefaults(c *kates.Client) (Options, string, string, error) 
 		return o, "", "", fmt.Errorf("election: lease %q: want \"namespace/name\" or \"name\"", o.Lease)
 	}
 	if o.Identity == "" {
-		host, err := os.Hostname()
-		if err != nil || host == "" {
-			host = "kates"
-		}
-		o.Identity = host + "_" + rand.String(6)
+		o.Identity = lease.Identity()
 	}
-	if o.LeaseDuration == 0 {
-		o.LeaseDuration = 15 * time.Second
-	}
-	if o.RenewDeadline == 0 {
-		o.RenewDeadline = 10 * time.Second
-	}
-	if o.RetryPeriod == 0 {
-		o.RetryPeriod = 2 * time.Second
-	}
+	lease.DefaultTimings(&o.LeaseDuration, &o.RenewDeadline, &o.RetryPeriod)
 	if o.Fence == nil {
 		o.Fence = kates.NewFence()
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -14,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/validation"
 	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
@@ -93,21 +91,9 @@ func (o Options) withDefaults(c *kates.Client) (Options, error) {
 		o.Namespace = c.Namespace()
 	}
 	if o.Identity == "" {
-		host, err := os.Hostname()
-		if err != nil || host == "" {
-			host = "kates"
-		}
-		o.Identity = host + "_" + rand.String(6)
+		o.Identity = lease.Identity()
 	}
-	if o.LeaseDuration == 0 {
-		o.LeaseDuration = 15 * time.Second
-	}
-	if o.RenewDeadline == 0 {
-		o.RenewDeadline = 10 * time.Second
-	}
-	if o.RetryPeriod == 0 {
-		o.RetryPeriod = 2 * time.Second
-	}
+	lease.DefaultTimings(&o.LeaseDuration, &o.RenewDeadline, &o.RetryPeriod)
 	o.LeaseDuration = o.LeaseDuration.Truncate(time.Second)
 	switch {
 	case o.Name == "":

@@ -10,11 +10,13 @@ package lease
 import (
 	"context"
 	"errors"
+	"os"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
 	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
 	"github.com/kates-dev/kates/kates"
@@ -317,4 +319,27 @@ func (h *Holder) ownTerm(lease *coordinationv1.Lease) bool {
 	hid, mine := lease.Spec.HolderIdentity, h.held.Spec.AcquireTime
 	return hid != nil && *hid == h.cfg.Identity && mine != nil && lease.Spec.AcquireTime != nil &&
 		lease.Spec.AcquireTime.Equal(mine)
+}
+
+// Identity is a replica's default identity: its hostname and a random suffix, so that two
+// processes on one host (or a restarted one) are never taken for the same holder.
+func Identity() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "kates"
+	}
+	return host + "_" + rand.String(6)
+}
+
+// DefaultTimings fills the zero ones of a lease's timings with client-go's leader-election
+// defaults: a 15 s lease, renewed within 10 s, retried every 2 s.
+func DefaultTimings(leaseDuration, renewDeadline, retryPeriod *time.Duration) {
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{leaseDuration, 15 * time.Second}, {renewDeadline, 10 * time.Second}, {retryPeriod, 2 * time.Second}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
 }
