@@ -518,14 +518,6 @@ func deltaSummary(deltas []*kates.Delta, kind string) []string {
 	return out
 }
 
-// gateless is a cluster of this package's own whose API server lacks the ShardedListAndWatch
-// gate: it ignores shard selectors.
-var (
-	gateless     *testenv.Cluster
-	gatelessErr  error
-	gatelessOnce sync.Once
-)
-
 // TestShardedViewsWithoutGate: behind an API server that ignores shard selectors (and sends
 // every object to every shard), the client's own match keeps n views an exact partition, for
 // Watch and List, and the Client warns once that the network is not saved.
@@ -533,18 +525,17 @@ func TestShardedViewsWithoutGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a cluster of its own")
 	}
-	gatelessOnce.Do(func() {
-		gateless, gatelessErr = testenv.Start(context.Background(), testenv.Options{Private: true, NoNodes: true,
-			FeatureGates: map[string]bool{"ShardedListAndWatch": false}})
-	})
-	if gatelessErr != nil {
-		t.Fatal(gatelessErr)
+	// A cluster of this run's own whose API server lacks the ShardedListAndWatch gate, so it
+	// ignores shard selectors; each run (-count) starts and stops one.
+	gateless, err := testenv.Start(context.Background(), testenv.Options{Private: true, NoNodes: true,
+		FeatureGates: map[string]bool{"ShardedListAndWatch": false}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		if err := gateless.Stop(); err != nil {
 			t.Log(err)
 		}
-		gateless = nil
 	})
 	var mu sync.Mutex
 	var warnings []string
