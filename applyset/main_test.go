@@ -1,12 +1,9 @@
 package applyset_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/util/rand"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kates-dev/kates/kates"
@@ -39,14 +36,6 @@ func newNamespace(t testing.TB) string {
 // the test, so tests sharing a cluster never see each other's CRDs; it returns the group too.
 func crdFixture(t *testing.T) (*apiextensionsv1.CustomResourceDefinition, string) {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/crds/widgets.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := "g" + rand.String(6) + ".example.com"
-	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
-	if err != nil {
-		t.Fatal(err)
-	}
+	objs, group := katestest.ManifestWithUniqueGroup(t, "../testdata/crds/widgets.yaml")
 	return objs[0].(*apiextensionsv1.CustomResourceDefinition), group
 }

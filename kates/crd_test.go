@@ -2,33 +2,21 @@ package kates_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/rand"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv/katestest"
 )
 
-// manifestWithUniqueGroup reads a manifest under testdata and replaces "example.com" in it with
-// a group unique to this run, so tests sharing a cluster never see each other's CRDs. It returns
-// the objects and that group.
+// manifestWithUniqueGroup parses testdata/path with its example.com group made unique to the test.
 func manifestWithUniqueGroup(t testing.TB, path string) ([]kates.Object, string) {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := "g" + rand.String(6) + ".example.com"
-	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return objs, group
+	return katestest.ManifestWithUniqueGroup(t, "../testdata/"+path)
 }
 
 // crdFixture is testdata/crds/widgets.yaml's CRD with a unique group and short name.

@@ -1,12 +1,9 @@
 package validate_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/util/rand"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kates-dev/kates/kates"
@@ -39,14 +36,5 @@ func newNamespace(t testing.TB) string {
 // manifestWithUniqueGroup parses testdata/path with its example.com group made unique to the test.
 func manifestWithUniqueGroup(t testing.TB, path string) ([]kates.Object, string) {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := "g" + rand.String(6) + ".example.com"
-	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return objs, group
+	return katestest.ManifestWithUniqueGroup(t, "../testdata/"+path)
 }

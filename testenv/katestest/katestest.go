@@ -17,12 +17,14 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
+	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kates-dev/kates/kates"
@@ -165,4 +167,21 @@ func Clientset(t testing.TB, c *kates.Client) kubernetes.Interface {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// ManifestWithUniqueGroup parses the manifest file at path with "example.com" replaced by a
+// group unique to this run, so tests sharing a cluster never see each other's CRDs. It returns
+// the objects and that group.
+func ManifestWithUniqueGroup(t testing.TB, path string) ([]kates.Object, string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "g" + rand.String(6) + ".example.com"
+	objs, err := kates.ParseManifests(strings.ReplaceAll(string(data), "example.com", group))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs, group
 }
