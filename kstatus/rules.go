@@ -593,6 +593,14 @@ func (a *activation) ResolveName(name string) (any, bool) {
 
 func (a *activation) Parent() interpreter.Activation { return nil }
 
+// newActivation gives a rule's expressions the object m, whose metadata and status the
+// caller has already read.
+func newActivation(m map[string]any, apiVersion, kind string, meta, status map[string]any) *activation {
+	spec, _ := m["spec"].(map[string]any)
+	return &activation{self: m, apiVersion: apiVersion, kind: kind,
+		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}
+}
+
 var emptyMap = map[string]any{}
 
 func orEmpty(m map[string]any) map[string]any {
@@ -611,9 +619,7 @@ func (r *compiledRule) isPaused(m map[string]any, apiVersion, kind string, meta,
 	if err := r.compile(); err != nil {
 		return false, r.evalError(kind, err.Field, err.Err)
 	}
-	spec, _ := m["spec"].(map[string]any)
-	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
-		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}
+	act := newActivation(m, apiVersion, kind, meta, status)
 	ok, err := evalBool(r.paused, act)
 	if err != nil {
 		return false, r.evalError(kind, "paused", err)
@@ -632,9 +638,7 @@ func (r *compiledRule) apply(m map[string]any, apiVersion, kind string, meta, st
 		// TestLibraryCompiles checks. Unknown, naming the rule, rather than a panic.
 		return r.evalError(kind, err.Field, err.Err), true
 	}
-	spec, _ := m["spec"].(map[string]any)
-	act := &activation{self: m, apiVersion: apiVersion, kind: kind,
-		metadata: orEmpty(meta), spec: orEmpty(spec), status: orEmpty(status)}
+	act := newActivation(m, apiVersion, kind, meta, status)
 	by := r.by
 	for _, e := range [...]struct {
 		field  string
