@@ -201,10 +201,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		tr.note("status.observedGeneration", obs)
 	}
 	r := rules[groupKind{g, f.kind}]
+	// The status rule applies unless a built-in kind rule (4) keeps the kind.
+	useRule := cr != nil && (r == nil || cr.src.Override)
 	if hasGen && hasObs && gen != obs {
 		// A kind whose rule knows its paused state decides a paused object itself: its
 		// controller will not observe the new generation until a person resumes it.
-		if cr != nil && (r == nil || cr.src.Override) {
+		if useRule {
 			paused, pv := cr.isPaused(m, apiVersion, f.kind, meta, status)
 			if pv.status != "" {
 				return pv
@@ -225,7 +227,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	// Status rules (CEL) come after the built-in kind rules, unless one says it overrides
 	// the built-in one, and before the generic condition rules: a kind someone wrote a rule
 	// for is one whose conditions do not say enough.
-	if cr != nil && (r == nil || cr.src.Override) {
+	if useRule {
 		if v, decided := cr.apply(m, apiVersion, f.kind, meta, status); decided {
 			if v.status == CurrentStatus {
 				// A rule's Current is not trusted over a Ready condition written for an
