@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -320,17 +319,25 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 // behind a load balancer, one of several does not), and sends every shard to everyone. The
 // client-side match keeps the views exact regardless; only the network is not saved.
 func (c *Client) checkShardGate(ctx context.Context, rq *resolvedQuery, selector string) {
-	opts := metav1.ListOptions{Limit: 1, ShardSelector: selector, LabelSelector: rq.LabelSelector, FieldSelector: rq.FieldSelector}
-	data, err := c.rest.Get().AbsPath(resourcePath(rq)...).
-		SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).DoRaw(ctx)
-	if err != nil {
-		return // the reflector will meet and report the same failure
+	// items lists at most one object of rq with a shard selector, and says whether the
+	// answer carries shardInfo.
+	items := func(selector string) (n int, shardInfo bool, ok bool) {
+		opts := metav1.ListOptions{Limit: 1, ShardSelector: selector, LabelSelector: rq.LabelSelector, FieldSelector: rq.FieldSelector}
+		data, err := c.rest.Get().AbsPath(resourcePath(rq)...).
+			SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).DoRaw(ctx)
+		if err != nil {
+			return 0, false, false // the reflector will meet and report the same failure
+		}
+		var list struct {
+			Metadata metav1.ListMeta   `json:"metadata"`
+			Items    []json.RawMessage `json:"items"`
+		}
+		if json.Unmarshal(data, &list) != nil {
+			return 0, false, false
+		}
+		return len(list.Items), list.Metadata.ShardInfo != nil, true
 	}
-	var list struct {
-		Metadata metav1.ListMeta   `json:"metadata"`
-		Items    []json.RawMessage `json:"items"`
-	}
-	if json.Unmarshal(data, &list) != nil || list.Metadata.ShardInfo != nil {
+	if _, shardInfo, ok := items(selector); !ok || shardInfo {
 		return
 	}
 	// No shardInfo. The 1.37 API server echoes it for built-in resources but not for custom
@@ -338,18 +345,10 @@ func (c *Client) checkShardGate(ctx context.Context, rq *resolvedQuery, selector
 	// nothing (one hash value in 2^64): a server that applies selectors answers with no
 	// item, one that ignores them with the first object of the collection. An empty
 	// collection cannot tell, and then there is nothing to save either.
-	if key, _, ok := strings.Cut(strings.TrimPrefix(selector, "shardRange("), ","); ok {
-		opts.ShardSelector = sharding.NewSelector(sharding.ShardRangeRequirement{
-			Key: strings.TrimSpace(key), Start: "0x0000000000000000", End: "0x0000000000000001"}).String()
-		data, err := c.rest.Get().AbsPath(resourcePath(rq)...).
-			SpecificallyVersionedParams(&opts, metav1.ParameterCodec, metav1.SchemeGroupVersion).DoRaw(ctx)
-		if err != nil {
-			return
-		}
-		list.Items = nil
-		if json.Unmarshal(data, &list) != nil || len(list.Items) == 0 {
-			return
-		}
+	nearlyNothing := sharding.NewSelector(sharding.ShardRangeRequirement{
+		Key: string(rq.sharding.Space.Key), Start: "0x0000000000000000", End: "0x0000000000000001"}).String()
+	if n, _, ok := items(nearlyNothing); !ok || n == 0 {
+		return
 	}
 	c.shardSelectorsIgnored.Store(true)
 	c.shardWarning.Do(func() {
