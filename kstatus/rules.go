@@ -192,12 +192,8 @@ var ruleVars = [...]string{"self", "apiVersion", "kind", "metadata", "spec", "st
 // types, as in size(list) >= 2.0; at run time CEL already compares them by value, and
 // == holds between 3 and 3.0. So a rule needs no int() or double() around a field.
 var celEnv = func() *cel.Env {
-	reg, err := types.NewRegistry()
-	if err != nil {
-		panic(err)
-	}
 	opts := []cel.EnvOption{ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(), cel.OptionalTypes(), sumFunction,
-		cel.CrossTypeNumericComparisons(true), cel.CustomTypeAdapter(&numberAdapter{reg})}
+		cel.CrossTypeNumericComparisons(true), cel.CustomTypeAdapter(celAdapter)}
 	for _, v := range ruleVars {
 		opts = append(opts, cel.Variable(v, cel.DynType))
 	}
@@ -211,9 +207,18 @@ var celEnv = func() *cel.Env {
 // numberAdapter is the environment's types.Adapter: the registry's, but a json.Number
 // becomes an int when it is one and a double otherwise (a string when it is neither, so
 // that a comparison with it is an evaluation error, as for any non-number). Maps and lists
-// of the object are wrapped with numberAdapter itself, so that the values read from them
-// are converted the same way; nothing is copied, values are converted as they are read.
+// of the object become objectMap and objectList (celvalues.go), which convert the values
+// read from them the same way; nothing is copied, values are converted as they are read.
 type numberAdapter struct{ types.Adapter }
+
+// celAdapter is the one numberAdapter, over cel-go's default registry.
+var celAdapter = func() *numberAdapter {
+	reg, err := types.NewRegistry()
+	if err != nil {
+		panic(err) // no types are registered: this cannot fail
+	}
+	return &numberAdapter{reg}
+}()
 
 func (a *numberAdapter) NativeToValue(v any) ref.Val {
 	switch x := v.(type) {
@@ -226,10 +231,9 @@ func (a *numberAdapter) NativeToValue(v any) ref.Val {
 		}
 		return types.String(x)
 	case map[string]any:
-		return types.NewStringInterfaceMap(a, x)
+		return objectMap(x)
 	case []any:
-		// v, not x: boxing the slice again would allocate on every list read.
-		return types.NewDynamicList(a, v)
+		return &objectList{x}
 	}
 	return a.Adapter.NativeToValue(v)
 }
