@@ -11,8 +11,9 @@
 # BENCH_FIXTURES (a file recording fixtures to reuse, or to create and keep: the realistic
 # fixtures take minutes to create; default: created for this run and deleted after it),
 # BENCH_VIEW_ROUNDS (rounds of BenchmarkView, default BENCH_ROUNDS), BENCH_VIEW_SIZES (its
-# ConfigMap counts, default "10000 50000 100000"), BENCH_PARTS ("all", the default, or "view":
-# only BenchmarkView and its profile, keeping the other results of the last run).
+# ConfigMap counts, default "10000 50000 100000"), BENCH_PARTS ("all", the default; "view":
+# only BenchmarkView and its profile; "core": only the scripted core benchmarks (kstatus, Update,
+# throughput), a few minutes and no cluster work; each keeping the other results of the last run).
 # BENCH_SHARDS=1 (also run bench/shards: sharded views at 100,000 objects, about half an hour
 # with its fixtures, which it keeps in the namespace kates-shardbench; give it a cluster of its
 # own through KATES_TEST_KUBECONFIG. Without it, the previous results/shards.txt is kept).
@@ -47,11 +48,12 @@ trap cleanup EXIT
 
 parts=${BENCH_PARTS:-all}
 if [ -f "$res/shards.txt" ]; then cp "$res/shards.txt" "$tmp/shards.txt.previous"; fi
-if [ "$parts" = all ]; then
-  rm -rf "$res"
-else
-  rm -f "$res/view.txt" "$res/profiles/view-"*
-fi
+case "$parts" in
+all) rm -rf "$res" ;;
+view) rm -f "$res/view.txt" "$res/profiles/view-"* ;;
+core) rm -f "$res/core.txt" ;;
+*) echo "BENCH_PARTS must be all, view or core, not $parts" >&2; exit 2 ;;
+esac
 mkdir -p "$res/profiles"
 if [ -f "$tmp/shards.txt.previous" ]; then cp "$tmp/shards.txt.previous" "$res/shards.txt"; fi
 echo "== building"
@@ -75,10 +77,10 @@ go -C bench test -c -o "$tmp/cluster.test" ./cluster
 if [ "$parts" = all ]; then
   mv "$res/machine.txt.new" "$res/machine.txt"
 else # keep the facts of the run whose other results are kept; note this part's own
-  grep -v '^view' "$res/machine.txt" >"$res/machine.txt.old" 2>/dev/null || true
+  grep -v "^$parts-" "$res/machine.txt" >"$res/machine.txt.old" 2>/dev/null || true
   mv "$res/machine.txt.old" "$res/machine.txt"
-  echo "view-date: $(grep '^date:' "$res/machine.txt.new" | cut -d' ' -f2-)" >>"$res/machine.txt"
-  echo "view-kates: $(grep '^kates:' "$res/machine.txt.new" | cut -d' ' -f2-)" >>"$res/machine.txt"
+  echo "$parts-date: $(grep '^date:' "$res/machine.txt.new" | cut -d' ' -f2-)" >>"$res/machine.txt"
+  echo "$parts-kates: $(grep '^kates:' "$res/machine.txt.new" | cut -d' ' -f2-)" >>"$res/machine.txt"
   rm "$res/machine.txt.new"
 fi
 
@@ -103,6 +105,7 @@ prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags.
 # order rotating from round to round, so that each peer runs first, second, ... in turn.
 viewrounds=${BENCH_VIEW_ROUNDS:-$rounds}
 viewpeers=(kates kates-shared controller-runtime controller-runtime-strip floor floor-watchlist)
+[ "$parts" = core ] && viewrounds=0
 for r in $(seq 1 "$viewrounds"); do
   echo "bench-round: $r" >>"$res/view.txt"
   for n in ${BENCH_VIEW_SIZES:-10000 50000 100000}; do
@@ -115,13 +118,14 @@ for r in $(seq 1 "$viewrounds"); do
   done
 done
 
-if [ "$parts" = all ]; then
 for r in $(seq 1 "$rounds"); do
+  [ "$parts" = view ] && break
   rev=false; [ $((r % 2)) = 0 ] && rev=true
   echo "== round $r of $rounds: core"
   echo "bench-round: $r" >>"$res/core.txt"
   (cd bench/core && "$tmp/core.test" -test.run '^$' -test.bench . -test.benchmem -test.benchtime="$coretime" -reverse=$rev) \
     | tee -a "$res/core.txt" | grep -E '^(Benchmark|FAIL|panic)' || true
+  [ "$parts" = core ] && continue
   echo "== round $r of $rounds: cluster"
   echo "bench-round: $r" >>"$res/cluster.txt"
   # A bootstrap at N=10000 takes about half a second and single ones swing by 2x on this shared
@@ -132,6 +136,7 @@ for r in $(seq 1 "$rounds"); do
     -test.benchtime=1x -fixtures="$fixtures" -reverse=$rev) | tee -a "$res/cluster.txt" | grep -E '^(Benchmark|FAIL|panic|bench)' || true
 done
 
+if [ "$parts" = all ]; then
 echo "== memory"
 (cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -test.bench 'Memory' -test.benchmem -test.benchtime=1x \
   -fixtures="$fixtures") | tee "$res/memory.txt" | grep -E '^(Benchmark|FAIL|panic|bench)' || true
@@ -141,7 +146,7 @@ prof update-50k "$tmp/core.test" core 'UpdateOneChange/N=50000/kates$' 2s
 prof throughput-predecoded "$tmp/core.test" core 'Throughput/predecoded/kates$' 2s
 prof bootstrap-10k "$tmp/cluster.test" cluster 'Bootstrap/N=10000/kates$' 3x -fixtures="$fixtures"
 fi
-prof view-50k-kates "$tmp/cluster.test" cluster '^BenchmarkView$/^N=50000$/^kates$' 3x -fixtures="$fixtures" -view-sizes=50000
+[ "$parts" = core ] || prof view-50k-kates "$tmp/cluster.test" cluster '^BenchmarkView$/^N=50000$/^kates$' 3x -fixtures="$fixtures" -view-sizes=50000
 if [ "$parts" = all ]; then
 
 echo "== wait latency (kates' BenchmarkWaitLatency)"
@@ -182,7 +187,7 @@ if [ "${BENCH_SHARDS:-}" = 1 ]; then
 fi
 
 end=$(date +%s)
-if [ "$parts" = all ]; then echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"; else echo "view-duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s" >>"$res/machine.txt"; fi
+if [ "$parts" = all ]; then echo "duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s (before writing the report and deleting the fixtures, which take about 40 s more)" >>"$res/machine.txt"; else echo "$parts-duration: $(( (end - begin) / 60 )) min $(( (end - begin) % 60 )) s" >>"$res/machine.txt"; fi
 echo "== report"
 (cd bench && go run ./cmd/benchreport -results results -out README.md -findings findings.md)
 echo "bench/README.md written in $(( ($(date +%s) - begin) / 60 )) min $(( ($(date +%s) - begin) % 60 )) s"
