@@ -127,3 +127,24 @@ func (it *objectListIterator) ConvertToType(ref.Type) ref.Val {
 func (it *objectListIterator) Equal(ref.Val) ref.Val { return types.NewErr("no such overload") }
 func (it *objectListIterator) Type() ref.Type        { return types.IteratorType }
 func (it *objectListIterator) Value() any            { return nil }
+
+// commonStrings are CEL values made once for the words rules compare most: condition
+// statuses and types and common phases. Boxing a string in a ref.Val allocates, and a rule
+// reads c.type and c.status of each condition once per comprehension; these reads then
+// allocate nothing. Longer strings (messages, reasons) are not looked up at all.
+var commonStrings = func() map[string]ref.Val {
+	m := map[string]ref.Val{}
+	for _, s := range []string{
+		"True", "False", "Unknown",
+		"Ready", "Reconciling", "Stalled", "Available", "Progressing", "Degraded", "Synced",
+		"Succeeded", "Failed", "Complete", "Healthy", "Established", "Accepted", "Programmed",
+		"ResolvedRefs", "Suspended", "Paused",
+		"Pending", "Running", "Error", "Terminating",
+	} {
+		m[s] = types.String(s)
+		maxCommonString = max(maxCommonString, len(s))
+	}
+	return m
+}()
+
+var maxCommonString int

@@ -230,6 +230,13 @@ func (a *numberAdapter) NativeToValue(v any) ref.Val {
 			return types.Double(f)
 		}
 		return types.String(x)
+	case string:
+		if len(x) <= maxCommonString {
+			if v, ok := commonStrings[x]; ok {
+				return v
+			}
+		}
+		return types.String(x)
 	case map[string]any:
 		return objectMap(x)
 	case []any:
