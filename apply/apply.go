@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -105,10 +104,18 @@ type Options struct {
 // changes nothing, not even the managedFields timestamps). In a dry run the resourceVersion
 // says nothing, so the object read before and the dry run's answer are compared instead, less
 // metadata.managedFields, resourceVersion and generation. A write by someone else between the
-// read and the apply makes the object read as Applied. The read doubles the requests of a
-// batch, as kubectl's client-side apply does: on the test machine 50 unchanged ConfigMaps took
-// 1.0 s with Run, 0.4 s with a loop of Client.Apply, mostly the Client's limit of 100
-// requests a second (BenchmarkRun).
+// read and the apply makes the object read as Applied.
+//
+// When the batch has 4 or more objects of one kind in one namespace, Run reads them with one
+// LIST, made as the first of them comes to be applied, rather than a GET each; smaller groups
+// get a GET per object. So the reads add a request per kind and namespace rather than one per
+// object: on the test machine 50 unchanged ConfigMaps took 1.0 s with a GET each and 0.51 s
+// with the LIST, as a loop of Client.Apply does (the Client's limit of 100 requests a second;
+// BenchmarkRun). The LIST reads about 10 objects per object of the batch at most, so a large
+// namespace is never read whole to apply a few objects in it (those it did not reach get a
+// GET each), and one the identity may not list (Forbidden) falls back to the GETs. The LIST
+// is made earlier than a GET would be, so the window for a write by someone else is the
+// applies between it and the object's own.
 //
 // # Failures
 //
@@ -235,6 +242,7 @@ func (r *run) applyAll(ctx context.Context) error {
 	}
 	// served and unserved are the batch's CRD kinds found served, and (in a dry run) not.
 	served, unserved := map[schema.GroupKind]bool{}, map[schema.GroupKind]bool{}
+	reads := newReader(r.c, r.batch.items)
 	for i, it := range r.batch.items {
 		res := &r.res.Objects[i]
 		if unserved[it.gvk.GroupKind()] {
@@ -254,10 +262,8 @@ func (r *run) applyAll(ctx context.Context) error {
 			}
 			served[it.gvk.GroupKind()] = true
 		}
-		before := &unstructured.Unstructured{}
-		if err := r.c.Get(ctx, it.obj, before); apierrors.IsNotFound(err) {
-			before = nil
-		} else if err != nil {
+		before, err := reads.read(ctx, it)
+		if err != nil {
 			return r.fail(i, err)
 		}
 		out := &unstructured.Unstructured{}

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,28 +12,11 @@ import (
 // TestBatchOrderPutsCRDsThenNamespacesFirst: CustomResourceDefinitions, then Namespaces, then
 // the rest in the order given; each CRD's kind is known by the name WaitFor takes.
 func TestBatchOrderPutsCRDsThenNamespacesFirst(t *testing.T) {
-	objs, err := kates.ParseUnstructuredManifests(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: a, namespace: ns}
----
-apiVersion: example.com/v1
-kind: Widget
-metadata: {name: w, namespace: ns}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: ns}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec: {group: example.com, names: {kind: Widget, plural: widgets}, scope: Cluster}
----
-apiVersion: v1
-kind: Secret
-metadata: {name: s, namespace: ns}
-`)
+	data, err := os.ReadFile("../testdata/manifests/crd-batch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := kates.ParseUnstructuredManifests(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}

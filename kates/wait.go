@@ -79,8 +79,11 @@ type WaitOptions struct {
 	NoFailFast bool
 	// Progress, if not nil, is called with the status of every object, in the order Wait was
 	// given them (a selection's objects in its place, by namespace and name), once the first
-	// complete view arrives and then each time any status or message changes. It is called
-	// from Wait's goroutine, so it must return promptly; the slice is the callee's to keep.
+	// complete view arrives and then each time any status or message changes. The changes are
+	// those between Wait's views, which coalesce bursts of events (see Accumulator): a state
+	// that comes and goes between two views, such as the InProgress of a Deployment created
+	// and made available in one burst, may never be reported. It is called from Wait's
+	// goroutine, so it must return promptly; the slice is the callee's to keep.
 	Progress func([]ObjectStatus)
 	// Condition, if set, is what every object must have instead of being Current: the status
 	// condition "Type" with status True, or "Type=Status" ("Ready=False"), as kubectl wait

@@ -90,15 +90,44 @@ func TestWaitBatchOfEveryKindReachesCurrent(t *testing.T) {
 		t.Errorf("first progress %v: want the Gadget NotFound, waiting for its kind", progress.last())
 	}
 
+	// Wait coalesces events, so Progress promises no intermediate state: a Deployment made
+	// Ready between two of Wait's views goes from NotFound to Current with nothing between.
+	// To check that a state which lasts is reported, the Deployment is first applied held: its
+	// Pods name a scheduler that does not exist, so they stay Pending (not Unschedulable, which
+	// turns Failed after kstatus.ScheduleWindow) and the Deployment InProgress for as long as
+	// the test likes. It is released, by applying the manifest as it is, once Progress said so.
+	var dep *kates.Deployment
 	for _, o := range objs {
 		if o.GetObjectKind().GroupVersionKind().Group == group {
 			if err := c.WaitFor(ctx, "gadgets."+group); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := c.Apply(ctx, o, nil); err != nil {
+		apply := o
+		if d, ok := o.(*kates.Deployment); ok {
+			dep = d
+			held := d.DeepCopy()
+			held.Spec.Template.Spec.SchedulerName = "kates.dev/no-such-scheduler"
+			apply = held
+		}
+		if err := c.Apply(ctx, apply, nil); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if dep == nil {
+		t.Fatal("wait/batch.yaml has no Deployment")
+	}
+	for !progress.seen("Deployment", kstatus.InProgressStatus, "") {
+		select {
+		case err := <-done:
+			t.Fatalf("Wait returned while the Deployment was held: %v; last progress %v", err, progress.last())
+		case <-ctx.Done():
+			t.Fatalf("progress never showed the held Deployment InProgress; last progress %v", progress.last())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := c.Apply(ctx, dep, nil); err != nil {
+		t.Fatal(err)
 	}
 	if err := <-done; err != nil {
 		t.Fatalf("Wait: %v", err)
@@ -114,10 +143,6 @@ func TestWaitBatchOfEveryKindReachesCurrent(t *testing.T) {
 			t.Errorf("last progress[%d] = %v, want %s Current", i, s, objs[i].GetName())
 		}
 	}
-	if !progress.seen("Deployment", kstatus.InProgressStatus, "") {
-		t.Errorf("progress never showed the Deployment InProgress")
-	}
-
 	// Status, one shot, judges as Wait does; the Service counts its endpoints.
 	statuses, err := c.Status(ctx, asAny(objs))
 	if err != nil {

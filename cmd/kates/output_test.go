@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -113,28 +114,11 @@ func TestProgressCountAndTruncate(t *testing.T) {
 
 // TestCRDKinds: the kinds the CRDs of a batch define, by the name WaitFor takes.
 func TestCRDKinds(t *testing.T) {
-	objs, err := kates.ParseUnstructuredManifests(`
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: a, namespace: ns}
----
-apiVersion: example.com/v1
-kind: Widget
-metadata: {name: w, namespace: ns}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: ns}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec: {group: example.com, names: {kind: Widget, plural: widgets}, scope: Namespaced}
----
-apiVersion: v1
-kind: Secret
-metadata: {name: s, namespace: ns}
-`)
+	data, err := os.ReadFile("../../testdata/manifests/crd-batch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := kates.ParseUnstructuredManifests(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.uber.org/goleak"
-	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -440,69 +439,6 @@ func mustUnstructured(t *testing.T, app *WebApp) *kates.Unstructured {
 	return u
 }
 
-// leaseVersion is one version of the Lease, as the test's watch saw it.
-type leaseVersion struct {
-	rv          int64
-	holder      string
-	transitions int32
-}
-
-// watchLease records every version of the Lease ns/name from now on.
-func watchLease(t *testing.T, c *kates.Client, ns, name string) (versions func() []leaseVersion, stop func()) {
-	t.Helper()
-	w, err := katestest.Clientset(t, c).CoordinationV1().Leases(ns).Watch(context.Background(),
-		metav1.ListOptions{FieldSelector: "metadata.name=" + name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var seen []leaseVersion
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range w.ResultChan() {
-			l, ok := ev.Object.(*coordinationv1.Lease)
-			if !ok {
-				continue
-			}
-			v := leaseVersion{}
-			v.rv, _ = strconv.ParseInt(l.ResourceVersion, 10, 64)
-			if l.Spec.HolderIdentity != nil {
-				v.holder = *l.Spec.HolderIdentity
-			}
-			if l.Spec.LeaseTransitions != nil {
-				v.transitions = *l.Spec.LeaseTransitions
-			}
-			mu.Lock()
-			seen = append(seen, v)
-			mu.Unlock()
-		}
-	}()
-	return func() []leaseVersion {
-			mu.Lock()
-			defer mu.Unlock()
-			return append([]leaseVersion(nil), seen...)
-		}, func() {
-			w.Stop()
-			<-done
-		}
-}
-
-// holderAt returns the Lease version in effect when the write of resourceVersion rv was made:
-// the newest one written before it. This compares resourceVersions as numbers, which clients
-// must not do in general; it holds for one etcd, where they are its revisions, global across
-// objects — here, the local cluster's.
-func holderAt(lease []leaseVersion, rv int64) (leaseVersion, bool) {
-	var at leaseVersion
-	found := false
-	for _, v := range lease {
-		if v.rv < rv && v.rv >= at.rv {
-			at, found = v, true
-		}
-	}
-	return at, found
-}
-
 // TestFailoverToWarmStandby runs three replicas, each with a client of its own, and kills the
 // leader (its context ends and the lease is not released, as in a crash). A change made while
 // no replica leads is reconciled by the standby that takes over, within the lease duration
@@ -520,7 +456,7 @@ func TestFailoverToWarmStandby(t *testing.T) {
 			t.Logf("controller log:\n%s", out.String())
 		}
 	}()
-	leaseVersions, stopLeaseWatch := watchLease(t, base, ns, "webapp")
+	leaseHistory, stopLeaseWatch := katestest.WatchLeases(t, base, ns)
 	log := &writeLog{lists: map[string][]time.Time{}}
 	election := election.Options{Lease: "webapp", LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
 	var replicas []*replica
@@ -583,23 +519,23 @@ func TestFailoverToWarmStandby(t *testing.T) {
 	stopLeaseWatch()
 
 	// The write log against the Lease's history.
-	lease := leaseVersions()
+	lease := leaseHistory()
 	log.mu.Lock()
 	writes := append([]write(nil), log.writes...)
 	log.mu.Unlock()
 	writers := map[string]int{}
 	termWriter := map[int32]string{}
 	for _, w := range writes {
-		at, ok := holderAt(lease, w.rv)
+		at, ok := lease.At("webapp", w.rv)
 		switch {
 		case !ok:
 			t.Errorf("%s wrote %s %s at resourceVersion %d, before any lease", w.replica, w.method, w.path, w.rv)
-		case at.holder != w.replica:
-			t.Errorf("%s wrote %s %s at resourceVersion %d while %s held the lease (term %d)", w.replica, w.method, w.path, w.rv, at.holder, at.transitions)
-		case termWriter[at.transitions] != "" && termWriter[at.transitions] != w.replica:
-			t.Errorf("term %d has writes by %s and %s", at.transitions, termWriter[at.transitions], w.replica)
+		case at.Holder != w.replica:
+			t.Errorf("%s wrote %s %s at resourceVersion %d while %s held the lease (term %d)", w.replica, w.method, w.path, w.rv, at.Holder, at.Transitions)
+		case termWriter[at.Transitions] != "" && termWriter[at.Transitions] != w.replica:
+			t.Errorf("term %d has writes by %s and %s", at.Transitions, termWriter[at.Transitions], w.replica)
 		default:
-			termWriter[at.transitions] = w.replica
+			termWriter[at.Transitions] = w.replica
 			writers[w.replica]++
 		}
 	}

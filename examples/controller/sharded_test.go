@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,23 +29,23 @@ func shardedWrite(path string) string {
 
 // shardTerms holds every successful write of the replicas for a WebApp against the history
 // of the Lease of that WebApp's shard: each must have taken effect while its writer held it.
-func shardTerms(t *testing.T, reqs []proxied, leases map[int][]leaseVersion, shardOfApp map[string]int) {
+func shardTerms(t *testing.T, reqs []katestest.Request, leases katestest.LeaseHistory, shardOfApp map[string]int) {
 	t.Helper()
 	writes := 0
 	for _, r := range reqs {
-		if !r.write() || r.status >= 300 || r.lease() {
+		if !r.IsWrite() || r.Status >= 300 || r.IsLease() {
 			continue
 		}
-		app := shardedWrite(r.path)
+		app := shardedWrite(r.Path)
 		i, ok := shardOfApp[app]
 		if !ok {
 			continue
 		}
 		writes++
-		at, found := holderAt(leases[i], r.rv)
-		if !found || at.holder != r.replica {
+		at, found := leases.At(shards.ShardLeaseName("webapp", i), r.ResourceVersion)
+		if !found || at.Holder != r.Replica {
 			t.Errorf("%s's %s %s took effect at resourceVersion %d while %q held shard %d's Lease",
-				r.replica, r.method, r.path, r.rv, at.holder, i)
+				r.Replica, r.Method, r.Path, r.ResourceVersion, at.Holder, i)
 		}
 	}
 	if writes == 0 {
@@ -77,8 +76,7 @@ func TestShardedReplicas(t *testing.T) {
 	base, ns := katestest.NewClient(t, katestest.Start(t), "kates-sharded-")
 	installCRD(t, base)
 	ctx := context.Background()
-	s := &processSet{t: t, bin: bin, dir: t.TempDir(), ns: ns, cfg: base.RESTConfig(), log: &requestLog{},
-		release: true, shards: nShards, proxies: map[string]string{}}
+	s := &processSet{t: t, bin: bin, ns: ns, rec: katestest.NewRecorder(base.RESTConfig()), release: true, shards: nShards}
 	defer func() {
 		if t.Failed() {
 			t.Logf("controller log:\n%s", s.out.String())
@@ -97,12 +95,7 @@ func TestShardedReplicas(t *testing.T) {
 		names = append(names, name)
 		shardOfApp[name] = space.ShardOf(app)
 	}
-	leases := map[int]func() []leaseVersion{}
-	for i := range nShards {
-		versions, stop := watchLease(t, base, ns, shards.ShardLeaseName("webapp", i))
-		leases[i] = versions
-		defer stop()
-	}
+	leaseHistory, stopLeaseWatch := katestest.WatchLeases(t, base, ns)
 	allReady := func(what string, replicas int32) {
 		t.Helper()
 		for _, name := range names {
@@ -137,13 +130,13 @@ func TestShardedReplicas(t *testing.T) {
 	// its answer (the proxy records it as abandoned, 502); its owner then finds the Deployment
 	// applied and does not apply it again.
 	applies, abandoned := map[string][]string{}, map[string]int{} // WebApp → replicas that applied its Deployment
-	for _, r := range s.log.all() {
-		if r.method == http.MethodPatch && strings.Contains(r.path, "/deployments/") && r.arrived.After(changedAt) {
-			app := shardedWrite(r.path)
+	for _, r := range s.rec.Requests() {
+		if r.Method == http.MethodPatch && strings.Contains(r.Path, "/deployments/") && r.Arrived.After(changedAt) {
+			app := shardedWrite(r.Path)
 			switch {
-			case r.status < 300:
-				applies[app] = append(applies[app], r.replica)
-			case r.status == http.StatusBadGateway:
+			case r.Status < 300:
+				applies[app] = append(applies[app], r.Replica)
+			case r.Status == http.StatusBadGateway:
 				abandoned[app]++
 			}
 		}
@@ -180,10 +173,10 @@ func TestShardedReplicas(t *testing.T) {
 	var took time.Duration
 	for _, name := range orphans {
 		eventually(t, time.Minute, "the killed replica's WebApps reconciled", func() error {
-			for _, r := range s.log.all() {
-				if r.method == http.MethodPatch && r.status < 300 && r.arrived.After(killedAt) &&
-					strings.HasSuffix(r.path, "/deployments/"+name) {
-					took = max(took, r.arrived.Sub(killedAt))
+			for _, r := range s.rec.Requests() {
+				if r.Method == http.MethodPatch && r.Status < 300 && r.Arrived.After(killedAt) &&
+					strings.HasSuffix(r.Path, "/deployments/"+name) {
+					took = max(took, r.Arrived.Sub(killedAt))
 					return nil
 				}
 			}
@@ -248,12 +241,8 @@ func TestShardedReplicas(t *testing.T) {
 		t.Error("no WebApp seen moved, though shards were handed over")
 	}
 	t.Logf("%d WebApps left a replica's view as moved, none as deleted", moved)
-	history := map[int][]leaseVersion{}
-	for i, versions := range leases {
-		history[i] = versions()
-		sort.Slice(history[i], func(a, b int) bool { return history[i][a].rv < history[i][b].rv })
-	}
-	shardTerms(t, s.log.all(), history, shardOfApp)
+	stopLeaseWatch()
+	shardTerms(t, s.rec.Requests(), leaseHistory(), shardOfApp)
 }
 
 // currentHolder returns the holder of shard i's Lease of the group "webapp".

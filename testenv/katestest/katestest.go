@@ -4,6 +4,10 @@
 // it. It sits below testenv's directory but above the kates package in the import graph —
 // testenv itself imports nothing of ours, so that kates' tests can start a cluster.
 //
+// It also holds what the process tests of election and shards share: a Recorder, whose
+// proxies record what replica processes really wrote, and CheckTerms, which holds those
+// writes against the Leases' history (WatchLeases) to show that no two replicas wrote at once.
+//
 //	var cluster *testenv.Cluster // started in TestMain
 //
 //	func TestSomething(t *testing.T) {
