@@ -36,7 +36,7 @@ const (
 // least half of them are found already; once a key's first valueTrials values have been looked
 // up, a key below that stops being interned (and stops adding its values to the interner).
 
-const valueTrials = 1024
+const valueTrials = 256
 
 // valueStats counts, for one annotation key, the values looked up and the ones found.
 type valueStats struct{ looked, found atomic.Int32 }
