@@ -62,8 +62,8 @@ type item struct {
 	uid types.UID
 	// status is the object's kstatus once known (nil before): computed as an unstructured
 	// object arrives, and for a typed one by statusOf, in an Update. A pointer, not a Result,
-	// because most typed views never ask for it: a store of 100,000 objects then holds 48
-	// bytes less per object (an item fits Go's 64-byte size class instead of the 128-byte one).
+	// because most typed views never ask for it: an item then takes Go's 64-byte size class
+	// instead of the 128-byte one, 64 bytes less for every object a store holds.
 	status *kstatus.Result
 	// shard is the shard the object is placed in, for a sharded query (QuerySpec.ShardOf);
 	// 0 otherwise.
