@@ -280,7 +280,7 @@ func (a *Accumulator) newItem(gvk schema.GroupVersionKind, obj any) *item {
 		if a.transform != nil {
 			a.transform(u)
 		}
-		it.status, it.statusKnown = resultOf(a.computeStatus(u)), true
+		it.status = resultOf(a.computeStatus(u))
 	} else if ro, ok := obj.(runtime.Object); ok {
 		// Protobuf and typed JSON decoding leave apiVersion and kind empty; a snapshot
 		// object carries them, as one converted from unstructured always did.
@@ -297,9 +297,6 @@ func (a *Accumulator) newItem(gvk schema.GroupVersionKind, obj any) *item {
 	return it
 }
 
-// resultOf turns what kstatus.Compute returns into the Result to keep: kstatus reports malformed
-// fields with an error beside its best result; keep that result, and make one up only if there
-// is none.
 // computeStatus is Options.Status, or kstatus.Compute without one.
 func (a *Accumulator) computeStatus(u *unstructured.Unstructured) (*kstatus.Result, error) {
 	if a.status != nil {
@@ -308,11 +305,14 @@ func (a *Accumulator) computeStatus(u *unstructured.Unstructured) (*kstatus.Resu
 	return kstatus.Compute(u)
 }
 
-func resultOf(res *kstatus.Result, err error) kstatus.Result {
+// resultOf turns what kstatus.Compute returns into the Result to keep: kstatus reports malformed
+// fields with an error beside its best result; keep that result, and make one up only if there
+// is none.
+func resultOf(res *kstatus.Result, err error) *kstatus.Result {
 	if res != nil {
-		return *res
+		return res
 	}
-	r := kstatus.Result{Status: kstatus.UnknownStatus}
+	r := &kstatus.Result{Status: kstatus.UnknownStatus}
 	if err != nil {
 		r.Message = err.Error()
 	}

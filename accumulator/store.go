@@ -60,10 +60,11 @@ type item struct {
 	obj any
 	rv  string
 	uid types.UID
-	// status is the object's kstatus, valid once statusKnown: computed as an unstructured
-	// object arrives, and for a typed one by statusOf, in an Update.
-	status      kstatus.Result
-	statusKnown bool
+	// status is the object's kstatus once known (nil before): computed as an unstructured
+	// object arrives, and for a typed one by statusOf, in an Update. A pointer, not a Result,
+	// because most typed views never ask for it: an item then takes Go's 64-byte size class
+	// instead of the 128-byte one, 64 bytes less for every object a store holds.
+	status *kstatus.Result
 	// shard is the shard the object is placed in, for a sharded query (QuerySpec.ShardOf);
 	// 0 otherwise.
 	shard int
@@ -73,15 +74,14 @@ type item struct {
 // view's copy of the same version) if no one has yet. Only Updates call it, and they are
 // serialized; two goroutines of one Update never share an item.
 func (it *item) statusOf(obj any, gvk schema.GroupVersionKind, compute func(*unstructured.Unstructured) (*kstatus.Result, error)) *kstatus.Result {
-	if !it.statusKnown {
+	if it.status == nil {
 		if u, ok := obj.(*unstructured.Unstructured); ok {
 			it.status = resultOf(compute(u))
 		} else {
 			it.status = resultOf(compute(statusView(gvk, obj)))
 		}
-		it.statusKnown = true
 	}
-	return &it.status
+	return it.status
 }
 
 // object returns it.obj as the metav1.Object every stored kind implements; nil once taken.

@@ -2,6 +2,7 @@ package kates
 
 import (
 	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,13 +28,36 @@ const (
 	maxInternedStrings = 1 << 17
 )
 
+// Annotation values.
+//
+// Whether an annotation's values repeat depends on its key: a checksum or a revision is one of a
+// kind, while a source repository, a change cause or a scrape port is the same on every object a
+// tool deploys. So the interner learns it per key: the values of a key are interned while at
+// least half of them are found already; once a key's first valueTrials values have been looked
+// up, a key below that stops being interned (and stops adding its values to the interner).
+
+const valueTrials = 256
+
+// valueStats counts, for one annotation key, the values looked up and the ones found.
+type valueStats struct{ looked, found atomic.Int32 }
+
+// repeats reports whether the key's values are worth interning.
+func (v *valueStats) repeats() bool {
+	looked := v.looked.Load()
+	return looked < valueTrials || v.found.Load()*2 >= looked
+}
+
 // interner holds the canonical copies of one Watch's strings. It is safe for concurrent use.
 type interner struct {
 	mu sync.RWMutex
 	m  map[string]string
+	// values holds, by annotation key, how often its values were found interned.
+	values map[string]*valueStats
 }
 
-func newInterner() *interner { return &interner{m: make(map[string]string, 4096)} }
+func newInterner() *interner {
+	return &interner{m: make(map[string]string, 4096), values: map[string]*valueStats{}}
+}
 
 // internBatch interns the strings of one object under one read lock of its interner, rather
 // than taking the lock for each string (a hundred times a Pod, from two reflectors at once):
@@ -41,6 +65,8 @@ func newInterner() *interner { return &interner{m: make(map[string]string, 4096)
 type internBatch struct {
 	in     *interner
 	misses []string
+	// newKeys are annotation keys values has no stats for yet.
+	newKeys []string
 	// shared is set when the object's shared parts are to be left alone.
 	shared bool
 }
@@ -61,15 +87,61 @@ func (b *internBatch) intern(s string) string {
 
 // add makes the strings intern did not find canonical, the first copy of each winning.
 func (b *internBatch) add() {
-	if len(b.misses) == 0 {
+	if len(b.misses) == 0 && len(b.newKeys) == 0 {
 		return
 	}
 	b.in.mu.Lock()
 	defer b.in.mu.Unlock()
+	for _, k := range b.newKeys {
+		if _, ok := b.in.values[k]; !ok && len(b.in.values) < maxValueKeys {
+			b.in.values[k] = &valueStats{}
+		}
+	}
 	for _, s := range b.misses {
 		if _, ok := b.in.m[s]; !ok && len(b.in.m) < maxInternedStrings {
 			b.in.m[s] = s
 		}
+	}
+}
+
+// maxValueKeys bounds how many annotation keys an interner keeps stats for; the values of
+// keys past it are not interned.
+const maxValueKeys = 4096
+
+// internAnnotations interns m's keys, and the values of the keys whose values repeat (see
+// valueStats). The read lock is held.
+func (in *internBatch) internAnnotations(m map[string]string) {
+	if len(m) == 0 {
+		return
+	}
+	var buf [16][2]string
+	kv := buf[:0]
+	for k, v := range m {
+		kv = append(kv, [2]string{k, v})
+	}
+	clear(m)
+	for _, e := range kv {
+		k := in.intern(e[0])
+		if v := e[1]; v != "" && len(v) <= maxInterned {
+			st := in.in.values[k]
+			switch {
+			case st == nil:
+				if len(in.in.values) < maxValueKeys {
+					in.newKeys = append(in.newKeys, k)
+					e[1] = in.intern(v)
+				}
+			case st.repeats():
+				c, found := in.in.m[v]
+				st.looked.Add(1)
+				if found {
+					st.found.Add(1)
+					e[1] = c
+				} else if len(in.in.m) < maxInternedStrings {
+					in.misses = append(in.misses, v)
+				}
+			}
+		}
+		m[k] = e[1]
 	}
 }
 
@@ -133,9 +205,9 @@ func (in *internBatch) internMeta(m metav1.Object) {
 	if !in.shared {
 		in.internMap(m.GetLabels(), true)
 	}
-	// Annotation values are mostly one of a kind (checksums, revisions, timestamps, JSON):
-	// interning them would cost a hash each and fill the interner for nothing.
-	in.internMap(m.GetAnnotations(), false)
+	// Annotation values are interned by key, as far as they repeat (see valueStats):
+	// checksums, revisions, timestamps and JSON are one of a kind.
+	in.internAnnotations(m.GetAnnotations())
 	if refs := m.GetOwnerReferences(); len(refs) > 0 && !in.shared {
 		for i := range refs {
 			refs[i].APIVersion, refs[i].Kind, refs[i].Name = in.intern(refs[i].APIVersion), in.intern(refs[i].Kind), in.intern(refs[i].Name)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"unsafe"
 
@@ -98,4 +99,38 @@ func BenchmarkInternPodParallel(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// TestInternAnnotationValuesByKey: the values of an annotation key that repeat across objects
+// are interned; a key whose values are one of a kind stops being looked up, and stops filling
+// the interner, after valueTrials objects.
+func TestInternAnnotationValuesByKey(t *testing.T) {
+	fresh := func(s string) string { return string([]byte(s)) }
+	in := newInterner()
+	var cms []*corev1.ConfigMap
+	n := valueTrials + 100
+	for i := range n {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fresh("c"), Annotations: map[string]string{
+			fresh("source"):   fresh("git@example.com:platform/config.git"),
+			fresh("checksum"): fresh(strconv.Itoa(i)),
+		}}}
+		in.internObject(cm, false)
+		cms = append(cms, cm)
+	}
+	first, last := cms[0].Annotations, cms[n-1].Annotations
+	if unsafe.StringData(first["source"]) != unsafe.StringData(last["source"]) {
+		t.Errorf("a value every object repeats is not interned")
+	}
+	if last["source"] != "git@example.com:platform/config.git" || last["checksum"] != strconv.Itoa(n-1) {
+		t.Errorf("interning changed the annotations: %v", last)
+	}
+	if st := in.values["checksum"]; st.repeats() || st.looked.Load() != valueTrials {
+		t.Errorf("a key of unique values: looked up %d times (want %d), still interned: %v", st.looked.Load(), valueTrials, st.repeats())
+	}
+	if _, kept := in.m[strconv.Itoa(n-1)]; kept {
+		t.Errorf("a unique value past the trials was added to the interner")
+	}
+	if !in.values["source"].repeats() {
+		t.Errorf("a key whose values repeat stopped being interned")
+	}
 }
