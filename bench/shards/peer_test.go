@@ -30,6 +30,9 @@ const peerEnv = "SHARDBENCH_PEER"
 const (
 	peerKates      = "kates"
 	peerKatesByKey = "kates-by-key"
+	// peerKatesOwnerLabel places the ConfigMaps by their controller too, but the server
+	// selects them by the label stamped with their Widget's shard (kates.PlaceByOwnerLabel).
+	peerKatesOwnerLabel = "kates-owner-label"
 	peerInformer   = "informer"
 )
 
@@ -85,6 +88,8 @@ func runPeer(spec string) int {
 		r, err = newKatesReplica(cfg, n, i, kates.PlaceByOwner)
 	case peerKatesByKey:
 		r, err = newKatesReplica(cfg, n, i, kates.PlaceByKey)
+	case peerKatesOwnerLabel:
+		r, err = newKatesReplica(cfg, n, i, kates.PlaceByOwnerLabel)
 	case peerInformer:
 		r, err = newInformerReplica(cfg, n, i)
 	default:
@@ -177,6 +182,16 @@ func newKatesReplica(cfg *rest.Config, n, i int, placement kates.Placement) (*ka
 	if n > 1 {
 		r.opts.Sharding = kates.UIDShard(i, n)
 		r.queries[1].Placement = placement
+	}
+	if n > 1 && placement == kates.PlaceByOwnerLabel {
+		// The label names a shard of labelSpace's 16: replica i of n holds the 16/n
+		// adjacent ones that make up shard i of n (so the Widgets are the same as the
+		// other peers', sent as one range).
+		owned := []int{}
+		for s := i * labelShards / n; s < (i+1)*labelShards/n; s++ {
+			owned = append(owned, s)
+		}
+		r.opts.Sharding = &kates.Sharding{Space: labelSpace, Owned: owned}
 	}
 	return r, nil
 }

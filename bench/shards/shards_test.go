@@ -29,7 +29,8 @@ const viewTimeout = 10 * time.Minute
 //	shards-handover: peer=kates n=2 kill-to-view-seconds=S addshard-seconds=S widgets=W configmaps=C
 //
 // heap-bytes is measured with the n replicas running together, view-seconds with replica i
-// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1).
+// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1). BENCH_SHARDS_PEERS
+// ("kates-owner-label,informer") measures those peers only, besides kates.
 func TestShards(t *testing.T) {
 	if os.Getenv("BENCH_SHARDS") != "1" {
 		t.Skip("BENCH_SHARDS=1 runs the sharded-view benchmark")
@@ -55,7 +56,13 @@ func TestShards(t *testing.T) {
 		out.WriteString(line + "\n")
 	}
 
-	for _, peer := range []string{peerKates, peerKatesByKey, peerInformer} {
+	peers := []string{peerKates, peerKatesByKey, peerKatesOwnerLabel, peerInformer}
+	if only := os.Getenv("BENCH_SHARDS_PEERS"); only != "" {
+		// A subset, for a quicker run; kates comes first all the same (its unsharded
+		// replica counts the objects).
+		peers = slices.DeleteFunc(peers, func(p string) bool { return p != peerKates && !slices.Contains(strings.Split(only, ","), p) })
+	}
+	for _, peer := range peers {
 		for _, n := range replicaCounts {
 			together := runTogether(t, peer, n)
 			if peer == peerKates && n == 1 {
