@@ -191,7 +191,9 @@ const (
 	// of that WebApp (placed by its UID). An object with no controller is placed by its own
 	// UID. The server cannot select on owner references, so the query lists and watches every
 	// object and the client keeps its shards' ones: memory shrinks with the shards (only they
-	// are decoded into the store), the network and the decoding do not. Under
+	// are decoded into the store), the network and the decoding do not, nor the time to a
+	// first view. Stamp the owned objects and use PlaceByOwnerLabel to have the server
+	// select them. Under
 	// ShardByNamespace owners and owned objects share a namespace already, so PlaceByOwner is
 	// PlaceByKey there.
 	PlaceByOwner
