@@ -12,6 +12,11 @@
 //   - kates-by-key: the same, with the ConfigMaps placed by their own UID (kates.PlaceByKey):
 //     the server selects them, as for the informer, and the owner placement's cost shows as
 //     the difference from kates.
+//   - kates-owner-label: the same, with the ConfigMaps stamped with their Widget's shard of 16
+//     virtual shards (kates.OwnerShardLabel; the fixtures are created stamped) and placed by
+//     kates.PlaceByOwnerLabel: still with their Widget, but the server leaves out those
+//     stamped for other replicas. Replica i of n holds the 16/n virtual shards that make up
+//     shard i of n, so its Widgets are the other peers'.
 //   - informer: two client-go dynamic informers (Widgets, ConfigMaps), given shard i of n's
 //     selector (ListOptions.ShardSelector, through the factory's tweak function): the server
 //     selects both kinds, each by its own UID, so a Widget's ConfigMaps are scattered over
