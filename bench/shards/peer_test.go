@@ -35,7 +35,7 @@ const (
 	// peerKatesOwnerLabel places the ConfigMaps by their controller too, but the server
 	// selects them by the label stamped with their Widget's shard (kates.PlaceByOwnerLabel).
 	peerKatesOwnerLabel = "kates-owner-label"
-	peerInformer   = "informer"
+	peerInformer        = "informer"
 	// peerKatesRun is kates-owner-label run as a controller runs it: a member of a group of
 	// replicas (shards.Run over labelSpace's 16 shards), each adding the shards it comes to
 	// own; it reports "held" each time the shards its view holds complete change.
