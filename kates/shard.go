@@ -291,14 +291,17 @@ func (s ShardSpace) placer(p Placement) func(metav1.Object) int {
 //
 // Virtual shard numbers do not change when replicas join or leave, so neither does the label:
 // it is written once, when the object is. It goes stale only when the object's controller
-// changes, or someone edits it. Which shard the object is in is still decided by its
-// controller's UID (the owner's hash wins): the API server sends a mislabeled object to the
-// replica holding the labeled shard, which keeps it only if it holds the controller's shard
-// too, and otherwise drops it and logs a warning (at most one every 10 s); the replica
-// holding the controller's shard is not sent it. So the object is in no view until it is
-// stamped again: a controller that stamps every owned object it writes (and writes the
-// owned objects of each owner it reconciles, whether its view shows them or not: a server-side
-// apply, say) mends it on its next reconcile of the owner.
+// changes, or someone edits it. The label never moves an object: its controller's UID decides
+// its shard (the owner's hash wins), and an object whose label names another shard is
+// mislabeled and in no view at all. The API server sends it to the replica holding the
+// labeled shard, which drops it and logs a warning (at most one every 10 s); the replica
+// holding the controller's shard is not sent it; one that held it sees it leave (ObjectMoved,
+// or ObjectDelete if the label changed to a shard held elsewhere: the server reports an
+// object leaving a selector as deleted). Keeping it would be worse: the replica that receives
+// it could keep it only while it holds the labeled shard, and would never hear of it again
+// once it hands that shard away. A controller that stamps every owned object it writes, and
+// writes the owned objects of each owner it reconciles whether its view shows them or not (a
+// server-side apply, say), mends a mislabeled object on its next reconcile of the owner.
 const OwnerShardLabel = "shards.kates.dev/owner-shard"
 
 // OwnerShardLabelValue returns the value of OwnerShardLabel for shard i of s: "i-of-Count".
@@ -370,12 +373,17 @@ func (s ShardSpace) ownerLabelSelector(owns func(int) bool) string {
 	return OwnerShardLabel + " notin (" + strings.Join(others, ",") + ")"
 }
 
-// shardOfOwnerChecked is ShardOfOwner for PlaceByOwnerLabel: it also warns of an object whose
-// OwnerShardLabel names another shard than its controller's (see OwnerShardLabel).
+// noShard is the shard of an object no view holds: a mislabeled one (see OwnerShardLabel).
+const noShard = -2
+
+// shardOfOwnerChecked is ShardOfOwner for PlaceByOwnerLabel, but an object whose
+// OwnerShardLabel names another shard than its controller's is in none (noShard), and warned
+// of: see OwnerShardLabel.
 func (s ShardSpace) shardOfOwnerChecked(obj metav1.Object) int {
 	i := s.ShardOfOwner(obj)
 	if labeled, ok := s.labeledShard(obj); ok && labeled != i {
 		warnMislabeled(obj, s.OwnerShardLabelValue(labeled), s.OwnerShardLabelValue(i))
+		return noShard
 	}
 	return i
 }

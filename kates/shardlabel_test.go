@@ -95,8 +95,8 @@ func createStampedOwned(t *testing.T, c *kates.Client, ns string, space kates.Sh
 // every Secret exactly once, stamped or not, each with its owner; the API server filters
 // (the selector a replica sent leaves out the Secrets stamped with the other's shards, and
 // only those); a Secret stamped later stays in its view as an update; one whose label names
-// another shard than its owner's is placed by its owner (in no view of the two, here) and
-// warned of.
+// another shard than its owner's is in no view, even that of a replica holding both shards,
+// and is warned of.
 func TestOwnerLabelPlacement(t *testing.T) {
 	c, ns := newClient(t)
 	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 8}
@@ -263,6 +263,14 @@ func TestOwnerLabelPlacement(t *testing.T) {
 	if err := c.Create(ctx, bad, bad); err != nil {
 		t.Fatal(err)
 	}
+	// And one labeled with another shard of replica 0, which holds its owner's shard too: no
+	// view holds it either.
+	bad2 := bad.DeepCopy()
+	bad2.ResourceVersion, bad2.UID, bad2.Name = "", "", "mislabeled-2"
+	bad2.Labels[kates.OwnerShardLabel] = space.OwnerShardLabelValue((space.ShardOf(owner) + 2) % 8)
+	if err := c.Create(ctx, bad2, nil); err != nil {
+		t.Fatal(err)
+	}
 	// A marker for each replica, created after it: once each replica holds its marker, its
 	// watch has delivered the mislabeled Secret too, if it was sent it.
 	for i := range snaps {
@@ -284,7 +292,7 @@ func TestOwnerLabelPlacement(t *testing.T) {
 			return snaps[i].Owned[fmt.Sprintf("%s/marker-%d", ns, i)] != nil
 		})
 	}
-	checkViews("with a mislabeled Secret", map[string]bool{"mislabeled": true})
+	checkViews("with mislabeled Secrets", map[string]bool{"mislabeled": true, "mislabeled-2": true})
 	mu.Lock()
 	defer mu.Unlock()
 	if len(warnings) == 0 || !strings.Contains(warnings[0], ns+"/mislabeled") {
