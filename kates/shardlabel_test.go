@@ -168,6 +168,26 @@ func TestOwnerLabelPlacement(t *testing.T) {
 		}
 	}
 	checkViews("at start", nil)
+	for i, owned := range held {
+		// List with the same sharding returns what the view holds.
+		var listed []*kates.Secret
+		q := kates.Query{Kind: "Secret", Namespace: ns, Placement: kates.PlaceByOwnerLabel, Sharding: &kates.Sharding{Space: space, Owned: owned}}
+		if err := c.List(ctx, q, &listed); err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, s := range listed {
+			got = append(got, s.Name)
+		}
+		for _, s := range snaps[i].Owned {
+			want = append(want, s.Name)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("List of replica %d's shards mismatch with its view (-want +got):\n%s", i, diff)
+		}
+	}
 
 	// The server filters: replica 0's requests carry "notin" the other replica's shards, and
 	// a List with that selector returns every Secret but those stamped for replica 1.
