@@ -27,7 +27,10 @@
 // cores cannot run four replicas at full speed); and the handover after a kill: of two kates
 // replicas, one is killed (SIGKILL) and the survivor adds the dead one's shard
 // (Accumulator.AddShard), timed from the kill until the survivor's view holds the shard
-// complete.
+// complete; and the same as a controller runs it (kates-run): two replicas of one shards.Run
+// group (16 shards, a 3 s lease, a 0.5 s retry period, the ConfigMaps placed by owner label)
+// hold 8 shards each, one is killed, and the survivor is timed from the kill until its view
+// holds all 16 (the membership noticing the death included).
 //
 // The benchmark is slow (fixtures take minutes to create) and runs only when BENCH_SHARDS=1,
 // against the cluster KATES_TEST_KUBECONFIG names:
