@@ -72,7 +72,7 @@
 //		kates.Query{Name: "Deployments", Kind: "deploy", Placement: kates.PlaceByOwner},
 //		kates.Query{Name: "Nodes", Kind: "node", Placement: kates.PlaceEverywhere})
 //
-// Each query places its objects one of three ways, at different costs:
+// Each query places its objects one of four ways, at different costs:
 //
 //   - PlaceByKey (the default): by the object's own UID or namespace. The server sends each
 //     replica its shards' objects only: memory, network and decoding all shrink to about 1/n.
@@ -81,7 +81,17 @@
 //     object with no controller is placed by its own UID. The server cannot select on owner
 //     references, so each replica lists and watches every object of the kind and drops the
 //     others' before storing them: memory shrinks to about 1/n, the network and the decoding
-//     do not.
+//     do not, nor the time to a first view (at 80,000 owned ConfigMaps, two replicas took 0.89
+//     of one's time, four 0.37 to 0.52).
+//   - PlaceByOwnerLabel: placed as PlaceByOwner, but the objects stamped with their
+//     controller's shard (the OwnerShardLabel label, which ShardSpace.StampOwnerShard sets
+//     as the controller writes them) are selected by the server, with the label selector
+//     "OwnerShardLabel notin (the shards held elsewhere)": memory, network and decoding of the
+//     stamped objects shrink to about 1/n, like PlaceByKey's. Objects not stamped (written
+//     before, or by someone else) still reach every replica, which places them on the client:
+//     each costs every replica its network and decoding until it is stamped, and none is
+//     lost. The label never decides where an object is, its controller's UID does, so a wrong
+//     label cannot put an object in two views (see OwnerShardLabel).
 //   - PlaceEverywhere: not sharded; every replica holds every object.
 //
 // Under ShardByNamespace a namespace is never split (so shards are only as even as the
@@ -99,11 +109,14 @@
 // Membership changes the shards as replicas come and go (the shard space fixed, Owned empty
 // at first): Accumulator.AddShard(ctx, i) lists and watches shard i alone, for every sharded
 // query placed by key, and returns once the view holds it complete; a query placed by owner
-// is listed again whole, since the server cannot select one shard of it. RemoveShard(i) stops
+// is listed again whole, since the server cannot select one shard of it (placed by owner
+// label: with the wider label selector, so again only the shards held and what is not
+// stamped). RemoveShard(i) stops
 // shard i's watches, and its objects leave the view as ObjectMoved deltas, never
 // ObjectDelete: they still exist, another replica holds them now, and a controller must not
 // clean up after them. An object placed by owner whose controller changes to one of another
-// shard leaves as ObjectMoved too.
+// shard leaves as ObjectMoved too. A query placed by owner label narrows its label selector
+// from its next request on (a watch that restarts, a relist), without listing again.
 //
 // # Metrics
 //

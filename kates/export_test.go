@@ -7,3 +7,6 @@ func SetShardWarn(warn func(format string, args ...any)) (restore func()) {
 	shardWarn = warn
 	return func() { shardWarn = old }
 }
+
+// ResetMislabeledWarning lets the next mislabeled object be warned of at once, for tests.
+func ResetMislabeledWarning() { mislabeledWarned.Store(0) }

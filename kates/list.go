@@ -125,6 +125,7 @@ func (c *Client) List(ctx context.Context, query Query, target any) error {
 			return nil
 		}
 		opts.ShardSelector = sh.serverSelector(query.Placement)
+		opts.LabelSelector = andSelectors(opts.LabelSelector, sh.labelSelector(query.Placement))
 		inShards = sh.matcher(query.Placement)
 	}
 	out := reflect.MakeSlice(tv.Elem().Type(), 0, 0)

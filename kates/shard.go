@@ -2,8 +2,13 @@ package kates
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -186,16 +191,34 @@ const (
 	// of that WebApp (placed by its UID). An object with no controller is placed by its own
 	// UID. The server cannot select on owner references, so the query lists and watches every
 	// object and the client keeps its shards' ones: memory shrinks with the shards (only they
-	// are decoded into the store), the network and the decoding do not. Under
+	// are decoded into the store), the network and the decoding do not, nor the time to a
+	// first view. Stamp the owned objects and use PlaceByOwnerLabel to have the server
+	// select them. Under
 	// ShardByNamespace owners and owned objects share a namespace already, so PlaceByOwner is
 	// PlaceByKey there.
 	PlaceByOwner
 	// PlaceEverywhere leaves the query unsharded: every replica holds all of its objects
 	// (cluster configuration, Nodes, ...).
 	PlaceEverywhere
+	// PlaceByOwnerLabel places each object as PlaceByOwner does, and lets the API server
+	// select the objects stamped with their controller's shard (the OwnerShardLabel label,
+	// which ShardSpace.StampOwnerShard sets): the query's requests carry the label selector
+	// "OwnerShardLabel notin (the shards other replicas hold)", so a replica receives and
+	// decodes only its own shards' stamped objects, and every object not stamped for this
+	// space (written before stamping, by someone else, or for another shard count). Those
+	// it places on the client as PlaceByOwner does, so nothing unstamped is lost, and each
+	// costs every replica its network and decoding until it is stamped. The label only
+	// narrows what the server sends: which shard an object is in is always decided by its
+	// controller's UID, so a stale or wrong label (a controller changed, a hand edit) never
+	// puts an object in two views; see OwnerShardLabel for where such an object goes. Adding
+	// a shard lists the query again with the wider selector (as PlaceByOwner does); removing
+	// one drops its objects at once and narrows the selector from the next request on (a
+	// watch that restarts, a relist), without listing again. Under ShardByNamespace it is
+	// PlaceByKey, as PlaceByOwner is.
+	PlaceByOwnerLabel
 )
 
-// String returns "by-key", "by-owner" or "everywhere".
+// String returns "by-key", "by-owner", "everywhere" or "by-owner-label".
 func (p Placement) String() string {
 	switch p {
 	case PlaceByKey:
@@ -204,6 +227,8 @@ func (p Placement) String() string {
 		return "by-owner"
 	case PlaceEverywhere:
 		return "everywhere"
+	case PlaceByOwnerLabel:
+		return "by-owner-label"
 	}
 	return fmt.Sprintf("Placement(%d)", int(p))
 }
@@ -245,8 +270,138 @@ func (sh *Sharding) validate() error {
 
 // placer returns the function placing objects in sh's space under placement p.
 func (s ShardSpace) placer(p Placement) func(metav1.Object) int {
-	if p == PlaceByOwner && s.Key == ShardByUID {
+	if s.Key != ShardByUID {
+		return s.ShardOf
+	}
+	switch p {
+	case PlaceByOwner:
 		return s.ShardOfOwner
+	case PlaceByOwnerLabel:
+		return s.shardOfOwnerChecked
 	}
 	return s.ShardOf
+}
+
+// OwnerShardLabel is the label ShardSpace.StampOwnerShard sets on an owned object: the shard
+// of the object's controller in a space by UID, as "i-of-n" ("3-of-16": shard 3 of 16). A
+// query placed by PlaceByOwnerLabel asks the API server for the objects of its own shards by
+// it. The count is in the value so that a space of another count reads the label as absent:
+// changing a group's shard count costs network (the objects are sent to every replica and
+// placed on the client) until they are stamped again, never a lost object.
+//
+// Virtual shard numbers do not change when replicas join or leave, so neither does the label:
+// it is written once, when the object is. It goes stale only when the object's controller
+// changes, or someone edits it. The label never moves an object: its controller's UID decides
+// its shard (the owner's hash wins), and an object whose label names another shard is
+// mislabeled and in no view at all. The API server sends it to the replica holding the
+// labeled shard, which drops it and logs a warning (at most one every 10 s); the replica
+// holding the controller's shard is not sent it; one that held it sees it leave (ObjectMoved,
+// or ObjectDelete if the label changed to a shard held elsewhere: the server reports an
+// object leaving a selector as deleted). Keeping it would be worse: the replica that receives
+// it could keep it only while it holds the labeled shard, and would never hear of it again
+// once it hands that shard away. A controller that stamps every owned object it writes, and
+// writes the owned objects of each owner it reconciles whether its view shows them or not (a
+// server-side apply, say), mends a mislabeled object on its next reconcile of the owner.
+const OwnerShardLabel = "shards.kates.dev/owner-shard"
+
+// OwnerShardLabelValue returns the value of OwnerShardLabel for shard i of s: "i-of-Count".
+func (s ShardSpace) OwnerShardLabelValue(i int) string {
+	return strconv.Itoa(i) + "-of-" + strconv.Itoa(s.Count)
+}
+
+// StampOwnerShard sets OwnerShardLabel on obj, an owned object about to be written, to the
+// shard of its controller (its controller ownerReference's UID, hashed as ShardOfOwner does,
+// whatever s.Key), so that queries placed by PlaceByOwnerLabel have the API server select
+// it. It reports whether obj has a controller; without one it leaves obj alone (such an
+// object is placed by its own UID, which it may not have yet). The labels map is replaced,
+// not changed in place: obj's may be shared with other objects (WatchOptions.SharedValues).
+func (s ShardSpace) StampOwnerShard(obj metav1.Object) bool {
+	uid, ok := controllerUID(obj)
+	if !ok {
+		return false
+	}
+	value := s.OwnerShardLabelValue(s.shardOfHash(hashString(uid)))
+	old := obj.GetLabels()
+	if old[OwnerShardLabel] == value {
+		return true
+	}
+	labels := make(map[string]string, len(old)+1)
+	maps.Copy(labels, old)
+	labels[OwnerShardLabel] = value
+	obj.SetLabels(labels)
+	return true
+}
+
+// labeledShard returns the shard obj's OwnerShardLabel names in s, and whether it names one
+// of s (a label of another count, or no label, is none).
+func (s ShardSpace) labeledShard(obj metav1.Object) (int, bool) {
+	var v string
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		meta, _ := u.Object["metadata"].(map[string]any)
+		labels, _ := meta["labels"].(map[string]any)
+		v, _ = labels[OwnerShardLabel].(string)
+	} else {
+		v = obj.GetLabels()[OwnerShardLabel]
+	}
+	if v == "" {
+		return 0, false
+	}
+	num, count, ok := strings.Cut(v, "-of-")
+	if !ok || count != strconv.Itoa(s.Count) {
+		return 0, false
+	}
+	i, err := strconv.Atoi(num)
+	if err != nil || i < 0 || i >= s.Count {
+		return 0, false
+	}
+	return i, true
+}
+
+// ownerLabelSelector is the label requirement of a query placed by PlaceByOwnerLabel whose
+// store holds the shards owns reports: every object but those stamped with a shard held
+// elsewhere. "" when every shard is held (nothing to leave out).
+func (s ShardSpace) ownerLabelSelector(owns func(int) bool) string {
+	var others []string
+	for i := range s.Count {
+		if !owns(i) {
+			others = append(others, s.OwnerShardLabelValue(i))
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	return OwnerShardLabel + " notin (" + strings.Join(others, ",") + ")"
+}
+
+// noShard is the shard of an object no view holds: a mislabeled one (see OwnerShardLabel).
+const noShard = -2
+
+// shardOfOwnerChecked is ShardOfOwner for PlaceByOwnerLabel, but an object whose
+// OwnerShardLabel names another shard than its controller's is in none (noShard), and warned
+// of: see OwnerShardLabel.
+func (s ShardSpace) shardOfOwnerChecked(obj metav1.Object) int {
+	i := s.ShardOfOwner(obj)
+	if labeled, ok := s.labeledShard(obj); ok && labeled != i {
+		warnMislabeled(obj, s.OwnerShardLabelValue(labeled), s.OwnerShardLabelValue(i))
+		return noShard
+	}
+	return i
+}
+
+// mislabeled counts the objects met whose OwnerShardLabel disagreed with their controller's
+// UID; mislabeledWarned is when the last warning was logged (Unix nanoseconds).
+var mislabeled, mislabeledWarned atomic.Int64
+
+// warnMislabeled logs a mislabeled object, at most once every 10 s (an object is placed
+// several times as it arrives, and a batch of them would flood the log).
+func warnMislabeled(obj metav1.Object, labeled, owner string) {
+	n := mislabeled.Add(1)
+	now := time.Now().UnixNano()
+	last := mislabeledWarned.Load()
+	if now-last < int64(10*time.Second) || !mislabeledWarned.CompareAndSwap(last, now) {
+		return
+	}
+	shardWarn("kates: %s/%s is labeled %s=%s, but its controller's UID places it in shard %s: the object is placed by its controller "+
+		"and is in no replica's view that does not hold both shards, until it is stamped again (ShardSpace.StampOwnerShard); %d such placements so far",
+		obj.GetNamespace(), obj.GetName(), OwnerShardLabel, labeled, owner, n)
 }

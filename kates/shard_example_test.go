@@ -60,3 +60,20 @@ func ExampleShardSpace() {
 	// true
 	// shardRange(object.metadata.uid, '0x4000000000000000', '0xc000000000000000')
 }
+
+// A controller stamps what it writes with its owner's shard, so that replicas watching the
+// owned kind with PlaceByOwnerLabel have the API server send each only its own shards'.
+func ExampleShardSpace_StampOwnerShard() {
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 16}
+	yes := true
+	cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "web-config", Namespace: "shop",
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "example.com/v1", Kind: "WebApp", Name: "web",
+			UID: "9d3c5f4e-0000-4000-8000-000000000001", Controller: &yes}}}}
+	fmt.Println(space.StampOwnerShard(cm))
+	fmt.Println(cm.Labels[kates.OwnerShardLabel])
+	fmt.Println(space.StampOwnerShard(&kates.ConfigMap{})) // no controller: placed by its own UID
+	// Output:
+	// true
+	// 13-of-16
+	// false
+}

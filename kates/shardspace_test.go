@@ -172,3 +172,49 @@ func BenchmarkShardMatch(b *testing.B) {
 		})
 	}
 }
+
+// TestStampOwnerShard: the label names the controller's shard, typed or unstructured; the
+// object's labels map is replaced, never changed in place; an object without a controller is
+// left alone.
+func TestStampOwnerShard(t *testing.T) {
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 16}
+	yes, no := true, false
+	refs := []metav1.OwnerReference{
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "not-the-controller", UID: "11111111-0000-4000-8000-000000000000", Controller: &no},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "owner", UID: "22222222-0000-4000-8000-000000000000", Controller: &yes},
+	}
+	want := space.OwnerShardLabelValue(space.ShardOf(&metav1.ObjectMeta{UID: refs[1].UID}))
+
+	shared := map[string]string{"app": "web"}
+	typed := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: "s", Labels: shared, OwnerReferences: refs}}
+	if !space.StampOwnerShard(typed) {
+		t.Fatal("StampOwnerShard(typed) = false")
+	}
+	if diff := cmp.Diff(map[string]string{"app": "web", kates.OwnerShardLabel: want}, typed.Labels); diff != "" {
+		t.Errorf("typed labels mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"app": "web"}, shared); diff != "" {
+		t.Errorf("the labels map the object held was changed in place (-want +got):\n%s", diff)
+	}
+
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "s", "labels": map[string]any{kates.OwnerShardLabel: "3-of-8"}}}}
+	u.SetOwnerReferences(refs)
+	if !space.StampOwnerShard(u) {
+		t.Fatal("StampOwnerShard(unstructured) = false")
+	}
+	if got := u.GetLabels()[kates.OwnerShardLabel]; got != want {
+		t.Errorf("unstructured label = %q, want %q (a label of another count overwritten)", got, want)
+	}
+	if got, want := space.ShardOfOwner(u), space.ShardOfOwner(typed); got != want {
+		t.Errorf("ShardOfOwner: unstructured %d, typed %d", got, want)
+	}
+
+	orphan := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: "orphan", OwnerReferences: refs[:1]}}
+	if space.StampOwnerShard(orphan) || orphan.Labels != nil {
+		t.Errorf("StampOwnerShard of an object without a controller stamped it: %v", orphan.Labels)
+	}
+	if got := (kates.ShardSpace{Key: kates.ShardByUID, Count: 16}).OwnerShardLabelValue(3); got != "3-of-16" {
+		t.Errorf("OwnerShardLabelValue(3) = %q, want %q", got, "3-of-16")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -23,8 +24,11 @@ import (
 // and removing one stops its watch, while the other shards' watches carry on. A query placed
 // by owner runs one reflector without a selector (the server cannot select on owner
 // references) into a feed that keeps the shards held; adding a shard lists the query again,
-// and removing one only drops its objects. Every feed matches what arrives with the same hash,
-// so a server that ignores selectors costs network, not correctness.
+// and removing one only drops its objects. A query placed by owner label is the same, but its
+// reflector's requests carry a label selector leaving out the objects stamped with shards held
+// elsewhere; removing a shard narrows it for the reflector's next request. Every feed matches
+// what arrives with the same hash, so a server that ignores selectors costs network, not
+// correctness.
 
 // shardingFor returns the sharding of query q in a Watch whose own is watch (nil if none), and
 // whether it is the query's own, static one.
@@ -36,7 +40,7 @@ func shardingFor(q Query, watch *Sharding) (*Sharding, bool, error) {
 	if sh == nil || q.Placement == PlaceEverywhere {
 		return nil, false, nil
 	}
-	if q.Placement != PlaceByKey && q.Placement != PlaceByOwner {
+	if q.Placement != PlaceByKey && q.Placement != PlaceByOwner && q.Placement != PlaceByOwnerLabel {
 		return nil, false, fmt.Errorf("kates: query %q: unknown placement %d", q.Name, int(q.Placement))
 	}
 	if err := sh.validate(); err != nil {
@@ -56,6 +60,28 @@ func (sh *Sharding) normalized() *Sharding {
 // byServer reports whether the API server can select sh's shards under placement p.
 func (sh *Sharding) byServer(p Placement) bool {
 	return p == PlaceByKey || sh.Space.Key == ShardByNamespace
+}
+
+// byLabel reports whether the server selects sh's shards under placement p by OwnerShardLabel.
+func (sh *Sharding) byLabel(p Placement) bool {
+	return p == PlaceByOwnerLabel && sh.Space.Key == ShardByUID
+}
+
+// labelSelector is the label requirement to send, with the query's own label selector, for
+// sh's owned shards under placement p; "" if none.
+func (sh *Sharding) labelSelector(p Placement) string {
+	if !sh.byLabel(p) || len(sh.Owned) == 0 {
+		return ""
+	}
+	return sh.Space.ownerLabelSelector(func(i int) bool { return slices.Contains(sh.Owned, i) })
+}
+
+// andSelectors joins two label selectors, either of which may be empty: both must hold.
+func andSelectors(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "," + b
 }
 
 // serverSelector is the shard selector to send for sh's owned shards under placement p; "" when
@@ -82,8 +108,10 @@ type shardedQuery struct {
 	rq    *resolvedQuery
 	store *accumulator.Store
 	// byServer: one reflector per shard, each with its shard's selector; otherwise one
-	// reflector for every shard held, filtered on the client.
+	// reflector for every shard held, filtered on the client, and, byLabel, narrowed by the
+	// server to the objects not stamped with shards held elsewhere.
 	byServer bool
+	byLabel  bool
 	// probed makes the gate check once per query.
 	probed sync.Once
 
@@ -100,6 +128,17 @@ type runningFeed struct {
 	// successor's instead (see AddShard).
 	stopped  chan struct{}
 	stopOnce sync.Once
+	// label is the label requirement the reflector's requests carry (a feed of a query
+	// placed by owner label); each request reads it afresh.
+	label atomic.Pointer[string]
+}
+
+// labelSelector returns the feed's label requirement, "" if none.
+func (r *runningFeed) labelSelector() string {
+	if p := r.label.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 func (r *runningFeed) stop() {
@@ -117,6 +156,7 @@ func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accu
 		rq:       rq,
 		store:    acc.Store(rq.Name),
 		byServer: rq.sharding.byServer(rq.Placement),
+		byLabel:  rq.sharding.byLabel(rq.Placement),
 		feeds:    map[int]*runningFeed{},
 	}
 	for _, i := range rq.sharding.Owned {
@@ -146,20 +186,33 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 	if replacing != nil {
 		replacing.stop()
 	}
-	selector := ""
-	if shard != accumulator.AllShards {
-		selector = sq.rq.sharding.Space.Selector(shard).String()
-	}
 	fctx, cancel := context.WithCancel(ctx)
+	rf := &runningFeed{feed: feed, cancel: cancel, stopped: make(chan struct{})}
+	sel := serverSelection{}
+	if shard != accumulator.AllShards {
+		sel.shard = sq.rq.sharding.Space.Selector(shard).String()
+	}
+	if sq.byLabel {
+		sq.narrow(rf)
+		sel.label = rf.labelSelector
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if selector != "" {
-			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, selector) })
+		if sel.shard != "" {
+			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, sel.shard) })
 		}
-		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, selector)
+		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, sel)
 	}()
-	return &runningFeed{feed: feed, cancel: cancel, stopped: make(chan struct{})}
+	return rf
+}
+
+// narrow sets the label requirement of rf, the feed of a query placed by owner label, for the
+// shards its store holds now. Only the shard manager's goroutine (or startSharded) calls it,
+// after changing what the store holds.
+func (sq *shardedQuery) narrow(rf *runningFeed) {
+	sel := sq.rq.sharding.Space.ownerLabelSelector(sq.store.Owns)
+	rf.label.Store(&sel)
 }
 
 // shardManager is the Sharder of a sharded Watch: AddShard and RemoveShard hand their work to
@@ -285,6 +338,12 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 				if sq.all != nil && len(m.owned) == 0 {
 					sq.all.stop() // nothing left to hold: stop listing
 					sq.all = nil
+				}
+				if sq.all != nil && sq.byLabel {
+					// Leave shard i's stamped objects out from the next request on: the
+					// watch running now may still send them (they are dropped), but no
+					// list is needed, since the view holds less than before.
+					sq.narrow(sq.all)
 				}
 			}
 			close(cmd.removed)

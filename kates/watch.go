@@ -321,7 +321,7 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 // Gone; each completed list reaches the store as one Replace, which is what bootstraps the query.
 // observed, if not nil, counts the query's failed list and watch requests.
 func (c *Client) runQuery(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver) {
-	c.runReflector(ctx, acc, rq, opts, observed, acc.Store(rq.Name), "")
+	c.runReflector(ctx, acc, rq, opts, observed, acc.Store(rq.Name), serverSelection{})
 }
 
 // reflectorStore is what a query's reflector writes into: its Store, or one Feed of it.
@@ -332,10 +332,19 @@ type reflectorStore interface {
 	Transformer() cache.TransformFunc
 }
 
-// runReflector lists and watches rq's objects into store, sending shardSelector if not "",
-// until ctx ends: see runQuery.
-func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver, into reflectorStore, shardSelector string) {
-	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), into.Transformer(), shardSelector)
+// serverSelection is what a sharded query's reflector adds to the query's own selectors.
+type serverSelection struct {
+	// shard is the shard selector; "" for none.
+	shard string
+	// label, if not nil, returns a label requirement ANDed with the query's label selector,
+	// read afresh for each request (see PlaceByOwnerLabel).
+	label func() string
+}
+
+// runReflector lists and watches rq's objects into store, sending sel's selectors, until ctx
+// ends: see runQuery.
+func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver, into reflectorStore, sel serverSelection) {
+	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), into.Transformer(), sel)
 	if err != nil {
 		if observed != nil {
 			observed.ListWatchError(rq.Name)
@@ -415,12 +424,15 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 // whole objects through the dynamic client, or metadata alone through the metadata client,
 // turned into Unstructured objects of rq's kind so the store need not know the difference.
 // hold is the type the query's store holds its objects as, if set; arrive, if not nil, is
-// applied to each typed item as it is decoded. shardSelector, if not "", goes with every list
-// and watch request.
-func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, arrive cache.TransformFunc, shardSelector string) (*cache.ListWatch, runtime.Object, error) {
+// applied to each typed item as it is decoded. sel's selectors go with every list and watch
+// request.
+func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, arrive cache.TransformFunc, sel serverSelection) (*cache.ListWatch, runtime.Object, error) {
 	prepare := func(o *metav1.ListOptions) {
 		o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
-		o.ShardSelector = shardSelector
+		o.ShardSelector = sel.shard
+		if sel.label != nil {
+			o.LabelSelector = andSelectors(o.LabelSelector, sel.label())
+		}
 	}
 	watchTimeout := func(o *metav1.ListOptions) {
 		// The Reflector does not go below 5 minutes; a shorter WatchTimeout is set here.

@@ -12,6 +12,11 @@
 //   - kates-by-key: the same, with the ConfigMaps placed by their own UID (kates.PlaceByKey):
 //     the server selects them, as for the informer, and the owner placement's cost shows as
 //     the difference from kates.
+//   - kates-owner-label: the same, with the ConfigMaps stamped with their Widget's shard of 16
+//     virtual shards (kates.OwnerShardLabel; the fixtures are created stamped) and placed by
+//     kates.PlaceByOwnerLabel: still with their Widget, but the server leaves out those
+//     stamped for other replicas. Replica i of n holds the 16/n virtual shards that make up
+//     shard i of n, so its Widgets are the other peers'.
 //   - informer: two client-go dynamic informers (Widgets, ConfigMaps), given shard i of n's
 //     selector (ListOptions.ShardSelector, through the factory's tweak function): the server
 //     selects both kinds, each by its own UID, so a Widget's ConfigMaps are scattered over
@@ -22,7 +27,10 @@
 // cores cannot run four replicas at full speed); and the handover after a kill: of two kates
 // replicas, one is killed (SIGKILL) and the survivor adds the dead one's shard
 // (Accumulator.AddShard), timed from the kill until the survivor's view holds the shard
-// complete.
+// complete; and the same as a controller runs it (kates-run): two replicas of one shards.Run
+// group (16 shards, a 3 s lease, a 0.5 s retry period, the ConfigMaps placed by owner label)
+// hold 8 shards each, one is killed, and the survivor is timed from the kill until its view
+// holds all 16 (the membership noticing the death included).
 //
 // The benchmark is slow (fixtures take minutes to create) and runs only when BENCH_SHARDS=1,
 // against the cluster KATES_TEST_KUBECONFIG names:

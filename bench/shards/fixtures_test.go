@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kates-dev/kates/bench/internal/fixture"
+	"github.com/kates-dev/kates/kates"
 )
 
 const (
@@ -32,7 +33,16 @@ const (
 	configMapsPerWidget = 4
 	// creators is how many goroutines create fixtures at once.
 	creators = 32
+	// labelShards is the shard count of the space the ConfigMaps are stamped for
+	// (kates.OwnerShardLabel): 16 virtual shards, which 1, 2 and 4 replicas split evenly.
+	labelShards = 16
+	// stampedAnnotation on the namespace records the shard count the ConfigMaps are stamped
+	// for (fixtures made before the stamp get it on the next run).
+	stampedAnnotation = "bench.kates.dev/owner-shard-count"
 )
+
+// labelSpace is the space the fixtures' ConfigMaps are stamped for.
+var labelSpace = kates.ShardSpace{Key: kates.ShardByUID, Count: labelShards}
 
 var (
 	widgetsGVR = schema.GroupVersionResource{Group: "bench.kates.dev", Version: "v1", Resource: "widgets"}
@@ -111,7 +121,10 @@ func ensureFixtures(ctx context.Context, cfg *rest.Config, want int) (int, error
 	ns, err := kube.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
 	if err == nil {
 		if have, _ := strconv.Atoi(ns.Annotations[widgetsAnnotation]); have >= want {
-			return have, nil
+			if ns.Annotations[stampedAnnotation] == strconv.Itoa(labelShards) {
+				return have, nil
+			}
+			return have, stampFixtures(ctx, kube)
 		}
 	} else if !apierrors.IsNotFound(err) {
 		return 0, err
@@ -138,6 +151,7 @@ func ensureFixtures(ctx context.Context, cfg *rest.Config, want int) (int, error
 		for j := range configMapsPerWidget {
 			cm := fixture.RealisticConfigMap(namespace, fmt.Sprintf("%s-%d", widgetName(i), j), i*configMapsPerWidget+j)
 			cm.OwnerReferences = []metav1.OwnerReference{controllerRef(w.GetName(), w.GetUID())}
+			labelSpace.StampOwnerShard(cm)
 			_, err := kube.CoreV1().ConfigMaps(namespace).Create(ctx, cm, metav1.CreateOptions{FieldManager: "kates-bench"})
 			if err != nil && !apierrors.IsAlreadyExists(err) {
 				return fmt.Errorf("configmap %s: %w", cm.Name, err)
@@ -152,11 +166,39 @@ func ensureFixtures(ctx context.Context, cfg *rest.Config, want int) (int, error
 		return 0, err
 	}
 	log.Printf("shardbench: %d Widgets and %d ConfigMaps ready in %s", want, want*configMapsPerWidget, time.Since(begin).Round(time.Second))
-	patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, widgetsAnnotation, strconv.Itoa(want))
+	patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q,%q:%q}}}`, widgetsAnnotation, strconv.Itoa(want),
+		stampedAnnotation, strconv.Itoa(labelShards))
 	if _, err := kube.CoreV1().Namespaces().Patch(ctx, namespace, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 		return 0, err
 	}
 	return want, nil
+}
+
+// stampFixtures stamps every owned ConfigMap of fixtures made before the stamp with its
+// Widget's shard of labelSpace (kates.OwnerShardLabel), and records it on the namespace.
+func stampFixtures(ctx context.Context, kube kubernetes.Interface) error {
+	begin := time.Now()
+	list, err := kube.CoreV1().ConfigMaps(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	err = parallel(ctx, len(list.Items), func(ctx context.Context, i int) error {
+		cm := &list.Items[i]
+		before := cm.Labels[kates.OwnerShardLabel]
+		if !labelSpace.StampOwnerShard(cm) || cm.Labels[kates.OwnerShardLabel] == before {
+			return nil
+		}
+		patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, kates.OwnerShardLabel, cm.Labels[kates.OwnerShardLabel])
+		_, err := kube.CoreV1().ConfigMaps(namespace).Patch(ctx, cm.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	log.Printf("shardbench: %d ConfigMaps stamped with their Widget's shard in %s", len(list.Items), time.Since(begin).Round(time.Second))
+	patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, stampedAnnotation, strconv.Itoa(labelShards))
+	_, err = kube.CoreV1().Namespaces().Patch(ctx, namespace, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	return err
 }
 
 func controllerRef(name string, uid types.UID) metav1.OwnerReference {

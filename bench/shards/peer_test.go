@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/shards"
 )
 
 // peerEnv, set in a child's environment, makes this test binary run one replica instead of
@@ -30,7 +32,16 @@ const peerEnv = "SHARDBENCH_PEER"
 const (
 	peerKates      = "kates"
 	peerKatesByKey = "kates-by-key"
-	peerInformer   = "informer"
+	// peerKatesOwnerLabel places the ConfigMaps by their controller too, but the server
+	// selects them by the label stamped with their Widget's shard (kates.PlaceByOwnerLabel).
+	peerKatesOwnerLabel = "kates-owner-label"
+	peerInformer        = "informer"
+	// peerKatesRun is kates-owner-label run as a controller runs it: a member of a group of
+	// replicas (shards.Run over labelSpace's 16 shards), each adding the shards it comes to
+	// own; it reports "held" each time the shards its view holds complete change.
+	peerKatesRun = "kates-run"
+	// groupEnv names the shards.Run group of kates-run peers (one per handover measured).
+	groupEnv = "SHARDBENCH_GROUP"
 )
 
 var configMapsGVR = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
@@ -38,8 +49,11 @@ var configMapsGVR = schema.GroupVersionResource{Version: "v1", Resource: "config
 // peerReport is a line a replica writes on its standard output, as JSON.
 type peerReport struct {
 	// Event is "view" once the first view is complete, "added" once a shard AddShard added
-	// is complete, "error" if anything failed.
+	// is complete, "held" (kates-run) once the shards the view holds complete changed,
+	// "error" if anything failed.
 	Event string `json:"event"`
+	// Shards is how many shards the view holds complete ("held").
+	Shards int `json:"shards,omitempty"`
 	// Seconds is the time from starting to watch to the first complete view ("view"), or
 	// AddShard's ("added").
 	Seconds float64 `json:"seconds"`
@@ -79,12 +93,24 @@ func runPeer(spec string) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var r replica
+	var (
+		r      replica
+		outMu  sync.Mutex
+		report = func(rep peerReport) {
+			outMu.Lock()
+			defer outMu.Unlock()
+			_ = out.Encode(rep)
+		}
+	)
 	switch parts[0] {
+	case peerKatesRun:
+		r, err = newRunReplica(cfg, report)
 	case peerKates:
 		r, err = newKatesReplica(cfg, n, i, kates.PlaceByOwner)
 	case peerKatesByKey:
 		r, err = newKatesReplica(cfg, n, i, kates.PlaceByKey)
+	case peerKatesOwnerLabel:
+		r, err = newKatesReplica(cfg, n, i, kates.PlaceByOwnerLabel)
 	case peerInformer:
 		r, err = newInformerReplica(cfg, n, i)
 	default:
@@ -103,7 +129,7 @@ func runPeer(spec string) int {
 	if rep.Widgets, rep.ConfigMaps, err = r.count(ctx); err != nil {
 		return fail(err)
 	}
-	_ = out.Encode(rep)
+	report(rep)
 
 	lines := bufio.NewScanner(os.Stdin)
 	for lines.Scan() {
@@ -122,7 +148,7 @@ func runPeer(spec string) int {
 		if rep.Widgets, rep.ConfigMaps, err = r.count(ctx); err != nil {
 			return fail(err)
 		}
-		_ = out.Encode(rep)
+		report(rep)
 	}
 	cancel()
 	r.stop()
@@ -178,6 +204,16 @@ func newKatesReplica(cfg *rest.Config, n, i int, placement kates.Placement) (*ka
 		r.opts.Sharding = kates.UIDShard(i, n)
 		r.queries[1].Placement = placement
 	}
+	if n > 1 && placement == kates.PlaceByOwnerLabel {
+		// The label names a shard of labelSpace's 16: replica i of n holds the 16/n
+		// adjacent ones that make up shard i of n (so the Widgets are the same as the
+		// other peers', sent as one range).
+		owned := []int{}
+		for s := i * labelShards / n; s < (i+1)*labelShards/n; s++ {
+			owned = append(owned, s)
+		}
+		r.opts.Sharding = &kates.Sharding{Space: labelSpace, Owned: owned}
+	}
 	return r, nil
 }
 
@@ -210,6 +246,81 @@ func (r *katesReplica) addShard(ctx context.Context, i int) error { return r.acc
 func (r *katesReplica) stop() {
 	for range r.acc.Changed() { // closed once every goroutine of the Watch is done
 	}
+}
+
+// runReplica is a katesReplica run by shards.Run: its view starts with no shard, and holds
+// those of labelSpace's 16 the group assigns it (the Widgets by UID, the ConfigMaps by owner
+// label), each added once its Lease is held and moved out when handed away.
+type runReplica struct {
+	*katesReplica
+	report func(peerReport)
+	done   chan struct{} // closed when shards.Run returns
+
+	mu   sync.Mutex
+	held map[int]bool
+}
+
+func newRunReplica(cfg *rest.Config, report func(peerReport)) (*runReplica, error) {
+	kr, err := newKatesReplica(cfg, 1, 0, kates.PlaceByOwnerLabel)
+	if err != nil {
+		return nil, err
+	}
+	kr.opts.Sharding = &kates.Sharding{Space: labelSpace}
+	kr.queries[1].Placement = kates.PlaceByOwnerLabel
+	return &runReplica{katesReplica: kr, report: report, done: make(chan struct{}), held: map[int]bool{}}, nil
+}
+
+// start starts watching (the view of no shard is complete at once) and joins the group.
+func (r *runReplica) start(ctx context.Context) error {
+	group := os.Getenv(groupEnv)
+	if group == "" {
+		return fmt.Errorf("%s is not set", groupEnv)
+	}
+	if err := r.katesReplica.start(ctx); err != nil {
+		return err
+	}
+	go func() {
+		defer close(r.done)
+		err := shards.Run(ctx, r.client, shards.Options{Name: group, Namespace: namespace, Shards: labelShards,
+			LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond, Release: true},
+			func(ctx context.Context, shard int) error {
+				if err := r.acc.AddShard(ctx, shard); err != nil {
+					return nil // handed away while listing
+				}
+				r.set(ctx, shard, true)
+				<-ctx.Done()
+				r.acc.RemoveShard(shard)
+				r.set(ctx, shard, false)
+				return nil
+			})
+		if err != nil && ctx.Err() == nil {
+			r.report(peerReport{Event: "error", Error: err.Error()})
+		}
+	}()
+	return nil
+}
+
+// set records that the view holds shard complete, or no longer does, and reports it.
+func (r *runReplica) set(ctx context.Context, shard int, held bool) {
+	r.mu.Lock()
+	if held {
+		r.held[shard] = true
+	} else {
+		delete(r.held, shard)
+	}
+	rep := peerReport{Event: "held", Shards: len(r.held), Done: time.Now().UnixNano()}
+	r.mu.Unlock()
+	if rep.Shards == labelShards {
+		// Counted only when it holds everything: an Update of a fresh snapshot per shard
+		// would slow the takeover it measures.
+		rep.Widgets, rep.ConfigMaps, _ = r.count(context.WithoutCancel(ctx))
+	}
+	r.report(rep)
+}
+
+func (r *runReplica) stop() {
+	<-r.done
+	r.katesReplica.stop()
 }
 
 // informerReplica watches Widgets and ConfigMaps with two client-go dynamic informers with

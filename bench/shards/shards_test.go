@@ -27,9 +27,11 @@ const viewTimeout = 10 * time.Minute
 //	shards-objects: widgets=W configmaps=C
 //	shards-replica: peer=P n=N i=I heap-bytes=B view-seconds=S widgets=W configmaps=C
 //	shards-handover: peer=kates n=2 kill-to-view-seconds=S addshard-seconds=S widgets=W configmaps=C
+//	shards-handover-run: peer=kates-run n=2 shards=16 lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=S widgets=W configmaps=C
 //
 // heap-bytes is measured with the n replicas running together, view-seconds with replica i
-// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1).
+// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1). BENCH_SHARDS_PEERS
+// ("kates-owner-label,informer") measures those peers only, besides kates.
 func TestShards(t *testing.T) {
 	if os.Getenv("BENCH_SHARDS") != "1" {
 		t.Skip("BENCH_SHARDS=1 runs the sharded-view benchmark")
@@ -55,7 +57,13 @@ func TestShards(t *testing.T) {
 		out.WriteString(line + "\n")
 	}
 
-	for _, peer := range []string{peerKates, peerKatesByKey, peerInformer} {
+	peers := []string{peerKates, peerKatesByKey, peerKatesOwnerLabel, peerInformer}
+	if only := os.Getenv("BENCH_SHARDS_PEERS"); only != "" {
+		// A subset, for a quicker run; kates comes first all the same (its unsharded
+		// replica counts the objects).
+		peers = slices.DeleteFunc(peers, func(p string) bool { return p != peerKates && !slices.Contains(strings.Split(only, ","), p) })
+	}
+	for _, peer := range peers {
 		for _, n := range replicaCounts {
 			together := runTogether(t, peer, n)
 			if peer == peerKates && n == 1 {
@@ -110,11 +118,66 @@ func TestShards(t *testing.T) {
 	emit("shards-handover: peer=kates n=2 kill-to-view-seconds=%.3f addshard-seconds=%.3f widgets=%d configmaps=%d",
 		handover.Seconds(), added.Seconds, added.Widgets, added.ConfigMaps)
 
+	// Handover as a controller runs it: two kates-run replicas, members of one shards.Run
+	// group, split the 16 shards; replica 1 is killed, and replica 0 notices (its member
+	// Lease runs out), takes the shard Leases over and adds each shard to its view.
+	t.Setenv(groupEnv, fmt.Sprintf("shardbench-%d", time.Now().UnixNano()))
+	runs := []*child{startChild(t, peerKatesRun, 2, 0), startChild(t, peerKatesRun, 2, 1)}
+	held := make([]int, len(runs))
+	deadline := time.After(viewTimeout)
+	for held[0] != labelShards/2 || held[1] != labelShards/2 {
+		select {
+		case r := <-runs[0].reports:
+			held[0] = checkHeld(t, runs[0], r, held[0])
+		case r := <-runs[1].reports:
+			held[1] = checkHeld(t, runs[1], r, held[1])
+		case <-deadline:
+			t.Fatalf("kates-run replicas hold %v shards after %s, want %d each", held, viewTimeout, labelShards/2)
+		}
+	}
+	runs[1].kill()
+	killed = time.Now()
+	var last peerReport
+	for last.Shards != labelShards {
+		select {
+		case r, ok := <-runs[0].reports:
+			if !ok {
+				t.Fatal("kates-run replica 0 exited during the handover")
+			}
+			if checkHeld(t, runs[0], r, -1) >= 0 {
+				last = r
+			}
+		case <-time.After(viewTimeout):
+			t.Fatalf("kates-run replica 0 holds %d shards %s after the kill", last.Shards, viewTimeout)
+		}
+	}
+	runs[0].close()
+	if last.Widgets != widgets || last.ConfigMaps != configMaps {
+		t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
+			last.Widgets, last.ConfigMaps, widgets, configMaps)
+	}
+	emit("shards-handover-run: peer=kates-run n=2 shards=%d lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=%.3f widgets=%d configmaps=%d",
+		labelShards, time.Unix(0, last.Done).Sub(killed).Seconds(), last.Widgets, last.ConfigMaps)
+
 	if path := os.Getenv("BENCH_SHARDS_OUT"); path != "" {
 		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// checkHeld returns the shards a "held" report of c says its view holds, or prev for its
+// "view" report (of no shard: it may come after the first "held"); any other report fails
+// the test.
+func checkHeld(t *testing.T, c *child, r peerReport, prev int) int {
+	t.Helper()
+	if r.Event == "view" {
+		return prev
+	}
+	if r.Event != "held" {
+		t.Fatalf("replica %s: %s %s, want \"held\"", c.name, r.Event, r.Error)
+	}
+	return r.Shards
 }
 
 // runTogether starts replicas of peer out of n at once (all n if none are named), waits for

@@ -26,7 +26,9 @@
 //     the lease duration and reconciles at once from its complete view, without listing.
 //   - Sharding (-shards N): instead of one leader, every replica reconciles the WebApps of the
 //     virtual shards it owns (shards.Run decides which; sharded.go). Its view holds only those
-//     shards — each WebApp by its UID, its Deployment and Service with it (kates.PlaceByOwner) —
+//     shards — each WebApp by its UID, its Deployment and Service with it: stamped with the
+//     WebApp's shard (kates.ShardSpace.StampOwnerShard), so that the API server sends each
+//     replica only its own (kates.PlaceByOwnerLabel) —
 //     each WebApp is reconciled with its shard's fenced context, and a WebApp whose shard moves
 //     to another replica leaves the view as ObjectMoved, which is not a delete.
 //   - /metrics (its own Prometheus registry) served as kubebuilder's scaffold serves it, safe to

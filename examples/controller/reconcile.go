@@ -36,6 +36,14 @@ func (c *Controller) reconcile(ctx context.Context, app *WebApp) error {
 	if err := kates.SetOwnerReferences(app, dep, svc); err != nil {
 		return c.stalled(ctx, app, "NotOwner", err)
 	}
+	if c.opts.Shards > 0 {
+		// Sharded: stamp the WebApp's shard on what it owns, so that each replica's API
+		// server sends it only its own shards' (kates.PlaceByOwnerLabel). An object without
+		// the label differs from what is wanted, and the apply below stamps it.
+		space := kates.ShardSpace{Key: kates.ShardByUID, Count: c.opts.Shards}
+		space.StampOwnerShard(dep)
+		space.StampOwnerShard(svc)
+	}
 
 	// The Deployment's kstatus: the view's, or, if we change it now, the server's answer's.
 	depStatus := c.snap.Deployments[key].Status

@@ -16,7 +16,8 @@ import (
 // Sharded mode (Options.Shards > 0): instead of one leader reconciling everything, every
 // replica reconciles the WebApps of the virtual shards it owns. shards.Run decides the owners
 // and hands shards over; the Accumulator holds only the owned shards' objects (the WebApps by
-// their UID, the Deployments and Services with the WebApp that controls them); each WebApp is
+// their UID, the Deployments and Services with the WebApp that controls them, which
+// reconcile stamps with its shard so that the API server selects them); each WebApp is
 // reconciled with its shard's context, whose Fence refuses the writes once the shard is gone.
 
 // heldShard is a shard this replica owns and reconciles.
@@ -76,9 +77,9 @@ func (c *Controller) runSharded(ctx context.Context) error {
 	acc, err := c.client.WatchWith(ctx, kates.WatchOptions{Snapshot: (*Snapshot)(nil), Sharding: &kates.Sharding{Space: space}},
 		kates.Query{Name: "WebApps", Kind: "webapps.examples.kates.dev", Namespace: c.opts.Namespace},
 		kates.Query{Name: "Deployments", Kind: "deployments.apps", Namespace: c.opts.Namespace, LabelSelector: managedBySelector,
-			Placement: kates.PlaceByOwner},
+			Placement: kates.PlaceByOwnerLabel},
 		kates.Query{Name: "Services", Kind: "services", Namespace: c.opts.Namespace, LabelSelector: managedBySelector,
-			Placement: kates.PlaceByOwner},
+			Placement: kates.PlaceByOwnerLabel},
 	)
 	if err != nil {
 		return err

@@ -110,6 +110,24 @@ func TestShardedReplicas(t *testing.T) {
 	}
 	allReady("WebApps ready", 1)
 	t.Logf("start: %d WebApps ready %s after the first replica started", nApps, time.Since(began).Round(time.Millisecond))
+	// Each WebApp's Deployment and Service carry its shard, so that the API server sends each
+	// replica only its own shards' (kates.PlaceByOwnerLabel).
+	for _, name := range names {
+		want := space.OwnerShardLabelValue(shardOfApp[name])
+		dep := &kates.Deployment{ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns}}
+		svc := &kates.Service{ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns}}
+		for _, obj := range []interface {
+			GetName() string
+			GetLabels() map[string]string
+		}{dep, svc} {
+			if err := base.Get(ctx, obj, obj); err != nil {
+				t.Fatal(err)
+			}
+			if got := obj.GetLabels()[kates.OwnerShardLabel]; got != want {
+				t.Errorf("%T %s: %s=%q, want %q (its WebApp's shard)", obj, name, kates.OwnerShardLabel, got, want)
+			}
+		}
+	}
 	// Wait for the three to hold Assign's shards, then change every WebApp.
 	owners := shards.Assign([]string{"r0", "r1", "r2"}, nShards)
 	eventually(t, 30*time.Second, "shards settled", func() error {
