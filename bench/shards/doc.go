@@ -41,4 +41,12 @@
 // annotation bench.kates.dev/widgets records how many Widgets it holds complete. The results
 // go to the file BENCH_SHARDS_OUT names (hack/bench.sh: results/shards.txt), which
 // cmd/benchreport turns into a section of the report.
+//
+// TestServerListFloor (also BENCH_SHARDS=1; BENCH_SHARDS_NS names another namespace of
+// ConfigMaps) times what the API server and the wire alone take to hand over a shard: LISTs
+// of the ConfigMaps as protobuf, undecoded, whole and for one shard of 2 and of 4. On the
+// 2-core test machine, over 100,000 ConfigMaps of 1.8 KB (load about 3), shard 0 of 2 took
+// 0.60 of the whole LIST's time and shard 0 of 4 0.37: the server walks every object and
+// hashes its uid whatever the shard, so the closer a replica's own cost comes to nothing,
+// the closer its time ratio comes to these, above the 1.1/n bar of 0.55 and 0.275.
 package shards
