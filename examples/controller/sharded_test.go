@@ -31,9 +31,15 @@ func shardedWrite(path string) string {
 // of the Lease of that WebApp's shard: each must have taken effect while its writer held it.
 func shardTerms(t *testing.T, reqs []katestest.Request, leases katestest.LeaseHistory, shardOfApp map[string]int) {
 	t.Helper()
-	writes := 0
-	for _, r := range reqs {
+	writes, noops := 0, katestest.NoOps(reqs)
+	for n, r := range reqs {
 		if !r.IsWrite() || r.Status >= 300 || r.IsLease() {
+			continue
+		}
+		if noops[n] {
+			// It changed nothing (an apply of what was there already, from a view that had
+			// not shown the object): its resourceVersion is the earlier write's.
+			t.Logf("%s's %s %s changed nothing (resourceVersion %d is an earlier write's)", r.Replica, r.Method, r.Path, r.ResourceVersion)
 			continue
 		}
 		app := shardedWrite(r.Path)

@@ -373,8 +373,9 @@ func CheckTerms(t testing.TB, reqs []Request, history LeaseHistory, check TermCh
 			sent[r.ResourceVersion] = r.Arrived
 		}
 	}
-	for _, r := range reqs {
-		if !r.IsWrite() || r.Status >= 300 {
+	noops := NoOps(reqs)
+	for i, r := range reqs {
+		if !r.IsWrite() || r.Status >= 300 || noops[i] {
 			continue
 		}
 		if r.IsLease() {
@@ -414,4 +415,36 @@ func CheckTerms(t testing.TB, reqs []Request, history LeaseHistory, check TermCh
 	}
 	t.Logf("%d writes held against %d Lease versions; %d on the wire across a pause", writes, len(history), excused)
 	return writes, excused
+}
+
+// NoOps returns the successful writes of reqs that changed nothing, by their index in reqs:
+// those that returned the same object at the same resourceVersion as an earlier write of the
+// same path (by arrival). An apply that finds the object as it wants it leaves it alone, and
+// the API server answers with the stored object, resourceVersion and all; such a write took
+// effect at no resourceVersion, so it is in no one's term: a term check must skip it rather
+// than judge it by the older resourceVersion of the write that did change the object.
+func NoOps(reqs []Request) map[int]bool {
+	order := make([]int, len(reqs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return reqs[order[a]].Arrived.Before(reqs[order[b]].Arrived) })
+	type version struct {
+		path string
+		rv   int64
+	}
+	seen := map[version]bool{}
+	noops := map[int]bool{}
+	for _, i := range order {
+		r := reqs[i]
+		if !r.IsWrite() || r.Status >= 300 || r.ResourceVersion == 0 {
+			continue
+		}
+		v := version{r.Path, r.ResourceVersion}
+		if seen[v] {
+			noops[i] = true
+		}
+		seen[v] = true
+	}
+	return noops
 }

@@ -2,6 +2,7 @@ package katestest_test
 
 import (
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -81,5 +82,23 @@ func TestCheckTerms(t *testing.T) {
 				t.Errorf("CheckTerms: %d excused, errors %q; want %d excused and %d errors", excused, v.errors, tc.excused, tc.want)
 			}
 		})
+	}
+}
+
+// TestNoOps: a write answered with the resourceVersion an earlier write of the same path
+// made changed nothing, whoever sent it; the first write of each version, failed writes,
+// reads and writes of other paths are not no-ops.
+func TestNoOps(t *testing.T) {
+	at := func(s int) time.Time { return time.Unix(int64(s), 0) }
+	reqs := []katestest.Request{
+		{Replica: "r1", Method: "PATCH", Path: "/svc/a", Status: 200, ResourceVersion: 10, Arrived: at(5)}, // after r0's: a no-op
+		{Replica: "r0", Method: "PATCH", Path: "/svc/a", Status: 200, ResourceVersion: 10, Arrived: at(1)},
+		{Replica: "r0", Method: "PATCH", Path: "/svc/b", Status: 200, ResourceVersion: 10, Arrived: at(2)}, // another path
+		{Replica: "r1", Method: "PATCH", Path: "/svc/a", Status: 200, ResourceVersion: 12, Arrived: at(6)}, // a change
+		{Replica: "r1", Method: "PATCH", Path: "/svc/a", Status: 409, Arrived: at(7)},
+		{Replica: "r1", Method: "GET", Path: "/svc/a", Status: 200, ResourceVersion: 12, Arrived: at(8)},
+	}
+	if got, want := katestest.NoOps(reqs), map[int]bool{0: true}; !maps.Equal(got, want) {
+		t.Errorf("NoOps() = %v, want %v", got, want)
 	}
 }
