@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +45,17 @@ func (s *shardSet) acquire(i int) *heldShard {
 		h.work.Add(1)
 	}
 	return h
+}
+
+// held returns the shards held now. The reconcile loop takes it before each Update: a shard
+// added after that may not be whole in the Update's view (AddShard returns once every query
+// has listed the shard, but an Update made while it listed can show some queries' objects
+// and not others', say a WebApp and its Deployment without its Service), so it waits for the
+// next pass, which the add kicks.
+func (s *shardSet) heldNow() map[int]*heldShard {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.held)
 }
 
 func (s *shardSet) add(i int, h *heldShard) {
@@ -163,12 +175,13 @@ func (c *Controller) reconcileShards(ctx context.Context, acc *kates.Accumulator
 		}
 		retry = nil
 		begin := time.Now()
+		whole := c.shards.heldNow() // before the Update: see heldNow
 		if _, err := acc.UpdateWithDeltas(ctx, &c.snap, &deltas); err != nil {
 			retry = time.After(c.opts.Retry)
 			continue
 		}
 		c.countDeltas(deltas)
-		err := c.shardedPass(space)
+		err := c.shardedPass(space, whole)
 		if ctx.Err() != nil {
 			return
 		}
@@ -203,8 +216,9 @@ func (c *Controller) countDeltas(deltas []*kates.Delta) {
 	}
 }
 
-// shardedPass reconciles every WebApp of a held shard with that shard's context.
-func (c *Controller) shardedPass(space kates.ShardSpace) error {
+// shardedPass reconciles every WebApp of a shard held since before the Update (whole), with
+// that shard's context.
+func (c *Controller) shardedPass(space kates.ShardSpace, whole map[int]*heldShard) error {
 	var (
 		mu   sync.Mutex
 		errs []error
@@ -212,9 +226,14 @@ func (c *Controller) shardedPass(space kates.ShardSpace) error {
 	)
 	workers := make(chan struct{}, c.opts.Workers)
 	for _, app := range c.snap.WebApps {
-		h := c.shards.acquire(space.ShardOf(app))
+		i := space.ShardOf(app)
+		h := c.shards.acquire(i)
 		if h == nil {
 			continue // between the shard's view and its term: not ours to touch
+		}
+		if whole[i] != h {
+			h.work.Done() // added since the Update began: the next pass reconciles it
+			continue
 		}
 		workers <- struct{}{}
 		wg.Go(func() {
