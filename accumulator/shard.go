@@ -36,6 +36,9 @@ type Sharder interface {
 
 // AddShard makes every sharded query hold shard i too: see Sharder. It returns once the view
 // (from the next Update on) holds that shard complete, or when ctx ends, with ctx's error.
+// An Update that began before AddShard returned may hold some of the shard's queries and not
+// yet others (a WebApp and its Deployment, not yet its Service): act on the shard from an
+// Update begun after AddShard returned, as examples/controller's sharded pass does.
 func (a *Accumulator) AddShard(ctx context.Context, i int) error {
 	if a.sharder == nil {
 		return ErrNotSharded
