@@ -108,41 +108,31 @@ func (b *internBatch) add() {
 // keys past it are not interned.
 const maxValueKeys = 4096
 
-// internAnnotations interns m's keys, and the values of the keys whose values repeat (see
-// valueStats). The read lock is held.
-func (in *internBatch) internAnnotations(m map[string]string) {
-	if len(m) == 0 {
-		return
+// annotationValue is v, the value of the interned annotation key k, interned if k's values
+// repeat (see valueStats), else v itself.
+func (in *internBatch) annotationValue(k, v string) string {
+	if v == "" || len(v) > maxInterned {
+		return v
 	}
-	var buf [16][2]string
-	kv := buf[:0]
-	for k, v := range m {
-		kv = append(kv, [2]string{k, v})
-	}
-	clear(m)
-	for _, e := range kv {
-		k := in.intern(e[0])
-		if v := e[1]; v != "" && len(v) <= maxInterned {
-			st := in.in.values[k]
-			switch {
-			case st == nil:
-				if len(in.in.values) < maxValueKeys {
-					in.newKeys = append(in.newKeys, k)
-					e[1] = in.intern(v)
-				}
-			case st.repeats():
-				c, found := in.in.m[v]
-				st.looked.Add(1)
-				if found {
-					st.found.Add(1)
-					e[1] = c
-				} else if len(in.in.m) < maxInternedStrings {
-					in.misses = append(in.misses, v)
-				}
-			}
+	st := in.in.values[k]
+	switch {
+	case st == nil:
+		if len(in.in.values) < maxValueKeys {
+			in.newKeys = append(in.newKeys, k)
+			return in.intern(v)
 		}
-		m[k] = e[1]
+	case st.repeats():
+		c, found := in.in.m[v]
+		st.looked.Add(1)
+		if found {
+			st.found.Add(1)
+			return c
+		}
+		if len(in.in.m) < maxInternedStrings {
+			in.misses = append(in.misses, v)
+		}
 	}
+	return v
 }
 
 // internT is intern for the string types of API enums (protocols, policies, phases).
@@ -154,11 +144,20 @@ func (in *internBatch) internAll(ss []string) {
 	}
 }
 
-// internMap interns m's keys, and its values too if values is set. A Go map keeps the key it was
+// mapValues says what internMap does with a map's values.
+type mapValues int
+
+const (
+	keepValues       mapValues = iota // values are left as they are
+	internValues                      // values are interned as keys are
+	annotationValues                  // values are interned while their key's repeat (annotationValue)
+)
+
+// internMap interns m's keys, and its values as values says. A Go map keeps the key it was
 // first given, so the entries are taken out (onto the stack, for the usual small maps) and put
 // back with interned keys: clear keeps the map's storage, so this allocates nothing, where
 // building a new map would allocate as much as the decode did.
-func (in *internBatch) internMap(m map[string]string, values bool) {
+func (in *internBatch) internMap(m map[string]string, values mapValues) {
 	if len(m) == 0 {
 		return
 	}
@@ -169,10 +168,14 @@ func (in *internBatch) internMap(m map[string]string, values bool) {
 	}
 	clear(m)
 	for _, e := range kv {
-		if values {
+		k := in.intern(e[0])
+		switch values {
+		case internValues:
 			e[1] = in.intern(e[1])
+		case annotationValues:
+			e[1] = in.annotationValue(k, e[1])
 		}
-		m[in.intern(e[0])] = e[1]
+		m[k] = e[1]
 	}
 }
 
@@ -193,7 +196,7 @@ func (in *interner) internObject(obj runtime.Object, shared bool) {
 	case *corev1.ConfigMap:
 		// The keys of an application's configuration repeat across its ConfigMaps; the
 		// values are mostly its own.
-		b.internMap(o.Data, false)
+		b.internMap(o.Data, keepValues)
 	}
 	in.mu.RUnlock()
 	b.add()
@@ -203,11 +206,11 @@ func (in *internBatch) internMeta(m metav1.Object) {
 	m.SetNamespace(in.intern(m.GetNamespace()))
 	m.SetGenerateName(in.intern(m.GetGenerateName()))
 	if !in.shared {
-		in.internMap(m.GetLabels(), true)
+		in.internMap(m.GetLabels(), internValues)
 	}
 	// Annotation values are interned by key, as far as they repeat (see valueStats):
 	// checksums, revisions, timestamps and JSON are one of a kind.
-	in.internAnnotations(m.GetAnnotations())
+	in.internMap(m.GetAnnotations(), annotationValues)
 	if refs := m.GetOwnerReferences(); len(refs) > 0 && !in.shared {
 		for i := range refs {
 			refs[i].APIVersion, refs[i].Kind, refs[i].Name = in.intern(refs[i].APIVersion), in.intern(refs[i].Kind), in.intern(refs[i].Name)
@@ -219,7 +222,7 @@ func (in *internBatch) internMeta(m metav1.Object) {
 func (in *internBatch) internPodSpec(s *corev1.PodSpec) {
 	s.NodeName, s.ServiceAccountName, s.DeprecatedServiceAccount = in.intern(s.NodeName), in.intern(s.ServiceAccountName), in.intern(s.DeprecatedServiceAccount)
 	s.SchedulerName, s.Hostname, s.Subdomain, s.PriorityClassName = in.intern(s.SchedulerName), in.intern(s.Hostname), in.intern(s.Subdomain), in.intern(s.PriorityClassName)
-	in.internMap(s.NodeSelector, true)
+	in.internMap(s.NodeSelector, internValues)
 	s.RestartPolicy, s.DNSPolicy = internT(in, s.RestartPolicy), internT(in, s.DNSPolicy)
 	for i := range s.SchedulingGates {
 		s.SchedulingGates[i].Name = in.intern(s.SchedulingGates[i].Name)
