@@ -57,37 +57,12 @@ func (l *labelLog) len() int {
 	return len(l.reqs)
 }
 
-// createStampedOwned creates n owner ConfigMaps ("set=owners"), each controlling two Secrets:
-// the first stamped with its owner's shard of space, the second not (written before the
-// stamp, or by someone who does not stamp); and one Secret with no controller. It returns
-// the owners by name.
+// createStampedOwned is createOwned, but the first Secret of each owner is stamped with its
+// owner's shard of space, and the second not (written before the stamp, or by someone who
+// does not stamp).
 func createStampedOwned(t *testing.T, c *kates.Client, ns string, space kates.ShardSpace, n int) map[string]*kates.ConfigMap {
 	t.Helper()
-	ctx := context.Background()
-	owners := map[string]*kates.ConfigMap{}
-	yes := true
-	for k := range n {
-		owner := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("owner-%d", k), Namespace: ns,
-			Labels: map[string]string{"set": "owners"}}}
-		if err := c.Create(ctx, owner, owner); err != nil {
-			t.Fatal(err)
-		}
-		owners[owner.Name] = owner
-		for j := range 2 {
-			s := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-s%d", owner.Name, j), Namespace: ns,
-				OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: owner.Name, UID: owner.UID, Controller: &yes}}}}
-			if j == 0 && !space.StampOwnerShard(s) {
-				t.Fatalf("StampOwnerShard(%s) = false for an object with a controller", s.Name)
-			}
-			if err := c.Create(ctx, s, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := c.Create(ctx, &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: "orphan", Namespace: ns}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	return owners
+	return createOwnedStamped(t, c, ns, n, &space)
 }
 
 // TestOwnerLabelPlacement: two replicas split 8 virtual shards (not adjacent: 0,2,4,6 and

@@ -261,9 +261,16 @@ type ownedView struct {
 	Owned  map[string]*kates.Secret
 }
 
-// createOwned creates n owner ConfigMaps, each controlling two Secrets, and one Secret with no
-// controller; it returns the owners by name.
+// createOwned creates n owner ConfigMaps ("set=owners"), each controlling two Secrets, and one
+// Secret with no controller; it returns the owners by name.
 func createOwned(t *testing.T, c *kates.Client, ns string, n int) map[string]*kates.ConfigMap {
+	t.Helper()
+	return createOwnedStamped(t, c, ns, n, nil)
+}
+
+// createOwnedStamped is createOwned, stamping the first Secret of each owner with its owner's
+// shard of stamp, if stamp is not nil.
+func createOwnedStamped(t *testing.T, c *kates.Client, ns string, n int, stamp *kates.ShardSpace) map[string]*kates.ConfigMap {
 	t.Helper()
 	ctx := context.Background()
 	owners := map[string]*kates.ConfigMap{}
@@ -278,6 +285,9 @@ func createOwned(t *testing.T, c *kates.Client, ns string, n int) map[string]*ka
 		for j := range 2 {
 			s := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-s%d", owner.Name, j), Namespace: ns,
 				OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: owner.Name, UID: owner.UID, Controller: &yes}}}}
+			if j == 0 && stamp != nil && !stamp.StampOwnerShard(s) {
+				t.Fatalf("StampOwnerShard(%s) = false for an object with a controller", s.Name)
+			}
 			if err := c.Create(ctx, s, nil); err != nil {
 				t.Fatal(err)
 			}
