@@ -10,8 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -292,32 +290,12 @@ const sentinel = "zz-sentinel"
 
 // parallel runs create(0..n-1) on writers goroutines. An AlreadyExists counts as done.
 func parallel(ctx context.Context, n int, create func(ctx context.Context, i int) error) error {
-	var (
-		next     atomic.Int64
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if err := create(ctx, i); err != nil && !apierrors.IsAlreadyExists(err) {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return firstErr
+	return fixture.Parallel(ctx, writers, n, func(ctx context.Context, i int) error {
+		if err := create(ctx, i); !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		return nil
+	})
 }
 
 // waitPodsGated waits (at most a minute) until the scheduler has recorded on every Pod that it

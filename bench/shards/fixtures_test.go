@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -223,30 +222,5 @@ func waitServed(ctx context.Context, dyn dynamic.Interface) error {
 
 // parallel runs create(0..n-1) on creators goroutines, stopping at the first error.
 func parallel(ctx context.Context, n int, create func(ctx context.Context, i int) error) error {
-	var (
-		next     atomic.Int64
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range creators {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if err := create(ctx, i); err != nil {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return firstErr
+	return fixture.Parallel(ctx, creators, n, create)
 }
