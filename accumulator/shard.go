@@ -103,6 +103,11 @@ func (s *Store) MoveOut(i int) {
 	defer s.writeMu.Unlock()
 	s.setOwned(i, false)
 	s.mu.Lock()
+	for _, f := range s.feeds {
+		// A feed of several shards goes on with the others; should shard i come back, a
+		// feed opened for it then is the only one to cover it.
+		delete(f.scope, i)
+	}
 	n := 0
 	for key, it := range s.objects {
 		if it.shard == i && s.removeLocked(key, true) {
@@ -161,15 +166,18 @@ func (s *Store) watermarkLocked() string {
 }
 
 // Feed is a cache.ReflectorStore for one reflector of a sharded query: it writes into the
-// query's Store the objects of one shard (or of every shard the store owns), dropping those of
-// other shards, which a server without the shard gate sends. Its Replace replaces that shard's
-// objects only. A Feed is safe for concurrent use; once closed it ignores everything.
+// query's Store the objects of some shards (or of every shard the store owns), dropping those of
+// other shards, which a server without the shard gate sends. Its Replace replaces those
+// shards' objects only. A Feed is safe for concurrent use; once closed it ignores everything.
 type Feed struct {
 	s *Store
-	// scope is the one shard the feed covers, or -1 for every shard the store owns (a query
-	// the server cannot select for, filtered on the client).
-	scope int
-	// closed is guarded by s.writeMu; rv, replaced and counted by s.mu.
+	// all: the feed covers every shard the store owns (a query the server cannot select
+	// for, filtered on the client). Otherwise scope holds the shards it covers, less those
+	// the store has moved out since (MoveOut).
+	all   bool
+	scope map[int]bool
+	// closed and scope are guarded by s.writeMu (scope by s.mu too); rv, replaced and
+	// counted by s.mu.
 	closed   bool
 	rv       string
 	replaced bool
@@ -188,10 +196,18 @@ var (
 // AllShards is the scope of a Feed that covers every shard its store owns.
 const AllShards = -1
 
-// NewFeed opens a feed for shard (or AllShards) of the store, which must be sharded. Until the
-// query has bootstrapped, its bootstrap waits for the first Replace of every feed opened.
-func (s *Store) NewFeed(shard int) *Feed {
-	f := &Feed{s: s, scope: shard, synced: make(chan struct{})}
+// NewFeed opens a feed for shards (or AllShards) of the store, which must be sharded: one
+// reflector may list and watch several shards with one selector, which costs the API server
+// one pass over the collection where a reflector per shard costs one each. Until the query has
+// bootstrapped, its bootstrap waits for the first Replace of every feed opened.
+func (s *Store) NewFeed(shards ...int) *Feed {
+	f := &Feed{s: s, scope: map[int]bool{}, synced: make(chan struct{})}
+	for _, i := range shards {
+		if i == AllShards {
+			f.all = true
+		}
+		f.scope[i] = true
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.feeds = append(s.feeds, f)
@@ -267,7 +283,7 @@ func (f *Feed) accepts(s *Store, shard int) bool {
 
 // covers reports whether shard is in f's scope; a nil feed covers everything.
 func (f *Feed) covers(shard int) bool {
-	return f == nil || f.scope == AllShards || f.scope == shard
+	return f == nil || f.all || f.scope[shard]
 }
 
 // advanceLocked moves f's resource version forward to rv and reports whether it moved; a nil

@@ -116,6 +116,63 @@ func TestShardFeeds(t *testing.T) {
 	}
 }
 
+// TestShardFeedOfSeveralShards scripts one feed for shards 0 and 2 (shards that arrived
+// together, listed with one selector) beside a feed for shard 1: its Replace replaces its two
+// shards' objects only; once shard 2 is moved out, the feed goes on for shard 0 and drops what
+// it still sends of shard 2, and a feed opened when shard 2 comes back is the only one to cover
+// it.
+func TestShardFeedOfSeveralShards(t *testing.T) {
+	spec := cmQuery("ConfigMaps", "")
+	spec.ShardOf = shardByLabel
+	acc := mustNew(t, accumulator.Options{}, spec)
+	st := acc.Store("ConfigMaps")
+	for _, i := range []int{0, 1, 2} {
+		st.Own(i)
+	}
+	f02, f1 := st.NewFeed(0, 2), st.NewFeed(1)
+	var snap struct{ ConfigMaps []*unstructured.Unstructured }
+	all := []*unstructured.Unstructured{inShard("a", "x0", "5", 0), inShard("a", "y1", "6", 1), inShard("a", "z2", "7", 2), inShard("a", "w3", "8", 3)}
+	feedReplace(t, f02, "10", all...)
+	feedReplace(t, f1, "11", all...)
+	if !signalled(acc) {
+		t.Fatal("not bootstrapped once both feeds listed")
+	}
+	update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"a/x0@5", "a/y1@6", "a/z2@7"}, describe(t, snap.ConfigMaps)); diff != "" {
+		t.Fatalf("view mismatch (-want +got):\n%s", diff)
+	}
+
+	// A relist of shards 0 and 2 replaces theirs and leaves shard 1's alone.
+	feedReplace(t, f02, "12", inShard("a", "z2", "12", 2))
+	_, deltas := update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"delete ConfigMaps a/x0@5", "update ConfigMaps a/z2@12"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas of the relist mismatch (-want +got):\n%s", diff)
+	}
+
+	// Shard 2 moves out: the feed goes on for shard 0 only.
+	st.MoveOut(2)
+	must(t, f02.Update(inShard("a", "z2", "13", 2)))
+	must(t, f02.Add(inShard("a", "v0", "14", 0)))
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"add ConfigMaps a/v0@14", "moved ConfigMaps a/z2@12"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas after moving shard 2 out mismatch (-want +got):\n%s", diff)
+	}
+
+	// Shard 2 comes back with a feed of its own; the old feed's late events of it are dropped.
+	st.Own(2)
+	f2 := st.NewFeed(2)
+	feedReplace(t, f2, "15", inShard("a", "z2", "15", 2))
+	must(t, f02.Delete(inShard("a", "z2", "16", 2)))
+	must(t, f02.Update(inShard("a", "z2", "13", 2)))
+	_, deltas = update(t, acc, &snap)
+	if diff := cmp.Diff([]string{"add ConfigMaps a/z2@15"}, deltaStrings(deltas)); diff != "" {
+		t.Errorf("deltas after shard 2 came back mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a/v0@14", "a/y1@6", "a/z2@15"}, describe(t, snap.ConfigMaps)); diff != "" {
+		t.Errorf("view mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestShardFeedAllShards: a feed over every owned shard (placement the server cannot select)
 // follows the store's shards, and an object whose placement changes leaves as moved.
 func TestShardFeedAllShards(t *testing.T) {

@@ -19,9 +19,13 @@ import (
 
 // Sharded watches.
 //
-// A sharded query placed by key runs one reflector per shard it holds, each sending that
-// shard's selector, into a Feed of the query's store: adding a shard lists that shard alone,
-// and removing one stops its watch, while the other shards' watches carry on. A query placed
+// A sharded query placed by key runs reflectors that send shard selectors, each into a Feed of
+// the query's store: adding a shard lists that shard alone, and removing one stops its watch
+// (or narrows the selector of a reflector that has other shards too), while the other shards'
+// watches carry on. The API server walks the whole collection for every request with a shard
+// selector, whatever the shard's size, so shards that arrive together (those a replica holds
+// when it starts, or takes over from a dead one) share one reflector: a shard added while the
+// latest reflector's list is still under way joins it, and the list starts again for both. A query placed
 // by owner runs one reflector without a selector (the server cannot select on owner
 // references) into a feed that keeps the shards held; adding a shard lists the query again,
 // and removing one only drops its objects. A query placed by owner label is the same, but its
@@ -107,18 +111,21 @@ func (sh *Sharding) matcher(p Placement) func(*unstructured.Unstructured) bool {
 type shardedQuery struct {
 	rq    *resolvedQuery
 	store *accumulator.Store
-	// byServer: one reflector per shard, each with its shard's selector; otherwise one
-	// reflector for every shard held, filtered on the client, and, byLabel, narrowed by the
-	// server to the objects not stamped with shards held elsewhere.
+	// byServer: reflectors with shard selectors, each for the shards that arrived together;
+	// otherwise one reflector for every shard held, filtered on the client, and, byLabel,
+	// narrowed by the server to the objects not stamped with shards held elsewhere.
 	byServer bool
 	byLabel  bool
 	// probed makes the gate check once per query.
 	probed sync.Once
 
-	// The running reflectors: per shard (byServer), or the one of every shard (all). Touched
-	// only by startSharded and then by the shard manager's goroutine.
-	feeds map[int]*runningFeed
-	all   *runningFeed
+	// The running reflectors: by shard (byServer; several shards may share one), or the one
+	// of every shard (all). listing is the byServer reflector started last, which a shard
+	// added while its list is under way joins. Touched only by startSharded and then by the
+	// shard manager's goroutine.
+	feeds   map[int]*runningFeed
+	listing *runningFeed
+	all     *runningFeed
 }
 
 type runningFeed struct {
@@ -131,6 +138,31 @@ type runningFeed struct {
 	// label is the label requirement the reflector's requests carry (a feed of a query
 	// placed by owner label); each request reads it afresh.
 	label atomic.Pointer[string]
+	// shards are the shards a feed of a query the server selects for lists and watches
+	// (touched only where feeds is), and shardSelector their selector, which each request
+	// reads afresh.
+	shards        []int
+	shardSelector atomic.Pointer[string]
+}
+
+// serverShardSelector returns the feed's shard selector, "" if none.
+func (r *runningFeed) serverShardSelector() string {
+	if p := r.shardSelector.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// listing reports whether the feed's first list is still under way.
+func (r *runningFeed) listing() bool {
+	select {
+	case <-r.feed.Synced():
+		return false
+	case <-r.stopped:
+		return false
+	default:
+		return true
+	}
 }
 
 // labelSelector returns the feed's label requirement, "" if none.
@@ -168,29 +200,63 @@ func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accu
 		return sq
 	}
 	if sq.byServer {
-		for _, i := range rq.sharding.Owned {
-			sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
-		}
+		sq.startShards(ctx, wg, c, acc, rq.sharding.Owned, opts, observed, nil)
 	} else {
-		sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, nil)
+		sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, nil)
 	}
 	return sq
 }
 
-// startFeed opens a feed of sq's store for shard (or AllShards) and starts its reflector. It
+// startShards starts one reflector for shards of sq, a query the server selects for, replacing
+// the reflector replacing if not nil.
+func (sq *shardedQuery) startShards(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, shards []int, opts WatchOptions, observed WatchObserver, replacing *runningFeed) {
+	rf := c.startFeed(ctx, wg, acc, sq, shards, opts, observed, replacing)
+	for _, i := range shards {
+		sq.feeds[i] = rf
+	}
+	sq.listing = rf
+}
+
+// dropShard stops shard i's reflector, or, if it has other shards too, narrows its selector
+// to those from its next request on (the store drops what it still sends of shard i).
+func (sq *shardedQuery) dropShard(i int) {
+	r := sq.feeds[i]
+	if r == nil {
+		return
+	}
+	delete(sq.feeds, i)
+	r.shards = slices.DeleteFunc(slices.Clone(r.shards), func(s int) bool { return s == i })
+	if len(r.shards) == 0 {
+		r.stop()
+		return
+	}
+	sel := sq.rq.sharding.Space.Selector(r.shards...).String()
+	r.shardSelector.Store(&sel)
+}
+
+// startFeed opens a feed of sq's store for shards (nil: every shard it holds, filtered on the
+// client) and starts its reflector. It
 // stops replacing, if not nil, after opening the new feed (so that a query still bootstrapping
 // waits for the new one) and before its reflector starts (so the old feed's late events
 // cannot follow the new feed's list).
-func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shard int, opts WatchOptions, observed WatchObserver, replacing *runningFeed) *runningFeed {
-	feed := sq.store.NewFeed(shard)
+func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shards []int, opts WatchOptions, observed WatchObserver, replacing *runningFeed) *runningFeed {
+	var feed *accumulator.Feed
+	if shards == nil {
+		feed = sq.store.NewFeed(accumulator.AllShards)
+	} else {
+		feed = sq.store.NewFeed(shards...)
+	}
 	if replacing != nil {
 		replacing.stop()
 	}
 	fctx, cancel := context.WithCancel(ctx)
-	rf := &runningFeed{feed: feed, cancel: cancel, stopped: make(chan struct{})}
+	rf := &runningFeed{feed: feed, cancel: cancel, stopped: make(chan struct{}), shards: slices.Clone(shards)}
 	sel := serverSelection{}
-	if shard != accumulator.AllShards {
-		sel.shard = sq.rq.sharding.Space.Selector(shard).String()
+	probe := ""
+	if shards != nil {
+		probe = sq.rq.sharding.Space.Selector(shards...).String()
+		rf.shardSelector.Store(&probe)
+		sel.shard = rf.serverShardSelector
 	}
 	if sq.byLabel {
 		sq.narrow(rf)
@@ -199,8 +265,8 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if sel.shard != "" {
-			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, sel.shard) })
+		if probe != "" {
+			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, probe) })
 		}
 		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, sel)
 	}()
@@ -258,8 +324,10 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 		return fmt.Errorf("kates: shard %d of a space of %d", i, m.space.Count)
 	}
 	// A query placed by owner lists every shard held in one feed, which the next AddShard
-	// replaces (its list must include the new shard): a waiter whose feed was stopped before
-	// its list completed asks again, and waits for the replacement, which holds its shard too.
+	// replaces (its list must include the new shard), and one placed by key may list shards
+	// added together in one feed, which the next AddShard replaces while its list is under
+	// way: a waiter whose feed was stopped before its list completed asks again, and waits
+	// for the replacement, which holds its shard too.
 	// (So an AddShard racing a RemoveShard of the same shard may add it back: call them in
 	// turn for one shard, as a shard's owner does.)
 	for {
@@ -330,10 +398,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			delete(m.owned, i)
 			m.mu.Unlock()
 			for _, sq := range dynamic {
-				if r := sq.feeds[i]; r != nil {
-					r.stop()
-					delete(sq.feeds, i)
-				}
+				sq.dropShard(i)
 				sq.store.MoveOut(i)
 				if sq.all != nil && len(m.owned) == 0 {
 					sq.all.stop() // nothing left to hold: stop listing
@@ -357,7 +422,14 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			if sq.byServer {
 				if sq.feeds[i] == nil {
 					sq.store.Own(i)
-					sq.feeds[i] = c.startFeed(ctx, wg, acc, sq, i, opts, observed, nil)
+					shards, replacing := []int{i}, (*runningFeed)(nil)
+					if l := sq.listing; l != nil && l.listing() {
+						// Shards arriving together: list them in one pass of the
+						// server's, not one each. The waiters of l's shards wait
+						// for this feed instead (see AddShard).
+						shards, replacing = append(slices.Clone(l.shards), i), l
+					}
+					sq.startShards(ctx, wg, c, acc, shards, opts, observed, replacing)
 				}
 				synced = append(synced, sq.feeds[i])
 				continue
@@ -365,7 +437,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			if !sq.store.Owns(i) || sq.all == nil {
 				// List the query again, for the shards held now.
 				sq.store.Own(i)
-				sq.all = c.startFeed(ctx, wg, acc, sq, accumulator.AllShards, opts, observed, sq.all)
+				sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, sq.all)
 			}
 			synced = append(synced, sq.all)
 		}

@@ -334,8 +334,9 @@ type reflectorStore interface {
 
 // serverSelection is what a sharded query's reflector adds to the query's own selectors.
 type serverSelection struct {
-	// shard is the shard selector; "" for none.
-	shard string
+	// shard, if not nil, returns the shard selector, read afresh for each request (a
+	// reflector of several shards narrows when one is removed).
+	shard func() string
 	// label, if not nil, returns a label requirement ANDed with the query's label selector,
 	// read afresh for each request (see PlaceByOwnerLabel).
 	label func() string
@@ -429,7 +430,9 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.Type, arrive cache.TransformFunc, sel serverSelection) (*cache.ListWatch, runtime.Object, error) {
 	prepare := func(o *metav1.ListOptions) {
 		o.LabelSelector, o.FieldSelector = rq.LabelSelector, rq.FieldSelector
-		o.ShardSelector = sel.shard
+		if sel.shard != nil {
+			o.ShardSelector = sel.shard()
+		}
 		if sel.label != nil {
 			o.LabelSelector = andSelectors(o.LabelSelector, sel.label())
 		}

@@ -99,7 +99,47 @@ func TestShards(t *testing.T) {
 		}
 	}
 
-	// Handover: two kates replicas; replica 1 is killed and replica 0 takes its shard.
+	// Handovers after a kill, each measured rounds times.
+	var bare, run []float64
+	var last handoverResult
+	for range rounds {
+		last = handoverAddShard(t)
+		bare = append(bare, last.seconds)
+		if last.widgets != widgets || last.configMaps != configMaps {
+			t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
+				last.widgets, last.configMaps, widgets, configMaps)
+		}
+	}
+	emit("shards-handover: peer=kates n=2 kill-to-view-seconds=%.3f kill-to-view-min=%.3f kill-to-view-max=%.3f runs=%d addshard-seconds=%.3f widgets=%d configmaps=%d",
+		median(bare), slices.Min(bare), slices.Max(bare), len(bare), last.addShardSeconds, last.widgets, last.configMaps)
+	for range rounds {
+		last = handoverRun(t)
+		run = append(run, last.seconds)
+		if last.widgets != widgets || last.configMaps != configMaps {
+			t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
+				last.widgets, last.configMaps, widgets, configMaps)
+		}
+	}
+	emit("shards-handover-run: peer=kates-run n=2 shards=%d lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=%.3f kill-to-view-min=%.3f kill-to-view-max=%.3f runs=%d widgets=%d configmaps=%d",
+		labelShards, median(run), slices.Min(run), slices.Max(run), len(run), last.widgets, last.configMaps)
+
+	if path := os.Getenv("BENCH_SHARDS_OUT"); path != "" {
+		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// handoverResult is one handover after a kill: the seconds from the kill to the survivor's
+// complete view of every shard, and what that view held.
+type handoverResult struct {
+	seconds, addShardSeconds float64
+	widgets, configMaps      int
+}
+
+// handoverAddShard: two kates replicas; replica 1 is killed and replica 0 at once adds its
+// shard (membership left out).
+func handoverAddShard(t *testing.T) handoverResult {
 	c0, c1 := startChild(t, peerKates, 2, 0), startChild(t, peerKates, 2, 1)
 	c0.next(t, "view")
 	c1.next(t, "view")
@@ -109,18 +149,15 @@ func TestShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	added := c0.next(t, "added")
-	handover := time.Unix(0, added.Done).Sub(killed) // not counting the count's Update
 	c0.close()
-	if added.Widgets != widgets || added.ConfigMaps != configMaps {
-		t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
-			added.Widgets, added.ConfigMaps, widgets, configMaps)
-	}
-	emit("shards-handover: peer=kates n=2 kill-to-view-seconds=%.3f addshard-seconds=%.3f widgets=%d configmaps=%d",
-		handover.Seconds(), added.Seconds, added.Widgets, added.ConfigMaps)
+	return handoverResult{seconds: time.Unix(0, added.Done).Sub(killed).Seconds(), // not counting the count's Update
+		addShardSeconds: added.Seconds, widgets: added.Widgets, configMaps: added.ConfigMaps}
+}
 
-	// Handover as a controller runs it: two kates-run replicas, members of one shards.Run
-	// group, split the 16 shards; replica 1 is killed, and replica 0 notices (its member
-	// Lease runs out), takes the shard Leases over and adds each shard to its view.
+// handoverRun: the handover as a controller runs it. Two kates-run replicas, members of one
+// shards.Run group of its own, split the 16 shards; replica 1 is killed, and replica 0 notices
+// (its member Lease runs out), takes the shard Leases over and adds each shard to its view.
+func handoverRun(t *testing.T) handoverResult {
 	t.Setenv(groupEnv, fmt.Sprintf("shardbench-%d", time.Now().UnixNano()))
 	runs := []*child{startChild(t, peerKatesRun, 2, 0), startChild(t, peerKatesRun, 2, 1)}
 	held := make([]int, len(runs))
@@ -136,7 +173,7 @@ func TestShards(t *testing.T) {
 		}
 	}
 	runs[1].kill()
-	killed = time.Now()
+	killed := time.Now()
 	var last peerReport
 	for last.Shards != labelShards {
 		select {
@@ -152,18 +189,7 @@ func TestShards(t *testing.T) {
 		}
 	}
 	runs[0].close()
-	if last.Widgets != widgets || last.ConfigMaps != configMaps {
-		t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
-			last.Widgets, last.ConfigMaps, widgets, configMaps)
-	}
-	emit("shards-handover-run: peer=kates-run n=2 shards=%d lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=%.3f widgets=%d configmaps=%d",
-		labelShards, time.Unix(0, last.Done).Sub(killed).Seconds(), last.Widgets, last.ConfigMaps)
-
-	if path := os.Getenv("BENCH_SHARDS_OUT"); path != "" {
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return handoverResult{seconds: time.Unix(0, last.Done).Sub(killed).Seconds(), widgets: last.Widgets, configMaps: last.ConfigMaps}
 }
 
 // checkHeld returns the shards a "held" report of c says its view holds, or prev for its
