@@ -16,7 +16,7 @@
 # throughput), a few minutes and no cluster work; each keeping the other results of the last run).
 # BENCH_SHARDS=1 (also run bench/shards: sharded views at 100,000 objects, about half an hour
 # with its fixtures, which it keeps in the namespace kates-shardbench; give it a cluster of its
-# own through KATES_TEST_KUBECONFIG. Without it, the previous results/shards.txt is kept).
+# own through KATES_TEST_KUBECONFIG. Without it, the previous results/shards.txt and shards-floor.txt are kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begin=$(date +%s)
@@ -47,7 +47,9 @@ cleanup() {
 trap cleanup EXIT
 
 parts=${BENCH_PARTS:-all}
-if [ -f "$res/shards.txt" ]; then cp "$res/shards.txt" "$tmp/shards.txt.previous"; fi
+for f in shards shards-floor; do
+  if [ -f "$res/$f.txt" ]; then cp "$res/$f.txt" "$tmp/$f.txt.previous"; fi
+done
 case "$parts" in
 all) rm -rf "$res" ;;
 view) rm -f "$res/view.txt" "$res/profiles/view-"* ;;
@@ -55,7 +57,9 @@ core) rm -f "$res/core.txt" ;;
 *) echo "BENCH_PARTS must be all, view or core, not $parts" >&2; exit 2 ;;
 esac
 mkdir -p "$res/profiles"
-if [ -f "$tmp/shards.txt.previous" ]; then cp "$tmp/shards.txt.previous" "$res/shards.txt"; fi
+for f in shards shards-floor; do
+  if [ -f "$tmp/$f.txt.previous" ]; then cp "$tmp/$f.txt.previous" "$res/$f.txt"; fi
+done
 echo "== building"
 go -C bench test -c -o "$tmp/core.test" ./core
 go -C bench test -c -o "$tmp/cluster.test" ./cluster
@@ -179,7 +183,8 @@ if [ "${BENCH_SHARDS:-}" = 1 ]; then
   echo "== sharded views (bench/shards' TestShards)"
   go -C bench test -c -o "$tmp/shards.test" ./shards
   if ! (cd bench/shards && BENCH_SHARDS=1 BENCH_SHARDS_OUT="$PWD/../results/shards.txt" \
-    "$tmp/shards.test" -test.run '^TestShards$' -test.v -test.timeout 90m) >"$tmp/shards.log" 2>&1; then
+    BENCH_SHARDS_FLOOR_OUT="$PWD/../results/shards-floor.txt" \
+    "$tmp/shards.test" -test.run '^(TestShards|TestServerListFloor)$' -test.v -test.timeout 90m) >"$tmp/shards.log" 2>&1; then
     echo "shards: TestShards failed" >>"$res/machine.txt"
     tail -20 "$tmp/shards.log" >&2
   fi

@@ -26,11 +26,12 @@ const viewTimeout = 10 * time.Minute
 //
 //	shards-objects: widgets=W configmaps=C
 //	shards-replica: peer=P n=N i=I heap-bytes=B view-seconds=S widgets=W configmaps=C
-//	shards-handover: peer=kates n=2 kill-to-view-seconds=S addshard-seconds=S widgets=W configmaps=C
-//	shards-handover-run: peer=kates-run n=2 shards=16 lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=S widgets=W configmaps=C
+//	shards-handover: peer=kates n=2 kill-to-view-seconds=S kill-to-view-min=S kill-to-view-max=S runs=R addshard-seconds=S widgets=W configmaps=C
+//	shards-handover-run: peer=kates-run n=2 shards=16 lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=S kill-to-view-min=S kill-to-view-max=S runs=R widgets=W configmaps=C
 //
 // heap-bytes is measured with the n replicas running together, view-seconds with replica i
-// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1). BENCH_SHARDS_PEERS
+// running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1, taken round by round over
+// every peer and replica), and each handover BENCH_SHARDS_ROUNDS times. BENCH_SHARDS_PEERS
 // ("kates-owner-label,informer") measures those peers only, besides kates.
 func TestShards(t *testing.T) {
 	if os.Getenv("BENCH_SHARDS") != "1" {
@@ -63,40 +64,59 @@ func TestShards(t *testing.T) {
 		// replica counts the objects).
 		peers = slices.DeleteFunc(peers, func(p string) bool { return p != peerKates && !slices.Contains(strings.Split(only, ","), p) })
 	}
+	// Heap: each peer's n replicas running together. Time: each replica alone, rounds times,
+	// round by round over every peer and replica, so that a slow spell of the machine (the
+	// API server's own garbage collection, etcd compacting) falls on every peer alike, not on
+	// one peer's consecutive runs.
+	type replicaKey struct {
+		peer string
+		n, i int
+	}
+	var order []replicaKey
+	together := map[replicaKey]peerReport{}
+	times := map[replicaKey][]float64{}
 	for _, peer := range peers {
 		for _, n := range replicaCounts {
-			together := runTogether(t, peer, n)
+			reports := runTogether(t, peer, n)
 			if peer == peerKates && n == 1 {
-				if together[0].Widgets != widgets || together[0].ConfigMaps < configMaps {
+				if reports[0].Widgets != widgets || reports[0].ConfigMaps < configMaps {
 					t.Fatalf("the unsharded replica holds %d Widgets and %d ConfigMaps, want %d and at least %d",
-						together[0].Widgets, together[0].ConfigMaps, widgets, configMaps)
+						reports[0].Widgets, reports[0].ConfigMaps, widgets, configMaps)
 				}
-				configMaps = together[0].ConfigMaps
+				configMaps = reports[0].ConfigMaps
 				fmt.Fprintf(&out, "# sharded views (bench/shards, issue 27): %d Widgets each controlling %d ConfigMaps, %d objects\n",
 					widgets, configMapsPerWidget, widgets+configMaps)
 				emit("shards-objects: widgets=%d configmaps=%d", widgets, configMaps)
 			}
 			var sumW, sumC int
-			for _, r := range together {
+			for i, r := range reports {
 				sumW += r.Widgets
 				sumC += r.ConfigMaps
+				k := replicaKey{peer, n, i}
+				order = append(order, k)
+				together[k] = r
+				if n == 1 {
+					times[k] = append(times[k], r.Seconds) // alone already
+				}
 			}
 			if sumW != widgets || sumC != configMaps {
 				t.Errorf("%s, %d replicas: together they hold %d Widgets and %d ConfigMaps, want %d and %d",
 					peer, n, sumW, sumC, widgets, configMaps)
 			}
-			for i, r := range together {
-				times := []float64{}
-				if n == 1 {
-					times = append(times, r.Seconds)
-				}
-				for len(times) < rounds {
-					times = append(times, runTogether(t, peer, 1, i, n)[0].Seconds)
-				}
-				emit("shards-replica: peer=%s n=%d i=%d heap-bytes=%d view-seconds=%.3f widgets=%d configmaps=%d",
-					peer, n, i, r.HeapBytes, median(times), r.Widgets, r.ConfigMaps)
-			}
 		}
+	}
+	for round := range rounds {
+		for _, k := range order {
+			if len(times[k]) > round {
+				continue
+			}
+			times[k] = append(times[k], runTogether(t, k.peer, 1, k.i, k.n)[0].Seconds)
+		}
+	}
+	for _, k := range order {
+		r := together[k]
+		emit("shards-replica: peer=%s n=%d i=%d heap-bytes=%d view-seconds=%.3f widgets=%d configmaps=%d",
+			k.peer, k.n, k.i, r.HeapBytes, median(times[k]), r.Widgets, r.ConfigMaps)
 	}
 
 	// Handovers after a kill, each measured rounds times.
