@@ -421,6 +421,12 @@ func (s *Store) Replace(list []any, resourceVersion string) error {
 	return s.replace(nil, list, resourceVersion)
 }
 
+// keyedItem is an item to store under key.
+type keyedItem struct {
+	key objKey
+	it  *item
+}
+
 // replace replaces the objects of feed f's scope (nil: the whole store) with list.
 func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 	s.writeMu.Lock()
@@ -429,7 +435,23 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 		return nil
 	}
 
-	objects := make(map[objKey]*item, len(list))
+	// A sharded store may keep a share of what a feed lists (the rest is other replicas', sent
+	// by a server without the shard gate or to a replica placing objects on the client): its
+	// map is made once what it keeps is known, for that many, not for the list.
+	var objects map[objKey]*item
+	var kept []keyedItem
+	if s.shardOf == nil {
+		objects = make(map[objKey]*item, len(list))
+	} else {
+		kept = make([]keyedItem, 0, len(list))
+	}
+	keep := func(key objKey, it *item) {
+		if objects != nil {
+			objects[key] = it
+		} else {
+			kept = append(kept, keyedItem{key, it})
+		}
+	}
 	for _, obj := range list {
 		m, o, it, err := s.arrival("replace", obj)
 		if err != nil {
@@ -438,21 +460,31 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 		shard := 0
 		if s.shardOf != nil {
 			if shard = s.shardOf(m); !f.accepts(s, shard) {
-				continue // a server without the shard gate sent it
+				continue // another replica's
 			}
 		}
 		key := keyOf(m)
 		if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) && old.shard == shard {
-			objects[key] = old
+			keep(key, old)
 			continue
 		}
 		if it == nil {
 			it = s.newItem(o)
 		}
 		it.shard = shard
-		objects[key] = it
+		keep(key, it)
 	}
 	if s.shardOf != nil {
+		outside := 0
+		for _, it := range s.objects {
+			if !f.covers(it.shard) {
+				outside++
+			}
+		}
+		objects = make(map[objKey]*item, len(kept)+outside)
+		for _, k := range kept {
+			objects[k.key] = k.it
+		}
 		// The objects outside f's scope stay as they are.
 		for key, it := range s.objects {
 			if _, ok := objects[key]; !ok && !f.covers(it.shard) {
