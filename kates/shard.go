@@ -142,7 +142,7 @@ func keyValue(key ShardKey, obj metav1.Object) string {
 // hashString is FNV-1a 64 of s, as sharding.HashField computes it, without its allocations
 // (a hasher, a byte slice and a hex string per call): the client matches every object it
 // receives, so this is on the path of every list item and watch event.
-func hashString(s string) uint64 {
+func hashString[T string | []byte](s T) uint64 {
 	const (
 		offset64 = 14695981039346656037
 		prime64  = 1099511628211

@@ -15,6 +15,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/internal/protodecode"
 )
 
 // Sharded watches.
@@ -262,6 +263,10 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 		sq.narrow(rf)
 		sel.label = rf.labelSelector
 	}
+	sel.keep = func(item []byte) bool {
+		// Where the server selects the shards, it sends nothing to leave out.
+		return sq.byServer && !c.shardSelectorsIgnored.Load() || sq.keepItem(item)
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -271,6 +276,32 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, sel)
 	}()
 	return rf
+}
+
+// keepItem reports whether sq's store would keep the object of a list item, by the shard
+// its placement gives it, read from the item's bytes: a replica that places objects on the
+// client (by their controller, or behind a server that ignores shard selectors) then decodes
+// only its own share of what it is sent. It says true of anything it cannot place, and of an
+// object carrying OwnerShardLabel under PlaceByOwnerLabel, which the store checks (and warns of
+// when mislabeled) once decoded.
+func (sq *shardedQuery) keepItem(item []byte) bool {
+	label := ""
+	if sq.byLabel {
+		label = OwnerShardLabel
+	}
+	m, ok := protodecode.ReadItemMeta(item, label)
+	if !ok || m.HasLabel {
+		return true
+	}
+	space := sq.rq.sharding.Space
+	key := m.UID
+	switch {
+	case space.Key == ShardByNamespace:
+		key = m.Namespace
+	case (sq.rq.Placement == PlaceByOwner || sq.rq.Placement == PlaceByOwnerLabel) && m.HasController:
+		key = m.ControllerUID
+	}
+	return sq.store.Owns(space.shardOfHash(hashString(key)))
 }
 
 // narrow sets the label requirement of rf, the feed of a query placed by owner label, for the

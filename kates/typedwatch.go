@@ -108,8 +108,9 @@ func typedFor(rq *resolvedQuery, opts WatchOptions, hold reflect.Type) (obj, lis
 // streamingListWatch).
 //
 // arrive, if not nil, is applied to each item as it is decoded (the store's Transformer, so
-// that building its record overlaps the transfer too); it returns a runtime.Object.
-func typedListWatch(rc rest.Interface, dec *protodecode.ObjectDecoder, arrive cache.TransformFunc, rq *resolvedQuery, list runtime.Object, prepare, watchTimeout func(*metav1.ListOptions)) *cache.ListWatch {
+// that building its record overlaps the transfer too); it returns a runtime.Object. keep, if
+// not nil, picks the list items worth decoding (see serverSelection.keep).
+func typedListWatch(rc rest.Interface, dec *protodecode.ObjectDecoder, arrive cache.TransformFunc, keep func([]byte) bool, rq *resolvedQuery, list runtime.Object, prepare, watchTimeout func(*metav1.ListOptions)) *cache.ListWatch {
 	namespaced := rq.Namespace != ""
 	resource := rq.mapping.Resource.Resource
 	gvk := rq.mapping.GroupVersionKind
@@ -123,7 +124,7 @@ func typedListWatch(rc rest.Interface, dec *protodecode.ObjectDecoder, arrive ca
 			}
 			defer body.Close()
 			out := &metav1.List{}
-			lm, err := dec.DecodeList(body, gvk, func(obj runtime.Object) {
+			lm, err := dec.DecodeList(body, gvk, keep, func(obj runtime.Object) {
 				if arrive != nil {
 					if a, err := arrive(obj); err == nil {
 						if ao, ok := a.(runtime.Object); ok {

@@ -340,6 +340,10 @@ type serverSelection struct {
 	// label, if not nil, returns a label requirement ANDed with the query's label selector,
 	// read afresh for each request (see PlaceByOwnerLabel).
 	label func() string
+	// keep, if not nil, is asked with each item of a protobuf list before it is decoded:
+	// false means the store would drop the object (another replica's), so it is not decoded
+	// at all. It may say true of an object the store then drops, never false of one it keeps.
+	keep func(item []byte) bool
 }
 
 // runReflector lists and watches rq's objects into store, sending sel's selectors, until ctx
@@ -448,7 +452,7 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 			return nil, nil, err
 		}
 		dec := protodecode.NewObjectDecoder(nil, Scheme, protodecode.Options{StripManagedFields: !opts.KeepManagedFields, Share: opts.sharer})
-		return typedListWatch(rc, dec, arrive, rq, list, prepare, watchTimeout), obj, nil
+		return typedListWatch(rc, dec, arrive, sel.keep, rq, list, prepare, watchTimeout), obj, nil
 	}
 	expected := &unstructured.Unstructured{}
 	expected.SetGroupVersionKind(rq.mapping.GroupVersionKind)

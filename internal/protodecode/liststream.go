@@ -33,8 +33,10 @@ const listItemsField = 2
 // runtime.Unknown whose raw is the list message) and decodes its items, of kind gvk, into the
 // scheme's type for it, as d would decode an object of that kind, passing each to add in the
 // order the server sent them (add runs on one goroutine at a time, not the caller's). It
-// returns the list's ListMeta.
-func (d *ObjectDecoder) DecodeList(r io.Reader, gvk schema.GroupVersionKind, add func(runtime.Object)) (metav1.ListMeta, error) {
+// returns the list's ListMeta. keep, if not nil, is asked first with each item's bytes, and an
+// item it refuses is neither decoded nor passed to add: a caller that would drop the object
+// (another replica's, see ReadItemMeta) pays for reading it, not for decoding it.
+func (d *ObjectDecoder) DecodeList(r io.Reader, gvk schema.GroupVersionKind, keep func(item []byte) bool, add func(runtime.Object)) (metav1.ListMeta, error) {
 	var lm metav1.ListMeta
 	t, known := d.scheme.AllKnownTypes()[gvk]
 	if !known {
@@ -58,7 +60,7 @@ func (d *ObjectDecoder) DecodeList(r io.Reader, gvk schema.GroupVersionKind, add
 	go func() {
 		defer wg.Done()
 		for b := range items {
-			if decodeErr == nil {
+			if decodeErr == nil && (keep == nil || keep(*b)) {
 				obj, err := d.scheme.New(gvk)
 				if err == nil {
 					u, ok := obj.(unmarshaler)

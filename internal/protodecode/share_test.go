@@ -207,7 +207,7 @@ func TestDecodeListMatchesApimachinery(t *testing.T) {
 	for _, share := range []*Sharer{nil, NewCopier(), NewSharer()} {
 		dec := NewObjectDecoder(standard, scheme.Scheme, Options{StripManagedFields: true, Share: share})
 		var got []runtime.Object
-		lm, err := dec.DecodeList(bytes.NewReader(data), corev1.SchemeGroupVersion.WithKind("Pod"), func(o runtime.Object) { got = append(got, o) })
+		lm, err := dec.DecodeList(bytes.NewReader(data), corev1.SchemeGroupVersion.WithKind("Pod"), nil, func(o runtime.Object) { got = append(got, o) })
 		require.NoError(t, err)
 		require.Equal(t, "42", lm.ResourceVersion)
 		require.Equal(t, "next", lm.Continue)
@@ -219,9 +219,9 @@ func TestDecodeListMatchesApimachinery(t *testing.T) {
 			require.Empty(t, cmp.Diff(w, o), "item %d", i)
 		}
 
-		_, err = dec.DecodeList(bytes.NewReader(data[:len(data)-10]), corev1.SchemeGroupVersion.WithKind("Pod"), func(runtime.Object) {})
+		_, err = dec.DecodeList(bytes.NewReader(data[:len(data)-10]), corev1.SchemeGroupVersion.WithKind("Pod"), nil, func(runtime.Object) {})
 		require.Error(t, err, "truncated")
-		_, err = dec.DecodeList(strings.NewReader(`{"kind":"PodList"}`), corev1.SchemeGroupVersion.WithKind("Pod"), func(runtime.Object) {})
+		_, err = dec.DecodeList(strings.NewReader(`{"kind":"PodList"}`), corev1.SchemeGroupVersion.WithKind("Pod"), nil, func(runtime.Object) {})
 		require.ErrorIs(t, err, ErrNotProtobufList)
 	}
 }
