@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,6 +75,9 @@ type peerReport struct {
 // writes a "view" report once its first view is complete, then obeys "add I" lines (kates
 // only: AddShard(I), then an "added" report).
 func runPeer(spec string) int {
+	if os.Getenv("BENCH_SHARDS_HEAPPROFILE") != "" {
+		runtime.MemProfileRate = 4096 // every few KB: a view's small objects, not a sample of them
+	}
 	out := json.NewEncoder(os.Stdout)
 	fail := func(err error) int {
 		_ = out.Encode(peerReport{Event: "error", Error: err.Error()})
@@ -126,6 +131,12 @@ func runPeer(spec string) int {
 	}
 	rep := peerReport{Event: "view", Seconds: time.Since(begin).Seconds()}
 	rep.HeapBytes = int64(heapAlloc()) - int64(before)
+	if dir := os.Getenv("BENCH_SHARDS_HEAPPROFILE"); dir != "" {
+		// What the view's heap is: inuse_space of a profile taken now.
+		if err := writeHeapProfile(filepath.Join(dir, fmt.Sprintf("%s-%d-of-%d.pb.gz", parts[0], i, n))); err != nil {
+			return fail(err)
+		}
+	}
 	if rep.Widgets, rep.ConfigMaps, err = r.count(ctx); err != nil {
 		return fail(err)
 	}
@@ -372,6 +383,16 @@ func (r *informerReplica) stop() { r.factory.Shutdown() }
 
 // heapAlloc returns the live heap after two full collections (the second frees what the
 // first's finalizers released).
+// writeHeapProfile writes a heap profile to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.WriteHeapProfile(f)
+}
+
 func heapAlloc() uint64 {
 	var ms runtime.MemStats
 	runtime.GC()

@@ -33,6 +33,8 @@ const viewTimeout = 10 * time.Minute
 // running alone (the median of BENCH_SHARDS_ROUNDS runs, default 1, taken round by round over
 // every peer and replica), and each handover BENCH_SHARDS_ROUNDS times. BENCH_SHARDS_PEERS
 // ("kates-owner-label,informer") measures those peers only, besides kates.
+// BENCH_SHARDS_HEAPPROFILE names a directory where each replica writes a heap profile of its
+// view once it is complete (<peer>-<i>-of-<n>.pb.gz, every allocation of a few KB sampled).
 func TestShards(t *testing.T) {
 	if os.Getenv("BENCH_SHARDS") != "1" {
 		t.Skip("BENCH_SHARDS=1 runs the sharded-view benchmark")
