@@ -361,22 +361,26 @@ func TestWebAppLifecycle(t *testing.T) {
 	}
 	eventually(t, time.Minute, "WebApp ready after the update", func() error { return readyAt(base, ns, "web", 3, "nginx:1.28") })
 	// The status went through Reconciling for generation 2 (written with the apply, while the
-	// Deployment rolled) before it was Ready for it.
-	reconciling, readyAfter := false, false
-	for _, v := range versions() {
-		if v.Status.ObservedGeneration != 2 {
-			continue
+	// Deployment rolled) before it was Ready for it. The watch recording the versions may lag
+	// the read that saw it Ready: wait for it to catch up.
+	eventually(t, 10*time.Second, "the watch's versions of generation 2", func() error {
+		reconciling, readyAfter := false, false
+		for _, v := range versions() {
+			if v.Status.ObservedGeneration != 2 {
+				continue
+			}
+			if kstatus.IsConditionTrue(v, string(kstatus.ConditionReconciling)) {
+				reconciling = true
+			}
+			if reconciling && kstatus.IsConditionTrue(v, string(kstatus.ConditionReady)) {
+				readyAfter = true
+			}
 		}
-		if kstatus.IsConditionTrue(v, string(kstatus.ConditionReconciling)) {
-			reconciling = true
+		if !reconciling || !readyAfter {
+			return fmt.Errorf("Reconciling seen %v, then Ready %v; want both", reconciling, readyAfter)
 		}
-		if reconciling && kstatus.IsConditionTrue(v, string(kstatus.ConditionReady)) {
-			readyAfter = true
-		}
-	}
-	if !reconciling || !readyAfter {
-		t.Errorf("status for generation 2: Reconciling seen %v, then Ready %v; want both", reconciling, readyAfter)
-	}
+		return nil
+	})
 	res, err := kstatus.Compute(mustUnstructured(t, app))
 	if err != nil || res.Status != kstatus.CurrentStatus {
 		t.Errorf("kstatus.Compute of the ready WebApp = %+v, %v; want Current", res, err)
