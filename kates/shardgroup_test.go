@@ -96,6 +96,36 @@ func shardNames(space kates.ShardSpace, owners map[string]*kates.ConfigMap, shar
 	return out
 }
 
+// createInShards creates ConfigMaps labeled set=owners in ns, at least 24, until each of shards
+// of space holds two (UIDs are random, so a fixed number could leave one empty), and returns
+// them by name.
+func createInShards(t *testing.T, ctx context.Context, c *kates.Client, ns string, space kates.ShardSpace, shards ...int) map[string]*kates.ConfigMap {
+	t.Helper()
+	out := map[string]*kates.ConfigMap{}
+	held := map[int]int{}
+	short := func() bool {
+		for _, i := range shards {
+			if held[i] < 2 {
+				return true
+			}
+		}
+		return false
+	}
+	for k := 0; len(out) < 24 || short(); k++ {
+		if k == 1000 {
+			t.Fatalf("1,000 ConfigMaps and shards %v still hold %v", shards, held)
+		}
+		cm := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("owner-%d", k), Namespace: ns,
+			Labels: map[string]string{"set": "owners"}}}
+		if err := c.Create(ctx, cm, cm); err != nil {
+			t.Fatal(err)
+		}
+		out[cm.Name] = cm
+		held[space.ShardOf(cm)]++
+	}
+	return out
+}
+
 // TestShardsArrivingTogetherShareAList: the API server walks the whole collection for every
 // request with a shard selector, so the shards a replica holds at once are listed and watched
 // with one selector, not one request each: those it starts with, and one added while another
@@ -104,15 +134,10 @@ func shardNames(space kates.ShardSpace, owners map[string]*kates.ConfigMap, shar
 // moved, and its later writes stay out of the view; adding it back lists it alone.
 func TestShardsArrivingTogetherShareAList(t *testing.T) {
 	c, ns := newClient(t)
-	owners := createOwned(t, c, ns, 48)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 8}
-	for _, i := range []int{0, 1, 2, 3, 5} {
-		if len(shardNames(space, owners, i)) == 0 {
-			t.Fatalf("shard %d holds no owner: the test proves nothing", i)
-		}
-	}
+	owners := createInShards(t, ctx, c, ns, space, 0, 1, 2, 3, 5)
 	gate := &gatedLists{hold: map[string]bool{space.Selector(1).String(): true}, release: make(chan struct{}), held: make(chan string, 4)}
 	r := replicaClient(t, cluster, ns, gate.wrap)
 	acc, err := r.WatchWith(ctx, kates.WatchOptions{WatchTimeout: time.Second, Sharding: &kates.Sharding{Space: space, Owned: []int{0, 2, 5}}},
