@@ -122,26 +122,21 @@ func TestShards(t *testing.T) {
 	}
 
 	// Handovers after a kill, each measured rounds times.
-	var bare, run []float64
-	var last handoverResult
-	for range rounds {
-		last = handoverAddShard(t)
-		bare = append(bare, last.seconds)
-		if last.widgets != widgets || last.configMaps != configMaps {
-			t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
-				last.widgets, last.configMaps, widgets, configMaps)
+	measure := func(handover func(*testing.T) handoverResult) (seconds []float64, last handoverResult) {
+		for range rounds {
+			last = handover(t)
+			seconds = append(seconds, last.seconds)
+			if last.widgets != widgets || last.configMaps != configMaps {
+				t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
+					last.widgets, last.configMaps, widgets, configMaps)
+			}
 		}
+		return seconds, last
 	}
+	bare, last := measure(handoverAddShard)
 	emit("shards-handover: peer=kates n=2 kill-to-view-seconds=%.3f kill-to-view-min=%.3f kill-to-view-max=%.3f runs=%d addshard-seconds=%.3f widgets=%d configmaps=%d",
 		median(bare), slices.Min(bare), slices.Max(bare), len(bare), last.addShardSeconds, last.widgets, last.configMaps)
-	for range rounds {
-		last = handoverRun(t)
-		run = append(run, last.seconds)
-		if last.widgets != widgets || last.configMaps != configMaps {
-			t.Errorf("after the handover the survivor holds %d Widgets and %d ConfigMaps, want %d and %d",
-				last.widgets, last.configMaps, widgets, configMaps)
-		}
-	}
+	run, last := measure(handoverRun)
 	emit("shards-handover-run: peer=kates-run n=2 shards=%d lease-seconds=3 retry-seconds=0.5 kill-to-view-seconds=%.3f kill-to-view-min=%.3f kill-to-view-max=%.3f runs=%d widgets=%d configmaps=%d",
 		labelShards, median(run), slices.Min(run), slices.Max(run), len(run), last.widgets, last.configMaps)
 
