@@ -100,9 +100,10 @@ new version of an object once.
 # Sharded queries
 
 A query with QuerySpec.ShardOf is sharded: its view holds the objects of the shards its Store
-owns (Store.Own), fed by one Feed per reflector (Store.NewFeed) — one shard each, or every
-owned shard — each with its own resource version and first list, so a shard can be added or
-listed again while the others' watches carry on. Objects of shards the store does not own are
+owns (Store.Own), fed by one Feed per reflector (Store.NewFeed) — some shards each (those
+listed with one selector), or every owned shard — each with its own resource version and first
+list, so a shard can be added or listed again while the others' watches carry on; a shard moved
+out leaves the scope of every feed. Objects of shards the store does not own are
 dropped as they arrive, and the client's writes are matched the same way. Store.MoveOut drops
 a shard: its objects leave the view as ObjectMoved deltas, not ObjectDelete, because they
 still exist elsewhere. AddShard and RemoveShard call the Options.Sharder the I/O shell gives.
