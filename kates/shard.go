@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/sharding"
+
+	"github.com/kates-dev/kates/internal/protodecode"
 )
 
 // ShardKey is the object field a ShardSpace hashes: one of the two the API server's shard
@@ -109,6 +111,22 @@ func (s ShardSpace) ShardOf(obj metav1.Object) int {
 func (s ShardSpace) shardOfHash(h uint64) int {
 	hi, _ := bits.Mul64(h, uint64(s.Count))
 	return int(hi)
+}
+
+// itemShard is placer's placement of an object read from its protobuf bytes (see
+// protodecode.ReadItemMeta) instead of decoded: the same field, hashed the same way, so that a
+// list item it places in a shard not held is one the store would drop. The one difference: an
+// object placed by owner label whose label disagrees with its controller, which placer puts in
+// no shard, is placed here by its controller (keepItem decodes labeled objects regardless).
+// TestItemShardAgreesWithPlacer holds the two together.
+func (s ShardSpace) itemShard(p Placement, m protodecode.ItemMeta) int {
+	switch {
+	case s.Key == ShardByNamespace:
+		return s.shardOfHash(hashString(m.Namespace))
+	case (p == PlaceByOwner || p == PlaceByOwnerLabel) && m.HasController:
+		return s.shardOfHash(hashString(m.ControllerUID))
+	}
+	return s.shardOfHash(hashString(m.UID))
 }
 
 // ShardOfOwner returns the shard of obj's controller under PlaceByOwner: by the hash of the

@@ -293,15 +293,7 @@ func (sq *shardedQuery) keepItem(item []byte) bool {
 	if !ok || m.HasLabel {
 		return true
 	}
-	space := sq.rq.sharding.Space
-	key := m.UID
-	switch {
-	case space.Key == ShardByNamespace:
-		key = m.Namespace
-	case (sq.rq.Placement == PlaceByOwner || sq.rq.Placement == PlaceByOwnerLabel) && m.HasController:
-		key = m.ControllerUID
-	}
-	return sq.store.Owns(space.shardOfHash(hashString(key)))
+	return sq.store.Owns(sq.rq.sharding.Space.itemShard(sq.rq.Placement, m))
 }
 
 // narrow sets the label requirement of rf, the feed of a query placed by owner label, for the
