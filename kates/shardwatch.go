@@ -121,12 +121,12 @@ type shardedQuery struct {
 	probed sync.Once
 
 	// The running reflectors: by shard (byServer; several shards may share one), or the one
-	// of every shard (all). listing is the byServer reflector started last, which a shard
+	// of every shard (all). latest is the byServer reflector started last, which a shard
 	// added while its list is under way joins. Touched only by startSharded and then by the
 	// shard manager's goroutine.
-	feeds   map[int]*runningFeed
-	listing *runningFeed
-	all     *runningFeed
+	feeds  map[int]*runningFeed
+	latest *runningFeed
+	all    *runningFeed
 }
 
 type runningFeed struct {
@@ -215,7 +215,7 @@ func (sq *shardedQuery) startShards(ctx context.Context, wg *sync.WaitGroup, c *
 	for _, i := range shards {
 		sq.feeds[i] = rf
 	}
-	sq.listing = rf
+	sq.latest = rf
 }
 
 // dropShard stops shard i's reflector, or, if it has other shards too, narrows its selector
@@ -446,7 +446,7 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 				if sq.feeds[i] == nil {
 					sq.store.Own(i)
 					shards, replacing := []int{i}, (*runningFeed)(nil)
-					if l := sq.listing; l != nil && l.listing() {
+					if l := sq.latest; l != nil && l.listing() {
 						// Shards arriving together: list them in one pass of the
 						// server's, not one each. The waiters of l's shards wait
 						// for this feed instead (see AddShard).
