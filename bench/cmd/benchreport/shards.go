@@ -26,15 +26,6 @@ func readShards(path string) (objects map[string]string, replicas []shardReplica
 		return nil, nil, nil, nil, err
 	}
 	defer f.Close()
-	fields := func(s string) map[string]string {
-		m := map[string]string{}
-		for _, kv := range strings.Fields(s) {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				m[k] = v
-			}
-		}
-		return m
-	}
 	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
 	atof := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
 	lines := bufio.NewScanner(f)
@@ -42,13 +33,13 @@ func readShards(path string) (objects map[string]string, replicas []shardReplica
 		line := lines.Text()
 		switch {
 		case strings.HasPrefix(line, "shards-objects:"):
-			objects = fields(strings.TrimPrefix(line, "shards-objects:"))
+			objects = keyValues(strings.TrimPrefix(line, "shards-objects:"))
 		case strings.HasPrefix(line, "shards-handover:"):
-			handover = fields(strings.TrimPrefix(line, "shards-handover:"))
+			handover = keyValues(strings.TrimPrefix(line, "shards-handover:"))
 		case strings.HasPrefix(line, "shards-handover-run:"):
-			handoverRun = fields(strings.TrimPrefix(line, "shards-handover-run:"))
+			handoverRun = keyValues(strings.TrimPrefix(line, "shards-handover-run:"))
 		case strings.HasPrefix(line, "shards-replica:"):
-			m := fields(strings.TrimPrefix(line, "shards-replica:"))
+			m := keyValues(strings.TrimPrefix(line, "shards-replica:"))
 			replicas = append(replicas, shardReplica{
 				peer: m["peer"], n: atoi(m["n"]), i: atoi(m["i"]),
 				heapBytes: atof(m["heap-bytes"]), viewSecs: atof(m["view-seconds"]),
@@ -78,14 +69,10 @@ func readServerFloor(path string) map[int]serverFloor {
 		if !ok {
 			continue
 		}
-		m := map[string]string{}
-		for _, kv := range strings.Fields(rest) {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				m[k] = v
-			}
-		}
+		m := keyValues(rest)
 		n, _ := strconv.Atoi(m["n"])
-		f := serverFloor{bytes: atoiOr0(m["bytes"])}
+		bytes, _ := strconv.Atoi(m["bytes"])
+		f := serverFloor{bytes: bytes}
 		f.secs, _ = strconv.ParseFloat(m["seconds"], 64)
 		f.min, _ = strconv.ParseFloat(m["min"], 64)
 		f.max, _ = strconv.ParseFloat(m["max"], 64)
@@ -94,7 +81,16 @@ func readServerFloor(path string) map[int]serverFloor {
 	return floors
 }
 
-func atoiOr0(s string) int { v, _ := strconv.Atoi(s); return v }
+// keyValues parses a results line's "key=value" fields.
+func keyValues(s string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range strings.Fields(s) {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
 
 // katesPeers are the kates peers of bench/shards: unsharded, they are one configuration (the
 // placement matters only once sharded), so their unsharded replicas make one baseline.
