@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,15 +19,13 @@ import (
 // gatedLists records the shard selectors of a client's lists (plain or streaming, leaving out
 // one-object probes and continuations) and watches, and holds back the response of any list
 // whose selector is in hold until release is closed: a list still under way, for as long as a
-// test needs.
+// test needs. Its record is a requestLog's (len, since), kept by rules of its own.
 type gatedLists struct {
-	hold    map[string]bool
-	release chan struct{}
+	requestLog // "list <selector>" or "watch <selector>"
+	hold       map[string]bool
+	release    chan struct{}
 	// held receives the selector of each held list once it has been sent.
 	held chan string
-
-	mu   sync.Mutex
-	reqs []string // "list <selector>" or "watch <selector>"
 }
 
 func (g *gatedLists) wrap(cfg *rest.Config) {
@@ -57,20 +54,6 @@ func (g *gatedLists) wrap(cfg *rest.Config) {
 			return rt.RoundTrip(req)
 		})
 	})
-}
-
-// len returns the number of requests recorded.
-func (g *gatedLists) len() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.reqs)
-}
-
-// since returns the requests recorded after the first n.
-func (g *gatedLists) since(n int) []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return slices.Clone(g.reqs[n:])
 }
 
 // lists returns the selectors of the lists recorded after the first n.
