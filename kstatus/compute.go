@@ -311,15 +311,34 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		case stale:
 		case ready.isTrue():
 			v = current("Resource is Ready")
+			// An upgrade or rollback the controller says is under way (UpgradeInProgress
+			// True) is not finished, though the old version serves.
+			if rc := judgeRunConditions(&f, conds, gen, hasGen, tr); f.err != nil {
+				return malformed(f.err)
+			} else if rc.busy.status != "" && strings.HasSuffix(rc.busyType, "InProgress") {
+				return rc.busy
+			}
 		default:
-			v = inProgress(ready.reasonOr("NotReady"), ready.text(readyFallback(ready.status)))
+			// Ready not True is InProgress unless the rest of the object says more: a
+			// failure (a run that failed, an error reported, a state Failed), a run that
+			// finished, or a suspension the spec asks for, reached (rule 6).
+			if iv := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
+				return malformed(f.err)
+			} else if iv.status == FailedStatus || iv.status == CurrentStatus && (iv.by == "infer:outcome" || iv.by == "infer:succeeded" || iv.by == "infer:suspended") {
+				return iv
+			}
+			v = notTrue(ready, "Ready")
+			if v.status == InProgressStatus {
+				v.reason = ready.reasonOr("NotReady")
+				v.message = ready.text(readyFallback(ready.status))
+			}
 		}
 		v.by = "ready"
 		return v
 	}
 
 	// Rule 6: judged from what the object publishes; see the package documentation.
-	return infer(&f, apiVersion, status, conds, gen, hasGen, opts, tr)
+	return infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
 }
 
 // condType is the type of a condition found by fields.cond.

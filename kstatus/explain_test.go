@@ -40,7 +40,7 @@ func TestExplainDetail(t *testing.T) {
 		opts: Options{NoLibrary: true, Kinds: func(string, string) *KindInfo { return finishes }},
 		want: Explanation{
 			Rule: "infer:phase",
-			Step: "rule 6c, the phase",
+			Step: "rule 6c, the phases and states of status",
 			Fields: []FieldValue{
 				{"status.phase", "Running"},
 				{"(definition) status.phase values", "Pending, Running, Succeeded"},

@@ -22,6 +22,15 @@ type KindInfo struct {
 	// lists none. A list that includes a terminal success (Succeeded, Completed, Complete,
 	// Done, Finished) marks a kind that finishes, whose Running phase is InProgress.
 	PhaseValues []string
+	// Finishes reports that the definition describes runs that end, as a Job's: an enum of
+	// a phase or state field anywhere in status lists a terminal success, the enum of the
+	// conditions' types lists an outcome (Succeeded, Complete, Completed, Finished),
+	// status has a completion time (completionTime, finishedAt, endTime, ...), or spec has
+	// a run's limits (backoffLimit, ttlSecondsAfterFinished, activeDeadlineSeconds,
+	// runPolicy). An object of such a kind is Current only once its run has ended (rule 6f).
+	Finishes bool
+	// FinishesBy says what in the definition made Finishes true, for messages.
+	FinishesBy string
 }
 
 // finishes reports whether k's phase vocabulary has a terminal success; known is false when
@@ -72,6 +81,7 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 				info.HasStatus = true
 			}
 		}
+		info.Finishes, info.FinishesBy = schemaFinishes(status, property(root, "spec"))
 		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}} {
 			s := status
 			for _, p := range path {
@@ -89,6 +99,56 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 		return info, true
 	}
 	return nil, false
+}
+
+// schemaFinishes reads from the schemas of status and spec whether the kind's objects are
+// runs that end (KindInfo.Finishes), and says why.
+func schemaFinishes(status, spec map[string]any) (bool, string) {
+	props, _ := status["properties"].(map[string]any)
+	for _, k := range completionFields {
+		if _, ok := props[k]; ok {
+			return true, "its definition has status." + k
+		}
+	}
+	specProps, _ := spec["properties"].(map[string]any)
+	for _, k := range runSpecFields {
+		if _, ok := specProps[k]; ok {
+			return true, "its definition has spec." + k
+		}
+	}
+	// The conditions' types, where the schema lists them.
+	items, _ := property(status, "conditions")["items"].(map[string]any)
+	if enum, _ := property(items, "type")["enum"].([]any); len(enum) > 0 {
+		for _, x := range enum {
+			if t, _ := x.(string); classifyCondition(t) == condDone {
+				return true, "its definition lists a " + t + " condition"
+			}
+		}
+	}
+	// Enums of phase and state fields, in status and one object down.
+	var found string
+	var walk func(s map[string]any, path string, depth int)
+	walk = func(s map[string]any, path string, depth int) {
+		ps, _ := s["properties"].(map[string]any)
+		for name, p := range ps {
+			pm, _ := p.(map[string]any)
+			if enum, _ := pm["enum"].([]any); len(enum) > 0 && isStateField(name) {
+				for _, x := range enum {
+					if v, _ := x.(string); phaseClassOf(v) == phaseDone && (found == "" || path+name < found) {
+						found = path + name
+					}
+				}
+			}
+			if depth > 0 && name != "conditions" {
+				walk(pm, path+name+".", depth-1)
+			}
+		}
+	}
+	walk(status, "status.", 1)
+	if found != "" {
+		return true, "its definition lists a terminal success among the values of " + found
+	}
+	return false, ""
 }
 
 // property returns the schema of property name of the object schema s, or nil.
@@ -111,15 +171,19 @@ const (
 	phaseSuspended                    // Failed, reason Suspended: only a person resumes it
 )
 
-// phases maps phase values, lowercased, to their kind. The vocabularies are those of Pods
-// and Jobs, of Argo CD's health (Healthy, Degraded, Progressing, Suspended, Missing), and
-// the words operators use most for the same states.
+// phases maps phase and state values, lowercased and without separators (see normalize),
+// to their kind. The vocabularies are those of Pods and Jobs, of Argo CD's health (Healthy,
+// Degraded, Progressing, Suspended, Missing), and the words operators use most for the same
+// states, health words (OK, warning, green, red, faulted) among them.
 var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
-	"finished": phaseDone,
+	"finished": phaseDone, "success": phaseDone, "successful": phaseDone,
 
 	"healthy": phaseUp, "ready": phaseUp, "available": phaseUp, "bound": phaseUp,
 	"active": phaseUp, "established": phaseUp, "deployed": phaseUp, "online": phaseUp,
+	"ok": phaseUp, "green": phaseUp, "provisioned": phaseUp, "stable": phaseUp,
+	"synced": phaseUp, "serving": phaseUp, "operational": phaseUp, "up": phaseUp,
+	"externallyprovisioned": phaseUp, "reconciled": phaseUp, "applied": phaseUp,
 
 	"running": phaseRunning,
 
@@ -128,29 +192,26 @@ var phases = map[string]phaseKind{
 	"updating": phaseProgressing, "upgrading": phaseProgressing, "deploying": phaseProgressing,
 	"reconciling": phaseProgressing, "waiting": phaseProgressing, "scaling": phaseProgressing,
 	"queued": phaseProgressing, "inprogress": phaseProgressing, "notready": phaseProgressing,
-	"unknown": phaseProgressing, "missing": phaseProgressing,
+	"unknown": phaseProgressing, "missing": phaseProgressing, "processing": phaseProgressing,
+	"submitted": phaseProgressing, "scheduling": phaseProgressing, "restarting": phaseProgressing,
+	"registering": phaseProgressing, "inspecting": phaseProgressing, "preparing": phaseProgressing,
+	"syncing": phaseProgressing, "installing": phaseProgressing, "rebuilding": phaseProgressing,
+	"recovering": phaseProgressing, "migrating": phaseProgressing, "suspending": phaseProgressing,
+	"pausing": phaseProgressing, "resuming": phaseProgressing, "warning": phaseProgressing,
+	"warn": phaseProgressing, "yellow": phaseProgressing, "new": phaseProgressing,
+	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
 	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,
+	"faulted": phaseFailed, "err": phaseFailed, "red": phaseFailed, "aborted": phaseFailed,
+	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
+	"rejected": phaseFailed, "crashed": phaseFailed,
 
-	"suspended": phaseSuspended, "paused": phaseSuspended,
+	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }
 
-// phaseClass looks s up in phases, ignoring ASCII case, without allocating.
-func phaseClass(s string) phaseKind {
-	var buf [24]byte
-	if len(s) > len(buf) {
-		return phaseUnknown
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	return phases[string(buf[:len(s)])]
-}
+// phaseClass sorts a phase or state value; see phaseClassOf.
+func phaseClass(s string) phaseKind { return phaseClassOf(s) }
 
 // inferConditions are the normal-true conditions rule 6 reads, at the top of status (after
 // Ready, which rule 5 read) and in each entry of the condition-bearing lists below. The
@@ -164,8 +225,9 @@ var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
 
 // infer is rule 6: it judges an object no rule decided from what it publishes. See the
 // package documentation for the steps.
-func infer(f *fields, apiVersion string, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
-	// 6a: conditions at the top of status.
+func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
+	// 6a: conditions at the top of status: the normal-true ones, then those of runs and
+	// failures.
 	cv, _ := judgeConditions(f, conds, "", gen, hasGen, tr)
 	if f.err != nil {
 		return malformed(f.err)
@@ -173,11 +235,12 @@ func infer(f *fields, apiVersion string, status map[string]any, conds []any, gen
 	if cv.status == CurrentStatus && cv.by == "infer:succeeded" {
 		return cv // a finished run: nothing else matters
 	}
-	if pv, paused := pausedCondition(f, conds, gen, hasGen, tr); paused {
-		cv = pv
-	}
+	run := judgeRunConditions(f, conds, gen, hasGen, tr)
 	if f.err != nil {
 		return malformed(f.err)
+	}
+	if run.done.status != "" {
+		return run.done // a run's outcome decides alone, as Succeeded does
 	}
 	// 6b: conditions of each parent, ancestor, listener or component.
 	var nv verdict
@@ -200,20 +263,77 @@ func infer(f *fields, apiVersion string, status map[string]any, conds []any, gen
 			}
 		}
 	}
-	// 6c: the phase.
-	pv, _ := judgePhase(status, apiVersion, f.kind, opts, tr)
+	// 6c: phases and states, wherever status keeps them.
+	st := scanStates(status, tr)
+	// 6d: counts, errors and flags.
+	var xv verdict
+	if st.class != phaseDone {
+		xv = judgeCounts(m, status, tr)
+	}
 
+	run6 := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, opts: opts, tr: tr}
 	best := verdict{}
-	for _, v := range [...]verdict{cv, nv, pv} {
+	for _, v := range [...]verdict{cv, run.verdict(&run6), nv, st.verdict(&run6), xv} {
 		if v.status != "" && (best.status == "" || worse(v.status, best.status)) {
 			best = v
+		}
+	}
+
+	// 6e: a suspension, read against what the spec asks.
+	if run.suspended.status != "" || st.class == phaseSuspended {
+		sv := run.suspended
+		if sv.status == "" {
+			sv = st.v
+		}
+		path := suspensionAsked(m)
+		if tr != nil && path != "" {
+			tr.note(path, true)
+		}
+		switch {
+		case best.status == FailedStatus:
+			// A failure is the news, suspended or not.
+		case path != "":
+			return verdict{status: CurrentStatus, message: sv.message + ", as " + path + " asks", by: "infer:suspended"}
+		default:
+			sep, end := " (", ")"
+			if sv.by == "infer:phase" {
+				sep, end = ": ", ""
+			}
+			return verdict{status: FailedStatus, reason: "Suspended",
+				message: sv.message + sep + "nothing will change until someone resumes it" + end, by: "infer:suspended"}
+		}
+	} else if best.status == CurrentStatus && (run.running || st.class == phaseRunning) {
+		if path := suspensionAsked(m); path != "" {
+			return verdict{status: InProgressStatus, reason: "Suspending",
+				message: best.message + ", but " + path + " asks for it to be suspended", by: "infer:suspended"}
+		}
+	} else if best.status == InProgressStatus {
+		// Paused with work left: the controller stops acting on a paused object, so only
+		// the person who paused it ends the wait, as for a paused Deployment.
+		if path := pauseAsked(m); path != "" {
+			return verdict{status: FailedStatus, reason: "Paused",
+				message: best.message + " (" + path + ": nothing will change until someone resumes it)", by: "infer:suspended"}
+		}
+	}
+
+	// 6f: a kind that finishes is Current only when its run has ended: a Current read from
+	// a running state, a run begun, or nothing at all is a run not finished yet.
+	settled := best.status == FailedStatus || best.status == InProgressStatus || st.class == phaseDone || st.class == phaseUp ||
+		(cv.status == CurrentStatus && !run.running && !run.started && st.class != phaseRunning)
+	if !settled && (best.status != "" || len(status) > 0) {
+		if why := run6.finishes(); why != "" {
+			msg := "Not finished: no condition or state says the run has ended (the kind finishes: " + why + ")"
+			if best.status == CurrentStatus && best.message != "" && (run.running || st.class == phaseRunning || run.started) {
+				msg = best.message + " (the kind finishes: " + why + ")"
+			}
+			return verdict{status: InProgressStatus, reason: "NotFinished", message: msg, by: "infer:finishes"}
 		}
 	}
 	if best.status != "" {
 		return best
 	}
 
-	// 6d: nothing to read. Whether that means a controller has yet to act depends on the
+	// 6g: nothing to read. Whether that means a controller has yet to act depends on the
 	// kind, which only its definition tells.
 	if len(status) == 0 {
 		info := opts.kindInfo(apiVersion, f.kind)
@@ -227,14 +347,14 @@ func infer(f *fields, apiVersion string, status map[string]any, conds []any, gen
 		}
 		switch {
 		case info == nil:
-			return verdict{status: CurrentStatus, message: "Resource is current", by: "infer:no-status"}
+			return verdict{status: CurrentStatus, message: "No status, and the kind's definition is not known: nothing to wait for", by: "infer:no-status"}
 		case info.HasStatus:
 			return verdict{status: InProgressStatus, reason: "NoStatus",
 				message: "No status reported yet by the controller", by: "infer:no-status"}
 		}
 		return verdict{status: CurrentStatus, message: "The kind publishes no status: nothing to wait for", by: "infer:no-status"}
 	}
-	return current("Resource is current")
+	return verdict{status: CurrentStatus, message: nothingToWaitFor(status, conds, st.unknown), by: "default"}
 }
 
 // worse reports whether a is a worse answer to a waiter than b: Failed, then InProgress,
@@ -359,7 +479,32 @@ func judgeCondition(f *fields, c condition, t, label string, gen int64, hasGen b
 	case c.isFalse() && t == "Succeeded":
 		return verdict{status: FailedStatus, reason: c.reasonOr("Failed"), message: prefix + c.text("Succeeded condition is False"), by: by}
 	}
-	return verdict{status: InProgressStatus, reason: c.reasonOr("Not" + t), message: prefix + c.text(t+" condition is "+c.status), by: by}
+	v := notTrue(c, t)
+	v.message = prefix + v.message
+	v.by = by
+	return v
+}
+
+// notTrue judges a normal-true condition c of type t that is not True: InProgress, with
+// its reason and message, unless it says a person must act (Failed): it is False with
+// severity Error (Cluster API v1beta1's convention for "given up", which other operators
+// copied), or its reason names an error retrying will not clear (classifyReason). Severity
+// Warning or Info, a transient reason, or one inference does not know stays InProgress.
+func notTrue(c condition, t string) verdict {
+	if c.isFalse() {
+		sev, _ := c.raw["severity"].(string)
+		switch {
+		case strings.EqualFold(sev, "Error"):
+			return verdict{status: FailedStatus, reason: c.reasonOr(t + "Error"),
+				message: c.text(t+" condition is False") + " (severity Error)"}
+		case sev != "":
+		case classifyReason(c.reason) == reasonTerminal:
+			return verdict{status: FailedStatus, reason: c.reason, message: c.text(t + " condition is False")}
+		case classifyReason(c.reason) == reasonUnclear && classifyMessage(c.message) == reasonTerminal:
+			return verdict{status: FailedStatus, reason: c.reasonOr("Not" + t), message: c.text(t + " condition is False")}
+		}
+	}
+	return verdict{status: InProgressStatus, reason: c.reasonOr("Not" + t), message: c.text(t + " condition is " + c.status)}
 }
 
 func condPath(label, t string) string {
@@ -405,90 +550,6 @@ func staleCondition(f *fields, c condition, t string, gen int64, hasGen bool, tr
 	}
 	return inProgress("LatestGenerationNotObserved",
 		fmt.Sprintf("%s condition is for generation %d, but latest generation is %d", t, obs, gen)), true
-}
-
-// pausedCondition reads the abnormal-true conditions Paused and Suspended (Cluster API
-// publishes Paused): True, for the latest generation, is Failed, reason Suspended, as the
-// phase Suspended is.
-func pausedCondition(f *fields, conds []any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
-	for _, t := range [...]string{"Paused", "Suspended"} {
-		c := f.cond(conds, t)
-		if f.err != nil || !c.found {
-			continue
-		}
-		if tr != nil {
-			tr.note(condPath("", t), c.status+reasonSuffix(c))
-		}
-		if !c.isTrue() {
-			continue
-		}
-		if _, stale := staleCondition(f, c, t, gen, hasGen, tr); stale || f.err != nil {
-			continue
-		}
-		msg := t + " condition is True"
-		if c.message != "" {
-			msg += ": " + c.message
-		}
-		return verdict{status: FailedStatus, reason: "Suspended",
-			message: msg + " (nothing will change until someone resumes it)", by: "infer:conditions"}, true
-	}
-	return verdict{}, false
-}
-
-// judgePhase reads the phase: status.phase, else status.state, else status.health or
-// status.health.status. ok is false when there is none or its value is not one phases knows.
-func judgePhase(status map[string]any, apiVersion, kind string, opts *Options, tr *trace) (v verdict, ok bool) {
-	path, phase := "status.phase", ""
-	if s, isStr := status["phase"].(string); isStr && s != "" {
-		phase = s
-	} else if s, isStr := status["state"].(string); isStr && s != "" {
-		path, phase = "status.state", s
-	} else if s, isStr := status["health"].(string); isStr && s != "" {
-		path, phase = "status.health", s
-	} else if h, isMap := status["health"].(map[string]any); isMap {
-		if s, isStr := h["status"].(string); isStr && s != "" {
-			path, phase = "status.health.status", s
-		}
-	}
-	if phase == "" {
-		return verdict{}, false
-	}
-	if tr != nil {
-		tr.note(path, phase)
-	}
-	what := path[len("status."):]
-	switch phaseClass(phase) {
-	case phaseDone, phaseUp:
-		return verdict{status: CurrentStatus, message: what + " is " + phase, by: "infer:phase"}, true
-	case phaseRunning:
-		info := opts.kindInfo(apiVersion, kind)
-		finishes, known := info.finishes()
-		if tr != nil {
-			if known {
-				tr.note("(definition) "+path+" values", strings.Join(info.PhaseValues, ", "))
-			} else {
-				tr.note("(definition) "+path+" values", "not known")
-			}
-		}
-		switch {
-		case finishes:
-			return verdict{status: InProgressStatus, reason: phase,
-				message: what + " is " + phase + " (the kind's phases include a terminal success)", by: "infer:phase"}, true
-		case known:
-			return verdict{status: CurrentStatus,
-				message: what + " is " + phase + " (the kind's phases have no terminal success)", by: "infer:phase"}, true
-		}
-		return verdict{status: CurrentStatus,
-			message: what + " is " + phase + " (taken as running until stopped: the kind's phases are not known)", by: "infer:phase"}, true
-	case phaseProgressing:
-		return verdict{status: InProgressStatus, reason: phase, message: what + " is " + phase + messageSuffix(status), by: "infer:phase"}, true
-	case phaseFailed:
-		return verdict{status: FailedStatus, reason: phase, message: what + " is " + phase + messageSuffix(status), by: "infer:phase"}, true
-	case phaseSuspended:
-		return verdict{status: FailedStatus, reason: "Suspended",
-			message: what + " is " + phase + ": nothing will change until someone resumes it", by: "infer:phase"}, true
-	}
-	return verdict{}, false
 }
 
 // messageSuffix is ": " and status.message or status.reason, when the object has either.

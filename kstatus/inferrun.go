@@ -1,0 +1,685 @@
+package kstatus
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// runConditions is what the conditions of runs and failures at the top of status say
+// (rule 6a): the condition types of condClasses, each True for the latest generation.
+type runConditions struct {
+	failure   verdict // the first failure-named condition True: Failed (InProgress for a transient reason)
+	done      verdict // the first outcome True (Complete, Completed, Finished, Succeeded): Current
+	busy      verdict // the first condition of work under way True (Restarting, Pending, ...)
+	suspended verdict // Suspended or Paused True, before the spec is read (6e)
+	busyType  string  // the type of busy
+	notMet    verdict // the first condition named for a state reached that is not True (HeadPodReady False)
+	running   bool    // Running True
+	started   bool    // Created, Scheduled, Submitted, Admitted or Started True
+	runType   string  // the type that set running or started, for messages
+}
+
+// judgeRunConditions reads, in one pass over conds, the condition types of condClasses:
+// batch and ML operators' Created, Running, Restarting, Succeeded and Failed, and the
+// abnormal-true types that name a failure. The normal-true types judgeConditions reads,
+// and Ready, Stalled and Reconciling, are left to their rules.
+func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trace) runConditions {
+	var rc runConditions
+	for _, e := range conds {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		t, _ := m["type"].(string)
+		class := classifyCondition(t)
+		if class == condOther || t == "Succeeded" || class == condPositive && isInferOrReady(t) {
+			continue
+		}
+		c := f.cond(conds, t)
+		if f.err != nil {
+			return rc
+		}
+		if tr != nil {
+			tr.note(condPath("", t), c.status+reasonSuffix(c))
+		}
+		if _, stale := staleCondition(f, c, t, gen, hasGen, tr); stale || f.err != nil {
+			continue
+		}
+		if !c.isTrue() {
+			if class == condPositive && rc.notMet.status == "" {
+				rc.notMet = notTrue(c, t)
+				rc.notMet.by = "infer:conditions"
+			}
+			continue
+		}
+		switch class {
+		case condFailure:
+			if rc.failure.status != "" {
+				continue
+			}
+			if classifyReason(c.reason) == reasonTransient || startsTransient(c.message) {
+				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
+					message: c.text(t + " condition is True"), by: "infer:conditions"}
+				continue
+			}
+			rc.failure = verdict{status: FailedStatus, reason: c.reasonOr(t),
+				message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
+		case condDone:
+			if rc.done.status != "" {
+				continue
+			}
+			if classifyReason(c.reason) == reasonTerminal || namesFailureWord(c.reason) {
+				rc.failure = verdict{status: FailedStatus, reason: c.reason,
+					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
+				continue
+			}
+			rc.done = verdict{status: CurrentStatus, message: t + " condition is True" + textSuffix(c), by: "infer:outcome"}
+		case condBusy:
+			if rc.busy.status == "" {
+				rc.busyType = t
+				rc.busy = verdict{status: InProgressStatus, reason: c.reasonOr(t),
+					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
+			}
+		case condRunning:
+			rc.running, rc.runType = true, t
+		case condStarted:
+			if !rc.running {
+				rc.runType = t
+			}
+			rc.started = true
+		case condPositive:
+			// Handled above: only True reaches here, which says nothing to wait for.
+		case condSuspended:
+			if rc.suspended.status == "" {
+				rc.suspended = verdict{status: FailedStatus, reason: "Suspended",
+					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
+			}
+		}
+	}
+	if rc.failure.status != "" {
+		rc.done = verdict{} // a failure and an outcome together: the failure is the news
+	}
+	return rc
+}
+
+// verdict is what the run conditions decide before the spec (6e) and the kind (6f) are
+// read: a failure, then work under way, then Running, which is where a service is meant
+// to be (Current) but not a run.
+func (rc *runConditions) verdict(rf *runFacts) verdict {
+	switch {
+	case rc.failure.status != "":
+		return rc.failure
+	case rc.notMet.status == FailedStatus:
+		return rc.notMet
+	case rc.busy.status != "":
+		return rc.busy
+	case rc.notMet.status != "":
+		return rc.notMet
+	case rc.running:
+		return rf.running("conditions["+rc.runType+"]", "True", "infer:run")
+	}
+	return verdict{}
+}
+
+// textSuffix is ": " and the condition's message, or its reason, when it has either.
+func textSuffix(c condition) string {
+	switch {
+	case c.message != "":
+		return ": " + c.message
+	case c.reason != "":
+		return ": " + c.reason
+	}
+	return ""
+}
+
+// namesFailureWord reports whether a reason is a compound naming a failure ("JobFailed",
+// "BackoffLimitExceeded" is terminal by classifyReason).
+func namesFailureWord(reason string) bool {
+	var buf [40]byte
+	w, ok := normalize(reason, buf[:])
+	return ok && w != "" && namesFailure(w)
+}
+
+// runFacts is what 6e and 6f read of an object beyond its conditions and states.
+type runFacts struct {
+	m, status  map[string]any
+	conds      []any
+	apiVersion string
+	kind       string
+	opts       *Options
+	tr         *trace
+	why        string // finishes, once computed
+	whyKnown   bool
+}
+
+// running judges a running state (a phase Running, a Running condition True) by whether
+// the kind finishes: for a run it is not done (InProgress); for a service it is where it
+// is meant to be (Current). path is the field, as "phase" or "conditions[Running]".
+func (rf *runFacts) running(path, value, by string) verdict {
+	info := rf.opts.kindInfo(rf.apiVersion, rf.kind)
+	finishes, known := info.finishes()
+	if rf.tr != nil {
+		if known {
+			rf.tr.note("(definition) status.phase values", strings.Join(info.PhaseValues, ", "))
+		}
+	}
+	what := path + " is " + value
+	switch {
+	case finishes:
+		return verdict{status: InProgressStatus, reason: "Running",
+			message: what + " (the kind's phases include a terminal success)", by: by}
+	case known && !info.Finishes:
+		return verdict{status: CurrentStatus,
+			message: what + " (the kind's phases have no terminal success)", by: by}
+	}
+	if why := rf.finishes(); why != "" {
+		return verdict{status: InProgressStatus, reason: "Running",
+			message: what + " (the kind finishes: " + why + ")", by: by}
+	}
+	return verdict{status: CurrentStatus,
+		message: what + " (taken as running until stopped: the kind's phases are not known)", by: by}
+}
+
+// completionFields are status fields that record when a run ended: a kind that has one
+// finishes (Jobs' completionTime, and the names batch and ML operators use for it).
+var completionFields = [...]string{"completionTime", "completedAt", "completionTimestamp",
+	"finishedAt", "finishTime", "finishedTime", "endTime", "endedAt", "terminationTime"}
+
+// runSpecFields are spec fields only a run has: a Job's limits, and the run policy of
+// Kubeflow-style jobs.
+var runSpecFields = [...]string{"backoffLimit", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "runPolicy"}
+
+// finishes says why the object's kind is one whose runs end, or "" when nothing says so:
+// its definition (KindInfo.Finishes, or a phase enum with a terminal success), a
+// completion time or a run's spec fields in the object, an outcome condition type present
+// whatever its status, or a kind named for a run (…Job, …Run).
+func (rf *runFacts) finishes() string {
+	if !rf.whyKnown {
+		rf.why, rf.whyKnown = rf.finishesWhy(), true
+		if rf.tr != nil && rf.why != "" {
+			rf.tr.note("(kind) finishes", rf.why)
+		}
+	}
+	return rf.why
+}
+
+func (rf *runFacts) finishesWhy() string {
+	info := rf.opts.kindInfo(rf.apiVersion, rf.kind)
+	if info != nil && info.Finishes {
+		return info.FinishesBy
+	}
+	if f, _ := info.finishes(); f {
+		return "its phases include a terminal success"
+	}
+	for _, k := range completionFields {
+		if _, ok := rf.status[k]; ok {
+			return "status has " + k
+		}
+	}
+	spec, _ := rf.m["spec"].(map[string]any)
+	for _, k := range runSpecFields {
+		if _, ok := spec[k]; ok {
+			return "spec has " + k
+		}
+	}
+	for _, e := range rf.conds {
+		c, _ := e.(map[string]any)
+		if t, _ := c["type"].(string); classifyCondition(t) == condDone || t == "Failed" {
+			return "it has a " + t + " condition"
+		}
+	}
+	for _, suffix := range [...]string{"Job", "Run"} {
+		if len(rf.kind) > len(suffix) && strings.HasSuffix(rf.kind, suffix) {
+			return "a kind named for a run (" + rf.kind + ")"
+		}
+	}
+	return ""
+}
+
+// suspensionAsked returns the spec field that asks for the object to be suspended or
+// paused (spec.suspend, spec.suspended, spec.paused or spec.pause true, or
+// spec.runPolicy.suspend true, as Kubeflow-style jobs have it), or "".
+func suspensionAsked(m map[string]any) string {
+	return askedIn(m, "suspend", "pause")
+}
+
+// pauseAsked is suspensionAsked for pauses alone (spec.paused, spec.pause): a paused
+// object's controller stops acting on it, where a suspended run is one its controller
+// stops (and reports stopped).
+func pauseAsked(m map[string]any) string {
+	return askedIn(m, "pause")
+}
+
+// askedIn returns the spec field, among those whose name starts with one of prefixes
+// (spec.suspend, spec.paused, spec.suspendAction), that is true or an object with a
+// field true (TiDB's suspendAction.suspendStatefulSet), or spec.runPolicy.suspend true;
+// "" when none is. Fields are tried in name order, so the answer is stable.
+func askedIn(m map[string]any, prefixes ...string) string {
+	spec, _ := m["spec"].(map[string]any)
+	found := ""
+	for k, v := range spec {
+		if found != "" && k > found {
+			continue
+		}
+		match := false
+		for _, p := range prefixes {
+			match = match || len(k) >= len(p) && strings.EqualFold(k[:len(p)], p)
+		}
+		if match && isTrueish(v) {
+			found = k
+		}
+	}
+	if found != "" {
+		return "spec." + found
+	}
+	if rp, _ := spec["runPolicy"].(map[string]any); rp != nil && prefixes[0] == "suspend" {
+		if b, _ := rp["suspend"].(bool); b {
+			return "spec.runPolicy.suspend"
+		}
+	}
+	return ""
+}
+
+// isTrueish reports a true bool, or an object one of whose fields is true.
+func isTrueish(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case map[string]any:
+		for _, x := range v {
+			if b, _ := x.(bool); b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stateScan is what the phase and state fields of status say (rule 6c).
+type stateScan struct {
+	v           verdict   // the worst of them
+	class       phaseKind // the class of the value that gave v
+	unknown     string    // a value no vocabulary knows, as `path "value"`, for the message
+	unknownPath string
+	path        string // the field of v, for 6e and 6f
+	value       string
+}
+
+// isStateField reports whether a status field's name says it holds a phase or a state:
+// phase, state, status, health or robustness, or a name ending in one of them (jobStatus,
+// provisioningState, lifecycleState, operationalStatus).
+func isStateField(name string) bool {
+	// A state wanted, or one that was, is not the state now.
+	for _, p := range [...]string{"desired", "target", "requested", "expected", "previous", "last", "old"} {
+		if len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
+			return false
+		}
+	}
+	for _, w := range [...]string{"phase", "state", "status", "health", "robustness"} {
+		if len(name) < len(w) {
+			continue
+		}
+		tail := name[len(name)-len(w):]
+		if len(name) == len(w) {
+			if strings.EqualFold(tail, w) {
+				return true
+			}
+			continue
+		}
+		// A suffix starts a word: "jobStatus", "PostgresClusterStatus", "engine_state".
+		c := tail[0]
+		if c == w[0]-('a'-'A') && tail[1:] == w[1:] || (name[len(name)-len(w)-1] == '_' && tail == w) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanStates reads every string field of status whose name says it holds a state
+// (isStateField), and the same fields one object down (status.provisioning.state,
+// status.applicationState.state, status.lastOperation.state, status.pd.phase), sorting
+// each value by phaseClassOf. The worst value gives the verdict; the suspended and
+// running classes are left for 6e and 6f.
+func scanStates(status map[string]any, tr *trace) stateScan {
+	var sc stateScan
+	consider := func(path, value string) {
+		k := phaseClassOf(value)
+		if k == phaseProgressing && path != "phase" && path != "state" && strings.EqualFold(value, "unknown") {
+			// Unknown is a Pod's phase when its node is lost; in a health or a nested
+			// state it is often what a component at rest reports (a detached volume's
+			// robustness), so it does not decide there.
+			k = phaseUnknown
+		}
+		if k == phaseUnknown {
+			if sc.unknownPath == "" || fieldBefore(path, sc.unknownPath) {
+				sc.unknownPath, sc.unknown = path, "status."+path+" "+strconv.Quote(value)
+			}
+			return
+		}
+		// Status is a map: ties go to the field named first by fieldBefore, so the
+		// message does not depend on the map's order.
+		if r, cur := phaseRank(k), phaseRank(sc.class); sc.class == phaseUnknown || r > cur || r == cur && fieldBefore(path, sc.path) {
+			sc.class, sc.path, sc.value = k, path, value
+		}
+	}
+	for k, v := range status {
+		switch v := v.(type) {
+		case string:
+			if v != "" && isStateField(k) {
+				consider(k, v)
+			}
+		case map[string]any:
+			if k == "conditions" {
+				continue
+			}
+			for k2, v2 := range v {
+				if s, ok := v2.(string); ok && s != "" && isStateField(k2) {
+					consider(k+"."+k2, s)
+				}
+			}
+		}
+	}
+	if tr != nil {
+		noteStates(status, tr)
+	}
+	if sc.class == phaseUnknown {
+		return sc
+	}
+	what := sc.path + " is " + sc.value
+	switch sc.class {
+	case phaseDone:
+		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:outcome"}
+	case phaseUp:
+		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:phase"}
+	case phaseProgressing:
+		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
+	case phaseFailed:
+		sc.v = verdict{status: FailedStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
+	case phaseSuspended:
+		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
+	}
+	return sc
+}
+
+// fieldBefore orders state fields for ties: status.phase, then status.state, then the
+// others by depth and name.
+func fieldBefore(a, b string) bool {
+	rank := func(p string) int {
+		switch p {
+		case "phase":
+			return 0
+		case "state":
+			return 1
+		case "health":
+			return 2
+		}
+		return 3 + strings.Count(p, ".")
+	}
+	if ra, rb := rank(a), rank(b); ra != rb {
+		return ra < rb
+	}
+	return a < b
+}
+
+// verdict is the states' verdict, a running state judged by whether the kind finishes.
+func (sc *stateScan) verdict(rf *runFacts) verdict {
+	if sc.class == phaseRunning {
+		return rf.running(sc.path, sc.value, "infer:phase")
+	}
+	if sc.class == phaseSuspended {
+		return verdict{} // 6e reads it against the spec
+	}
+	return sc.v
+}
+
+// phaseRank orders phase classes for a waiter: a failure is the worst news, a suspension
+// next (only a person may end it), then work under way, a running state (which may be a
+// run not finished), a steady state, and a finished run.
+func phaseRank(k phaseKind) int {
+	switch k {
+	case phaseFailed:
+		return 6
+	case phaseSuspended:
+		return 5
+	case phaseProgressing:
+		return 4
+	case phaseRunning:
+		return 3
+	case phaseUp:
+		return 2
+	case phaseDone:
+		return 1
+	}
+	return 0
+}
+
+// judgeCounts reads what operators publish beside conditions and states: counts of ready
+// against desired replicas, errors, and readiness flags. Each short count is InProgress,
+// an error Failed; a count that is met says nothing (the other steps decide).
+func judgeCounts(m, status map[string]any, tr *trace) verdict {
+	// Errors: Cluster API's failureReason and failureMessage (terminal by its contract),
+	// and an error or a list of errors the controller reports now (not a last one).
+	for _, k := range [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors"} {
+		v, ok := status[k]
+		if !ok {
+			continue
+		}
+		msg := errorText(v)
+		if msg == "" {
+			continue
+		}
+		if tr != nil {
+			tr.note("status."+k, msg)
+		}
+		return verdict{status: FailedStatus, reason: reasonFromField(k), message: "status." + k + ": " + msg, by: "infer:errors"}
+	}
+	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod).
+	var ev verdict
+	var evList string
+	for k, v := range status {
+		list, ok := v.([]any)
+		if !ok || k == "conditions" || ev.status != "" && k > evList {
+			continue
+		}
+	entries:
+		for i, e := range list {
+			em, _ := e.(map[string]any)
+			for _, ek := range [...]string{"errors", "error", "errorMessage", "failureMessage"} {
+				if msg := errorText(em[ek]); msg != "" {
+					path := "status." + k + "[" + strconv.Itoa(i) + "]." + ek
+					ev, evList = verdict{status: FailedStatus, reason: reasonFromField(ek), message: path + ": " + msg, by: "infer:errors"}, k
+					break entries
+				}
+			}
+		}
+	}
+	if ev.status != "" {
+		if tr != nil {
+			tr.note(ev.message[:strings.Index(ev.message, ": ")], ev.message[strings.Index(ev.message, ": ")+2:])
+		}
+		return ev
+	}
+	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
+	for _, k := range [...]string{"ready", "readyToUse", "valid"} {
+		b, ok := status[k].(bool)
+		if !ok || b {
+			continue
+		}
+		if tr != nil {
+			tr.note("status."+k, b)
+		}
+		if k == "valid" {
+			return verdict{status: FailedStatus, reason: "Invalid", message: "status.valid is false", by: "infer:counts"}
+		}
+		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + " is false", by: "infer:counts"}
+	}
+	// Counts against the desired number: spec.replicas, else status.replicas (or the
+	// DaemonSet-style desiredNumberScheduled).
+	spec, _ := m["spec"].(map[string]any)
+	want, ok := toInt(spec["replicas"])
+	if !ok {
+		want, ok = toInt(status["replicas"])
+	}
+	if ok {
+		// Not updatedReplicas: a partition or an OnDelete strategy holds some back by design.
+		for _, k := range [...]string{"readyReplicas", "availableReplicas"} {
+			raw, present := status[k]
+			have, isInt := toInt(raw)
+			if !present {
+				if k != "readyReplicas" || want == 0 {
+					continue
+				}
+				// readyReplicas left out is zero ready (omitempty), when another count
+				// shows the controller publishes them.
+				if _, hasAny := status["availableReplicas"]; !hasAny {
+					continue
+				}
+				have, isInt = 0, true
+			}
+			if !isInt {
+				continue
+			}
+			if tr != nil {
+				tr.note("status."+k, have)
+			}
+			if have < want {
+				return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
+					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}
+			}
+		}
+	}
+	if desired, ok := toInt(status["desiredNumberScheduled"]); ok {
+		if ready, ok := toInt(status["numberReady"]); ok && ready < desired {
+			return verdict{status: InProgressStatus, reason: "LessReady",
+				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}
+		}
+	}
+	// "ready: 2/3", as kubectl prints it and some operators publish it.
+	if s, ok := status["ready"].(string); ok {
+		if have, want, ok := fraction(s); ok && have < want {
+			return verdict{status: InProgressStatus, reason: "LessReady", message: "ready: " + s, by: "infer:counts"}
+		}
+	}
+	return verdict{}
+}
+
+// errorText is the text of an error field: a string, an object's message, or a list's
+// entries (strings or objects with a message), joined; "" when there is none.
+func errorText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v)
+	case map[string]any:
+		if s, ok := v["message"].(string); ok {
+			return strings.TrimSpace(s)
+		}
+	case []any:
+		var parts []string
+		for _, e := range v {
+			if s := errorText(e); s != "" {
+				parts = append(parts, s)
+			}
+			if len(parts) == 3 {
+				break
+			}
+		}
+		if len(v) > len(parts) && len(parts) > 0 {
+			parts = append(parts, "and "+strconv.Itoa(len(v)-len(parts))+" more")
+		}
+		return strings.Join(parts, "; ")
+	}
+	return ""
+}
+
+// reasonFromField names the Stalled reason for an error field: its own name in CamelCase.
+func reasonFromField(k string) string {
+	return strings.ToUpper(k[:1]) + k[1:]
+}
+
+// fraction parses "have/want".
+func fraction(s string) (have, want int64, ok bool) {
+	a, b, found := strings.Cut(strings.TrimSpace(s), "/")
+	if !found {
+		return 0, 0, false
+	}
+	h, err1 := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+	w, err2 := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+	return h, w, err1 == nil && err2 == nil
+}
+
+// nothingToWaitFor is the message of an object whose status says nothing inference reads
+// as a reason to wait: it names what was read and what was not understood.
+func nothingToWaitFor(status map[string]any, conds []any, unknown string) string {
+	var types []string
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		if t, _ := c["type"].(string); t != "" && len(types) < 4 {
+			types = append(types, t+"="+brief(c["status"]))
+		}
+	}
+	msg := "Nothing in status says there is anything to wait for"
+	switch {
+	case unknown != "" && len(types) > 0:
+		msg += " (not understood: " + unknown + "; conditions " + strings.Join(types, ", ") + ")"
+	case unknown != "":
+		msg += " (not understood: " + unknown + ")"
+	case len(types) > 0:
+		msg += " (conditions " + strings.Join(types, ", ") + ")"
+	}
+	return msg
+}
+
+// noteStates records for Explain the state fields scanStates read, in a stable order.
+func noteStates(status map[string]any, tr *trace) {
+	var fv []FieldValue
+	for k, v := range status {
+		switch v := v.(type) {
+		case string:
+			if v != "" && isStateField(k) {
+				fv = append(fv, FieldValue{Path: k, Value: v})
+			}
+		case map[string]any:
+			if k == "conditions" {
+				continue
+			}
+			for k2, v2 := range v {
+				if s, ok := v2.(string); ok && s != "" && isStateField(k2) {
+					fv = append(fv, FieldValue{Path: k + "." + k2, Value: s})
+				}
+			}
+		}
+	}
+	sort.Slice(fv, func(i, j int) bool { return fieldBefore(fv[i].Path, fv[j].Path) })
+	for _, f := range fv {
+		tr.note("status."+f.Path, f.Value)
+	}
+}
+
+// startsTransient reports whether a message starts with a word of transientWords
+// ("Waiting for Installation Variant to be set"): a condition that names a failure but
+// says it waits is waiting.
+func startsTransient(msg string) bool {
+	first := true
+	transient := false
+	words(msg, func(w []byte) bool {
+		transient = first && transientWords[string(w)]
+		first = false
+		return false
+	})
+	return transient
+}
+
+// isInferOrReady reports whether t is Ready or one of inferConditions, which rules 5 and
+// 6a read.
+func isInferOrReady(t string) bool {
+	if t == "Ready" {
+		return true
+	}
+	for _, x := range inferConditions {
+		if t == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+package kstatus
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// unruledDir holds the cases of kinds no rule names (rule 6, inference), one directory per
+// operator: objects as the operator's controller writes them, each citing its source, and
+// the status a person who knows the operator would give. See its README.
+const unruledDir = "../testdata/kstatus/unruled"
+
+// unruledFixture is one file of unruledDir: a fixture whose message and reason are optional,
+// as the case is about the status; when given they are checked exactly.
+type unruledFixture struct {
+	path string
+	unruledFile
+}
+
+// unruledFile is the YAML of a case: a fixture, and Inference, set on a case inference
+// gets wrong, saying why it cannot tell (what the object publishes that no general
+// mechanism reads right). The test holds such a case to being wrong still, so the note is
+// dropped when it no longer applies.
+type unruledFile struct {
+	fixture   `json:",inline"`
+	Inference string `json:"inference"`
+}
+
+// loadUnruled reads every case under dir (recursively), sorted by path.
+func loadUnruled(t testing.TB, dir string) []*unruledFixture {
+	t.Helper()
+	var out []*unruledFixture
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fx := &unruledFixture{path: strings.TrimPrefix(p, dir+string(filepath.Separator))}
+		if err := yaml.UnmarshalStrict(data, &fx.unruledFile); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if len(fx.Object) == 0 {
+			t.Fatalf("%s: no object", p)
+		}
+		if !isStatus(fx.Expected.Status) {
+			t.Fatalf("%s: expected.status %q is not a Status", p, fx.Expected.Status)
+		}
+		out = append(out, fx)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no cases in %s", dir)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// TestUnruledFixtures judges each case as kates does for a custom resource it watches or
+// waits for: the library's rules, and the kind's CRD facts when the case gives its CRD. No
+// case may be of a kind a rule names: these test inference alone. Every case must agree,
+// except those whose inference note says why it cannot; at least 95% must.
+func TestUnruledFixtures(t *testing.T) {
+	cases := loadUnruled(t, unruledDir)
+	agree := 0
+	for _, fx := range cases {
+		t.Run(strings.TrimSuffix(fx.path, ".yaml"), func(t *testing.T) {
+			got := judgeUnruled(t, fx)
+			e := fx.Expected
+			switch {
+			case got.Status == e.Status && fx.Inference != "":
+				t.Errorf("status = %s as expected: drop the inference note %q", got.Status, fx.Inference)
+			case got.Status == e.Status:
+				agree++
+			case fx.Inference == "":
+				t.Errorf("status = %s, want %s (message %q)", got.Status, e.Status, got.Message)
+			default:
+				t.Logf("status = %s, want %s: %s", got.Status, e.Status, fx.Inference)
+			}
+			if e.Message != "" && got.Message != e.Message {
+				t.Errorf("message = %q, want %q", got.Message, e.Message)
+			}
+			if e.Reason != "" && (len(got.Conditions) == 0 || got.Conditions[0].Reason != e.Reason) {
+				t.Errorf("conditions = %+v, want reason %q", got.Conditions, e.Reason)
+			}
+		})
+	}
+	t.Logf("%d of %d cases agree (%.1f%%)", agree, len(cases), 100*float64(agree)/float64(len(cases)))
+	if agree*100 < len(cases)*95 {
+		t.Errorf("%d of %d cases agree: below 95%%", agree, len(cases))
+	}
+}
+
+// judgeUnruled computes a case's status as kates judges a custom resource, failing the test
+// if the case's kind has a rule.
+func judgeUnruled(t *testing.T, fx *unruledFixture) *Result {
+	t.Helper()
+	u := fx.object(t)
+	g := group(u.GetAPIVersion())
+	if lookupRule(nil, g, u.GetAPIVersion(), u.GetKind()) != nil || rules[groupKind{g, u.GetKind()}] != nil {
+		t.Fatalf("%s %s has a rule: unruled cases test inference only", u.GetAPIVersion(), u.GetKind())
+	}
+	got, _ := ComputeWith(u, fx.options(t))
+	return got
+}

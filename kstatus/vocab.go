@@ -1,0 +1,320 @@
+package kstatus
+
+// The vocabularies inference (rule 6) reads words with. Each is documented in doc.go; a
+// word added here changes what kinds no rule names are judged, so each is one that
+// operators use for the same state, and an unclear word is left out: a value or reason
+// inference does not know does not decide.
+
+// normalize writes s into buf lowercased, without the characters that are not letters or
+// digits ("HEALTH_OK" → "healthok", "Externally Provisioned" → "externallyprovisioned"),
+// and returns the result; ok is false when s does not fit in buf. It does not allocate
+// when buf is on the caller's stack.
+func normalize(s string, buf []byte) (string, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		default:
+			continue
+		}
+		if n == len(buf) {
+			return "", false
+		}
+		buf[n] = c
+		n++
+	}
+	return string(buf[:n]), true
+}
+
+// stateWordPrefixes are the prefixes some operators write before a state word in capitals
+// (Tinkerbell's STATE_RUNNING, Ceph's HEALTH_OK): a value that is a prefix and a known
+// word is read as the word.
+var stateWordPrefixes = [...]string{"state", "phase", "status", "health"}
+
+// phaseClassOf sorts a phase or state value: the word itself (phases, any case and
+// separator), a known word after a prefix of stateWordPrefixes, or a word that names a
+// failure (CreateFailed, SyncError, FailedValidation, PartiallyFailed).
+func phaseClassOf(s string) phaseKind {
+	var buf [40]byte
+	w, ok := normalize(s, buf[:])
+	if !ok || w == "" {
+		return phaseUnknown
+	}
+	if k := phases[w]; k != phaseUnknown {
+		return k
+	}
+	for _, p := range stateWordPrefixes {
+		if len(w) > len(p) && w[:len(p)] == p {
+			if k := phases[w[len(p):]]; k != phaseUnknown {
+				return k
+			}
+		}
+	}
+	if namesFailure(w) {
+		return phaseFailed
+	}
+	return compoundClass(s)
+}
+
+// compoundClass sorts a value of several words by its words ("ONLINE_PARTIAL" is online
+// but partial: InProgress; "WaitApplied" waits), the worst word deciding. A value that
+// starts with a negation ("NotRunning") is not sorted: its words say the opposite of it.
+func compoundClass(s string) phaseKind {
+	k, n, negated := phaseUnknown, 0, false
+	words(s, func(w []byte) bool {
+		if n == 0 && (string(w) == "not" || string(w) == "no" || string(w) == "non") {
+			negated = true
+			return false
+		}
+		n++
+		if c := phases[string(w)]; c != phaseUnknown && (k == phaseUnknown || phaseRank(c) > phaseRank(k)) {
+			k = c
+		}
+		return true
+	})
+	if negated || n < 2 {
+		return phaseUnknown
+	}
+	return k
+}
+
+// namesFailure reports whether the normalized word w is a compound naming a failure: it
+// starts or ends with "failed", "failure" or "error" (but is not only a word such as
+// "noerror" or "errorfree" that says the opposite).
+func namesFailure(w string) bool {
+	if len(w) > 2 && w[:2] == "no" || hasSuffix(w, "free") || hasSuffix(w, "none") {
+		return false
+	}
+	for _, f := range [...]string{"failed", "failure", "error", "errored"} {
+		if hasPrefix(w, f) || hasSuffix(w, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+func hasSuffix(s, p string) bool { return len(s) >= len(p) && s[len(s)-len(p):] == p }
+
+// words calls fn with each word of a CamelCase, snake_case, kebab-case or spaced
+// identifier, lowercased into buf ("PermissionDenied" → "permission", "denied";
+// "INVALID_SPEC" → "invalid", "spec"), until fn returns false. Digits stay with their word.
+// w is valid only during the call: fn looks it up (m[string(w)] does not allocate).
+func words(s string, fn func(w []byte) bool) {
+	var buf [32]byte
+	n := 0
+	flush := func() bool {
+		if n == 0 {
+			return true
+		}
+		w := buf[:n]
+		n = 0
+		return fn(w)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		lower := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		upper := 'A' <= c && c <= 'Z'
+		if !lower && !upper {
+			if !flush() {
+				return
+			}
+			continue
+		}
+		// A capital starts a word after a lowercase letter, or before one when it ends a
+		// run of capitals ("HTTPError" → "http", "error").
+		if upper && n > 0 && (isLower(s[i-1]) || i+1 < len(s) && isLower(s[i+1]) && isUpper(s[i-1])) {
+			if !flush() {
+				return
+			}
+		}
+		if upper {
+			c += 'a' - 'A'
+		}
+		if n == len(buf) {
+			if !flush() {
+				return
+			}
+		}
+		buf[n] = c
+		n++
+	}
+	flush()
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+// reasonKind sorts a condition's reason by the words in it.
+type reasonKind uint8
+
+const (
+	reasonUnclear   reasonKind = iota // says neither: the condition's own reading stands
+	reasonTerminal                    // an error a person must fix: Failed
+	reasonTransient                   // work that ends by itself: InProgress
+)
+
+// terminalWords name, alone, an error that retrying the same spec does not clear: a spec
+// or configuration that is wrong, access that is refused, a limit that was reached.
+var terminalWords = map[string]bool{
+	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
+	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
+	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true,
+	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
+	"timeout": true,
+}
+
+// subjectWords name what a reason is about when it says only "error" or "failed": an
+// error of configuration, validation, the spec, initialization, authentication or
+// permission is a person's to fix ("ConfigError", "ValidationFailed", "InitError").
+var subjectWords = map[string]bool{
+	"config": true, "configuration": true, "validation": true, "spec": true, "init": true,
+	"initialization": true, "authentication": true, "authorization": true, "auth": true,
+	"permission": true, "permissions": true, "credential": true, "credentials": true,
+	"schema": true, "syntax": true, "parse": true, "parsing": true,
+}
+
+// errorWords say that the subject failed.
+var errorWords = map[string]bool{"error": true, "errors": true, "failed": true, "failure": true}
+
+// transientWords name a state that ends by itself: a reason with one of them is
+// InProgress whatever else it says ("WaitingForValidation", "DependencyNotReady").
+var transientWords = map[string]bool{
+	"waiting": true, "wait": true, "pending": true, "progressing": true, "reconciling": true,
+	"creating": true, "provisioning": true, "initializing": true, "updating": true,
+	"dependency": true, "dependencies": true, "retrying": true, "retry": true,
+	"requeue": true, "requeued": true, "temporary": true, "temporarily": true,
+	"transient": true, "throttled": true, "notready": true, "yet": true, "inprogress": true,
+	"starting": true, "deleting": true, "scaling": true, "upgrading": true,
+}
+
+// classifyReason sorts a reason: transient words win over terminal ones (a reason that
+// says it waits is waiting), and a reason with neither is unclear.
+func classifyReason(reason string) reasonKind {
+	return classifyWords(reason, terminalWords)
+}
+
+// messageTerminalWords are the terminalWords that mean the same in free text. Messages
+// quote errors from elsewhere, where "exceeded", "timeout" or "fatal" are often a network
+// call's ("context deadline exceeded", "i/o timeout") and clear by themselves.
+var messageTerminalWords = map[string]bool{
+	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
+	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
+	"unsupported": true,
+}
+
+// classifyMessage sorts a condition's message as classifyReason sorts a reason, with the
+// narrower messageTerminalWords. It is read only where the reason is unclear.
+func classifyMessage(msg string) reasonKind {
+	return classifyWords(msg, messageTerminalWords)
+}
+
+// classifyWords sorts text by its words: transient words win over terminal ones (a reason
+// that says it waits is waiting), unless the text ends in a terminal word, which says what
+// became of the wait ("InitializingTimeout"); text with neither is unclear.
+func classifyWords(text string, terminalSet map[string]bool) reasonKind {
+	if text == "" {
+		return reasonUnclear
+	}
+	terminal, subject, errWord, transient, lastTerminal := false, false, false, false, false
+	words(text, func(w []byte) bool {
+		lastTerminal = false
+		switch {
+		case transientWords[string(w)]:
+			transient = true
+		case terminalSet[string(w)]:
+			terminal, lastTerminal = true, true
+		case subjectWords[string(w)]:
+			subject = true
+		case errorWords[string(w)]:
+			errWord = true
+		}
+		return true
+	})
+	switch {
+	case lastTerminal:
+		return reasonTerminal
+	case transient:
+		return reasonTransient
+	case terminal || subject && errWord:
+		return reasonTerminal
+	}
+	return reasonUnclear
+}
+
+// condClass sorts the condition types inference reads beyond the normal-true ones.
+type condClass uint8
+
+const (
+	condOther     condClass = iota
+	condFailure             // abnormal-true, names a failure: True is Failed
+	condDone                // a run's successful outcome: True is Current, and decides
+	condRunning             // Running: InProgress for a kind that finishes
+	condStarted             // Created, Scheduled, Submitted, Admitted: a run begun, not finished
+	condBusy                // work under way: True is InProgress
+	condSuspended           // Suspended, Paused: see the paused policy
+	condPositive            // normal-true, named for a state reached (HeadPodReady, RayClusterProvisioned): not True is InProgress
+)
+
+// condClasses are the condition types of batch, ML and HPC operators (Created, Running,
+// Restarting, Succeeded, Failed, Suspended and their synonyms), and the abnormal-true
+// types that name a failure or a degraded state.
+var condClasses = map[string]condClass{
+	"failed": condFailure, "failure": condFailure, "error": condFailure, "errored": condFailure,
+	"degraded": condFailure,
+
+	"complete": condDone, "completed": condDone, "finished": condDone, "succeeded": condDone,
+	"done": condDone,
+
+	"running": condRunning,
+
+	"created": condStarted, "scheduled": condStarted, "submitted": condStarted,
+	"admitted": condStarted, "started": condStarted,
+
+	"restarting": condBusy, "pending": condBusy, "queued": condBusy, "initializing": condBusy,
+	"starting": condBusy, "suspending": condBusy, "pausing": condBusy, "creating": condBusy,
+	"provisioning": condBusy, "progressing": condBusy, "updating": condBusy,
+	"upgrading": condBusy, "deploying": condBusy, "scaling": condBusy, "waiting": condBusy,
+	"resuming": condBusy, "stopping": condBusy,
+
+	"suspended": condSuspended, "paused": condSuspended,
+}
+
+// classifyCondition sorts a condition type: a type in condClasses (any case), or one whose
+// last word names a failure ("ReconcileError", "ReplicaFailure", "InstallFailed").
+func classifyCondition(t string) condClass {
+	var buf [40]byte
+	w, ok := normalize(t, buf[:])
+	if !ok {
+		return condOther
+	}
+	if c, ok := condClasses[w]; ok {
+		return c
+	}
+	// The last word (two, for "…InProgress") says what the type is about.
+	var last, prev [16]byte
+	var nl, np int
+	words(t, func(x []byte) bool {
+		prev, np = last, nl
+		nl = copy(last[:], x)
+		return true
+	})
+	switch string(last[:nl]) {
+	case "failed", "failure", "error", "errors", "degraded":
+		return condFailure
+	case "stopped":
+		return condDone // a run stopped before its end (Katib's EarlyStopped): it has ended
+	case "progress":
+		if string(prev[:np]) == "in" {
+			return condBusy // UpgradeInProgress, RollbackInProgress
+		}
+	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
+		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
+		"programmed", "valid", "validated":
+		return condPositive
+	}
+	return condOther
+}
