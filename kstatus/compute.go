@@ -313,10 +313,10 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			v = current("Resource is Ready")
 			// An upgrade or rollback the controller says is under way (UpgradeInProgress
 			// True) is not finished, though the old version serves.
-			if rc := judgeRunConditions(&f, conds, gen, hasGen, tr); f.err != nil {
+			if bv, busy := inProgressCondition(&f, conds, gen, hasGen, tr); f.err != nil {
 				return malformed(f.err)
-			} else if rc.busy.status != "" && strings.HasSuffix(rc.busyType, "InProgress") {
-				return rc.busy
+			} else if busy {
+				return bv
 			}
 		default:
 			// Ready not True is InProgress unless the rest of the object says more: a

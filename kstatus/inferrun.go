@@ -683,3 +683,29 @@ func isInferOrReady(t string) bool {
 	}
 	return false
 }
+
+// inProgressCondition finds a condition True, for the latest generation, whose type says
+// work is under way (UpgradeInProgress, RollbackInProgress): rule 5 reads it over a Ready
+// True. It costs a suffix comparison per condition, as Ready True is the common case.
+func inProgressCondition(f *fields, conds []any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
+	for _, e := range conds {
+		m, _ := e.(map[string]any)
+		t, _ := m["type"].(string)
+		if len(t) <= len("InProgress") || !strings.HasSuffix(t, "InProgress") || m["status"] != "True" {
+			continue
+		}
+		c := f.cond(conds, t)
+		if f.err != nil {
+			return verdict{}, false
+		}
+		if tr != nil {
+			tr.note(condPath("", t), c.status+reasonSuffix(c))
+		}
+		if _, stale := staleCondition(f, c, t, gen, hasGen, tr); stale || f.err != nil {
+			continue
+		}
+		return verdict{status: InProgressStatus, reason: c.reasonOr(t),
+			message: t + " condition is True" + textSuffix(c), by: "infer:run"}, true
+	}
+	return verdict{}, false
+}
