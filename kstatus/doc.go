@@ -36,57 +36,146 @@
 //     conditions of their own, and for kinds with nothing to wait for that are always
 //     Current; Kinds below lists them. Each rule's comment says what it checks and why.
 //     A kind with a rule never reaches rule 5.
-//  5. The Ready condition: True is Current; False or Unknown is InProgress, with its
-//     reason and message.
+//  5. The Ready condition: True is Current, unless a condition True for the latest
+//     generation says an upgrade or rollback is under way (a type ending in InProgress:
+//     UpgradeInProgress). False or Unknown is InProgress, with its reason and message,
+//     unless it says a person must act (Failed: severity Error, or a terminal reason or
+//     message, as in 6a), or the rest of the object (rule 6) says more: a failure, a run
+//     that finished, or a suspension the spec asks for, reached.
 //  6. Otherwise the object is judged from what it publishes (inference, below).
 //
 // Rules 3 (for Stalled True), 5 and 6 read a condition's own observedGeneration too: a
 // condition written for a generation older than metadata.generation describes a spec the
 // controller has since been given, so it is InProgress (reason
-// LatestGenerationNotObserved) whatever it says; a stale Paused or Suspended (6a) is
-// ignored.
+// LatestGenerationNotObserved) whatever it says; other stale conditions inference reads
+// are ignored.
 //
 // # Inference: kinds no rule is written for
 //
-// An object that reaches rule 6 is judged in these steps. Steps a to c each may give a
-// verdict; the worst of them wins (Failed, then InProgress, then Current), so a phase
-// Failed is not hidden by a condition True. Steps d and e apply only when none gives one.
+// Most clusters run operators no library knows, so rule 6 reads the conventions operators
+// share rather than any kind's own words. Steps a to d each may give a verdict; the worst
+// of them wins (Failed, then InProgress, then Current), so a phase Failed is not hidden by
+// a condition True. Steps e and f then read the verdict against the spec and the kind; g
+// and h apply only when nothing gave a verdict. Each vocabulary below is matched without
+// regard to case or separators (RUNNING, Running and STATE_RUNNING are one word), and an
+// unclear word does not decide: inference errs towards "not understood" over a guess.
 //
-//	6a. The normal-true conditions Succeeded, Available, Accepted, Programmed and
-//	    ResolvedRefs in status.conditions (the last three are the Gateway API's). Succeeded
-//	    True is a finished run and decides alone (Current); Succeeded False is Failed;
-//	    Succeeded Unknown is InProgress. Of the others, the first found that is not True
-//	    gives InProgress with its reason and message; all True gives Current. The
-//	    abnormal-true Paused or Suspended True (Cluster API publishes Paused) is Failed,
-//	    reason Suspended, as the phase Suspended is (6c).
+//	6a. Conditions at the top of status.
+//	    - The normal-true Succeeded, Available, Accepted, Programmed and ResolvedRefs (the
+//	      last three are the Gateway API's), and any type named for a state reached: a
+//	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
+//	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
+//	      Accepted, Programmed, Valid or Validated (HeadPodReady, SecretSynced). True is
+//	      Current; False or Unknown is InProgress with its reason and message, but Failed
+//	      when it is False with severity Error (Cluster API v1beta1's "given up", which
+//	      other providers copied; Warning and Info keep reconciling), or when its reason
+//	      names an error a person must fix (see Reasons below). Succeeded True is a
+//	      finished run and decides alone; Succeeded False is Failed.
+//	    - A run's conditions, as batch, ML and HPC operators publish them: an outcome
+//	      (Complete, Completed, Finished, Succeeded, Done, or a type ending in Stopped, as
+//	      EarlyStopped) True is Current and decides alone, unless its reason names a
+//	      failure; work under way (Restarting, Pending, Queued, Initializing, Starting,
+//	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
+//	      Suspending, or a type ending in InProgress) True is InProgress; Running True is
+//	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
+//	      Started True is a run begun (6f).
+//	    - A failure: a type Failed, Failure, Error, Errored or Degraded, or one whose last
+//	      word is Failed, Failure, Error, Errors or Degraded (ReplicaFailure,
+//	      ReconcileError), True is Failed, with its reason and message; but InProgress when
+//	      its reason is transient or its message starts with a transient word ("Waiting for
+//	      ..."). A failure outranks an outcome.
+//	    - Suspended or Paused True: see 6e.
 //	6b. The same conditions, and Ready, in each entry of status.parents (Gateway API
 //	    routes), status.ancestors (policies), status.listeners (Gateways) and
 //	    status.components: an entry's Ready decides for it, else as in 6a. The worst entry
 //	    gives the verdict; its message names the entry (by its name or its parentRef's or
 //	    ancestorRef's).
-//	6c. The phase: status.phase, else status.state, else status.health or
-//	    status.health.status, matched without regard to case. Succeeded, Completed,
-//	    Complete, Done and Finished, and Healthy, Ready, Available, Bound, Active,
-//	    Established, Deployed and Online are Current. Pending, Progressing, Creating,
-//	    Provisioning, Initializing, Starting, Updating, Upgrading, Deploying, Reconciling,
-//	    Waiting, Scaling, Queued, InProgress, NotReady, Unknown and Missing are InProgress.
-//	    Failed, Failure, Error, Errored, CrashLoopBackOff, Degraded and Unhealthy are
-//	    Failed, with status.message (or status.reason) in the message. Suspended and Paused
-//	    are Failed, reason Suspended: as for a paused Deployment, only a person ends that
-//	    state, and a wait should say so at once. Running is InProgress for a kind whose
-//	    phases, as its CRD's schema lists them (an enum), include a terminal success
-//	    (Succeeded, Completed, Complete, Done, Finished): such a kind finishes, and Running
-//	    means not yet. For a kind whose enum has no terminal success, Running is where it is
-//	    meant to be, Current. Without an enum (or without the CRD) Running is taken to be
-//	    Current too, and the message says it was assumed: a service-like kind would
-//	    otherwise hang every wait. Any other value does not decide.
-//	6d. No status at all (or an empty one): with the kind's definition (Options.Kinds,
+//	6c. Phases and states: every string field of status named phase, state, status,
+//	    health or robustness, or whose name ends in one of them as a word (jobStatus,
+//	    lifecycleState, operationalStatus, PostgresClusterStatus), and the same fields one
+//	    object down (status.provisioning.state, status.cluster.status, status.pd.phase,
+//	    status.lastOperation.state), but not a state wanted or past (names starting with
+//	    desired, target, requested, expected, previous, last or old). The worst value
+//	    decides:
+//	    - Current: Succeeded, Completed, Complete, Done, Finished, Success, Successful (a
+//	      run's outcome), and Healthy, Ready, Available, Bound, Active, Established,
+//	      Deployed, Online, OK, Green, Provisioned, Externally Provisioned, Stable, Synced,
+//	      Serving, Operational, Up, Reconciled, Applied.
+//	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
+//	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
+//	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
+//	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
+//	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, and the health
+//	      words Warning, Warn and Yellow; Unknown in status.phase or status.state.
+//	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
+//	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
+//	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, and any compound that
+//	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
+//	      FailedValidation, PartiallyFailed).
+//	    - Suspended, Paused and Suspend: see 6e.
+//	    - Running: InProgress for a kind that finishes (6f), whose phases as its CRD's
+//	      schema lists them (an enum) include a terminal success, or that its definition
+//	      or the object marks as a run. For a kind whose enum has no terminal success,
+//	      Running is where it is meant to be, Current. With neither, Running is taken to
+//	      be Current too, and the message says it was assumed: a service-like kind would
+//	      otherwise hang every wait.
+//	    - A value of several words not listed is read by its words, the worst deciding
+//	      (ONLINE_PARTIAL is InProgress), unless it starts with a negation (NotRunning).
+//	      Any other value does not decide, and the message names it if nothing else does.
+//	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
+//	    it: status.failureReason or failureMessage (Cluster API's terminal failures),
+//	    errorMessage, errorReason, error (a string, or an object's message) or errors (a
+//	    list), and the same fields in the entries of a list of status (Gatekeeper's
+//	    byPod[].errors); a last error is history and is not read. status.ready or
+//	    readyToUse false is InProgress; status.valid false is Failed. readyReplicas or
+//	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
+//	    of desiredNumberScheduled, or a status.ready of "2/3" is InProgress. updatedReplicas
+//	    is not read: a partition or OnDelete holds replicas back by design.
+//	6e. Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
+//	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for
+//	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
+//	    starting with suspend or pause that is an object with a field true, as TiDB's
+//	    suspendAction; spec.runPolicy.suspend, as Kubeflow's jobs): suspended as asked and
+//	    reached, as a suspended Job. When the spec does not ask, it is Failed, reason
+//	    Suspended: only a person resumes it. A run still running while the spec asks for a
+//	    suspension is InProgress, reason Suspending. An object the spec pauses (spec.paused
+//	    or spec.pause) with work left (InProgress) is Failed, reason Paused: its controller
+//	    stops acting on it, as on a paused Deployment.
+//	6f. A kind that finishes is Current only once its run has ended: a Current read from
+//	    Running, a run begun (Created True) or nothing at all is InProgress, reason
+//	    NotFinished. A kind finishes when its definition says so (KindInfo.Finishes: a
+//	    completion-time field in status, a run's limits in spec, an outcome among the
+//	    conditions' types, a terminal success among a state field's enum), or the object
+//	    does (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
+//	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy; a condition of an
+//	    outcome type, whatever its status), or its kind is named for a run (…Job, …Run).
+//	    So a job that is still running never reads Current.
+//	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
 //	    KindInfo), a kind that declares a status — status properties in its schema, or the
 //	    status subresource — has not been reported on by its controller yet: InProgress,
 //	    reason NoStatus. A kind that declares none has nothing to wait for: Current, saying
 //	    the kind publishes no status. Without the definition, Current, as kstatus cannot
 //	    know a controller exists.
-//	6e. Otherwise Current: nothing the object publishes says there is anything to wait for.
+//	6h. Otherwise Current, and the message says what was read and not understood: the
+//	    conditions found and the first state value no vocabulary knows.
+//
+// Reasons (and, where a reason is unclear, messages) are read by their words. Transient
+// words win: Waiting, Pending, Progressing, Reconciling, Creating, Provisioning,
+// Initializing, Updating, Dependency, Retrying, Requeue, Temporary, Transient, Throttled,
+// NotReady, Yet, InProgress, Starting, Deleting, Scaling, Upgrading — unless the reason
+// ends in a terminal word, which says what became of the wait (InitializingTimeout). A
+// reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
+// Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
+// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash or Timeout, or with a subject
+// (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
+// Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or
+// Failure together (ConfigError, ValidationFailed, "YAML parse error"). A message is
+// terminal only with the first nine of those words or a subject and an error: in free text,
+// "exceeded" or "timeout" is often a network call's. Anything else is unclear, and stays
+// InProgress.
+//
+// testdata/kstatus/unruled holds cases of many operators' kinds no rule names, written from
+// the operators' own types and controllers; TestUnruledFixtures holds inference to them.
 //
 // Compute alone knows no definitions; ComputeWith takes them through Options.Kinds, and
 // KindInfoFromCRD reads one from a CustomResourceDefinition. kates does this for every
@@ -253,7 +342,10 @@
 //	RuleFailed           Failed      a status rule's failed expression matched
 //	RuleNotCurrent       InProgress  a status rule with a current expression matched none
 //	NoStatus             InProgress  a kind that declares a status, none reported yet
-//	Suspended            Failed      phase Suspended or Paused (rule 6c)
+//	Suspended            Failed      suspended or paused, not asked for by the spec (rule 6e)
+//	Paused               Failed      paused by the spec with work left (rule 6e)
+//	Suspending           InProgress  running while the spec asks for a suspension (rule 6e)
+//	NotFinished          InProgress  a kind that finishes, its run not ended (rule 6f)
 //	ProgressDeadlineExceeded, Unschedulable, LatestGenerationNotObserved, and the counts
 //	LessReplicas, LessUpdated, LessAvailable, LessReady, ExtraPods
 //
@@ -333,13 +425,17 @@
 //
 // Some states cannot be told apart from the object alone. Do not expect Compute to:
 //   - wait for a custom resource whose controller has not acted yet (no status at all),
-//     unless it is given the kind's definition (rule 6d), or that sets Ready only once it
+//     unless it is given the kind's definition (rule 6g), or that sets Ready only once it
 //     is True: nothing in it says there is anything to wait for, so rule 6 says Current.
 //     Controllers should publish observedGeneration and Ready False (or Reconciling True)
 //     while they work; MarkReconciling does both. A status rule can say otherwise for
 //     kinds that do not: the library's do for theirs.
-//   - tell whether Running means done for a kind whose CRD lists no phases (rule 6c
-//     assumes it does), or read a phase word it does not know.
+//   - tell whether Running means done for a kind nothing marks as one that finishes
+//     (rule 6c assumes it is a service), or read a state word it does not know (SPLIT_BRAIN):
+//     the message names such a word.
+//   - know an operator's own meaning for a shared word: Longhorn's robustness degraded
+//     heals by itself, but Degraded is a failure in Argo CD's vocabulary, which inference
+//     follows; a Metal3 host at rest reports Ready False. A status rule says otherwise.
 //   - see through to other objects: a Deployment is judged by its own counts, a Service
 //     by its own load balancer status, not by its Pods or Endpoints.
 //   - finish a wait on an Ingress whose controller never publishes an address, on a

@@ -271,7 +271,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		xv = judgeCounts(m, status, tr)
 	}
 
-	run6 := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, opts: opts, tr: tr}
+	run6 := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
+	if opts != nil {
+		run6.kinds = opts.Kinds
+	}
 	best := verdict{}
 	for _, v := range [...]verdict{cv, run.verdict(&run6), nv, st.verdict(&run6), xv} {
 		if v.status != "" && (best.status == "" || worse(v.status, best.status)) {

@@ -147,7 +147,7 @@ type runFacts struct {
 	conds      []any
 	apiVersion string
 	kind       string
-	opts       *Options
+	kinds      func(apiVersion, kind string) *KindInfo // Options.Kinds: a copy, so that the Options do not escape
 	tr         *trace
 	why        string // finishes, once computed
 	whyKnown   bool
@@ -157,7 +157,7 @@ type runFacts struct {
 // the kind finishes: for a run it is not done (InProgress); for a service it is where it
 // is meant to be (Current). path is the field, as "phase" or "conditions[Running]".
 func (rf *runFacts) running(path, value, by string) verdict {
-	info := rf.opts.kindInfo(rf.apiVersion, rf.kind)
+	info := rf.kindInfo()
 	finishes, known := info.finishes()
 	if rf.tr != nil {
 		if known {
@@ -205,7 +205,7 @@ func (rf *runFacts) finishes() string {
 }
 
 func (rf *runFacts) finishesWhy() string {
-	info := rf.opts.kindInfo(rf.apiVersion, rf.kind)
+	info := rf.kindInfo()
 	if info != nil && info.Finishes {
 		return info.FinishesBy
 	}
@@ -660,14 +660,9 @@ func noteStates(status map[string]any, tr *trace) {
 // ("Waiting for Installation Variant to be set"): a condition that names a failure but
 // says it waits is waiting.
 func startsTransient(msg string) bool {
-	first := true
-	transient := false
-	words(msg, func(w []byte) bool {
-		transient = first && transientWords[string(w)]
-		first = false
-		return false
-	})
-	return transient
+	it := wordIter{s: msg}
+	w, ok := it.next()
+	return ok && transientWords[string(w)]
 }
 
 // isInferOrReady reports whether t is Ready or one of inferConditions, which rules 5 and
@@ -708,4 +703,12 @@ func inProgressCondition(f *fields, conds []any, gen int64, hasGen bool, tr *tra
 			message: t + " condition is True" + textSuffix(c), by: "infer:run"}, true
 	}
 	return verdict{}, false
+}
+
+// kindInfo is what Options.Kinds says of the object's kind, or nil.
+func (rf *runFacts) kindInfo() *KindInfo {
+	if rf.kinds == nil {
+		return nil
+	}
+	return rf.kinds(rf.apiVersion, rf.kind)
 }

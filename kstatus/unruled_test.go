@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -112,4 +113,25 @@ func judgeUnruled(t *testing.T, fx *unruledFixture) *Result {
 	}
 	got, _ := ComputeWith(u, fx.options(t))
 	return got
+}
+
+// BenchmarkComputeUnruled computes every case of unruledDir once per iteration, each with
+// its CRD facts, as kates judges custom resources no rule names: the cost of inference on
+// objects shaped as operators write them. Compare with the same benchmark on an earlier
+// kstatus (inference's cost bar is 2× of the version before issue 33's mechanisms).
+func BenchmarkComputeUnruled(b *testing.B) {
+	cases := loadUnruled(b, unruledDir)
+	objs := make([]*unstructured.Unstructured, len(cases))
+	opts := make([]Options, len(cases))
+	for i, fx := range cases {
+		objs[i] = fx.object(b)
+		opts[i] = fx.options(b)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, u := range objs {
+			_, _ = ComputeWith(u, opts[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(objs)), "ns/object")
 }

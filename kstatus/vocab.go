@@ -63,19 +63,18 @@ func phaseClassOf(s string) phaseKind {
 // but partial: InProgress; "WaitApplied" waits), the worst word deciding. A value that
 // starts with a negation ("NotRunning") is not sorted: its words say the opposite of it.
 func compoundClass(s string) phaseKind {
-	k, n, negated := phaseUnknown, 0, false
-	words(s, func(w []byte) bool {
+	k, n := phaseUnknown, 0
+	it := wordIter{s: s}
+	for w, ok := it.next(); ok; w, ok = it.next() {
 		if n == 0 && (string(w) == "not" || string(w) == "no" || string(w) == "non") {
-			negated = true
-			return false
+			return phaseUnknown
 		}
 		n++
 		if c := phases[string(w)]; c != phaseUnknown && (k == phaseUnknown || phaseRank(c) > phaseRank(k)) {
 			k = c
 		}
-		return true
-	})
-	if negated || n < 2 {
+	}
+	if n < 2 {
 		return phaseUnknown
 	}
 	return k
@@ -99,54 +98,51 @@ func namesFailure(w string) bool {
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 func hasSuffix(s, p string) bool { return len(s) >= len(p) && s[len(s)-len(p):] == p }
 
-// words calls fn with each word of a CamelCase, snake_case, kebab-case or spaced
-// identifier, lowercased into buf ("PermissionDenied" → "permission", "denied";
-// "INVALID_SPEC" → "invalid", "spec"), until fn returns false. Digits stay with their word.
-// w is valid only during the call: fn looks it up (m[string(w)] does not allocate).
-func words(s string, fn func(w []byte) bool) {
-	var buf [32]byte
-	n := 0
-	flush := func() bool {
-		if n == 0 {
-			return true
-		}
-		w := buf[:n]
-		n = 0
-		return fn(w)
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+// wordIter yields the words of a CamelCase, snake_case, kebab-case or spaced identifier,
+// lowercased ("PermissionDenied" → "permission", "denied"; "INVALID_SPEC" → "invalid",
+// "spec"); digits stay with their word, and a word longer than its buffer is cut in two.
+// It is a struct rather than a callback so that the buffer stays on the caller's stack.
+type wordIter struct {
+	s   string
+	i   int
+	buf [32]byte
+}
+
+// next returns the next word, valid until the following call (m[string(w)] looks it up
+// without allocating), and false at the end.
+func (it *wordIter) next() ([]byte, bool) {
+	s, n := it.s, 0
+	for ; it.i < len(s); it.i++ {
+		i, c := it.i, s[it.i]
 		lower := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
 		upper := 'A' <= c && c <= 'Z'
 		if !lower && !upper {
-			if !flush() {
-				return
+			if n > 0 {
+				it.i++
+				return it.buf[:n], true
 			}
 			continue
 		}
 		// A capital starts a word after a lowercase letter, or before one when it ends a
 		// run of capitals ("HTTPError" → "http", "error").
-		if upper && n > 0 && (isLower(s[i-1]) || i+1 < len(s) && isLower(s[i+1]) && isUpper(s[i-1])) {
-			if !flush() {
-				return
-			}
+		if upper && n > 0 && (isLower(s[i-1]) || isDigit(s[i-1]) || i+1 < len(s) && isLower(s[i+1]) && isUpper(s[i-1])) {
+			return it.buf[:n], true
+		}
+		if n == len(it.buf) {
+			return it.buf[:n], true
 		}
 		if upper {
 			c += 'a' - 'A'
 		}
-		if n == len(buf) {
-			if !flush() {
-				return
-			}
-		}
-		buf[n] = c
+		it.buf[n] = c
 		n++
 	}
-	flush()
+	return it.buf[:n], n > 0
 }
 
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // reasonKind sorts a condition's reason by the words in it.
 type reasonKind uint8
@@ -220,7 +216,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonUnclear
 	}
 	terminal, subject, errWord, transient, lastTerminal := false, false, false, false, false
-	words(text, func(w []byte) bool {
+	it := wordIter{s: text}
+	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
 		switch {
 		case transientWords[string(w)]:
@@ -232,8 +229,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		case errorWords[string(w)]:
 			errWord = true
 		}
-		return true
-	})
+	}
 	switch {
 	case lastTerminal:
 		return reasonTerminal
@@ -297,11 +293,11 @@ func classifyCondition(t string) condClass {
 	// The last word (two, for "…InProgress") says what the type is about.
 	var last, prev [16]byte
 	var nl, np int
-	words(t, func(x []byte) bool {
+	it := wordIter{s: t}
+	for x, ok := it.next(); ok; x, ok = it.next() {
 		prev, np = last, nl
 		nl = copy(last[:], x)
-		return true
-	})
+	}
 	switch string(last[:nl]) {
 	case "failed", "failure", "error", "errors", "degraded":
 		return condFailure

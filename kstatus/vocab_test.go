@@ -1,0 +1,111 @@
+package kstatus
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWordIter(t *testing.T) {
+	for in, want := range map[string]string{
+		"PermissionDenied":      "permission denied",
+		"INVALID_SPEC":          "invalid spec",
+		"HTTPError":             "http error",
+		"ReplicaFailure":        "replica failure",
+		"not ready: YAML parse": "not ready yaml parse",
+		"v1beta2Ready":          "v1beta2 ready",
+		"":                      "",
+		"___":                   "",
+	} {
+		var got []string
+		it := wordIter{s: in}
+		for w, ok := it.next(); ok; w, ok = it.next() {
+			got = append(got, string(w))
+		}
+		if diff := cmp.Diff(want, strings.Join(got, " ")); diff != "" {
+			t.Errorf("words(%q) mismatch (-want +got):\n%s", in, diff)
+		}
+	}
+}
+
+func TestClassifyReason(t *testing.T) {
+	for in, want := range map[string]reasonKind{
+		"InvalidConfigurationError":       reasonTerminal,
+		"PermissionDenied":                reasonTerminal,
+		"AuthorizationFailed":             reasonTerminal,
+		"ValidationFailed":                reasonTerminal,
+		"BackoffLimitExceeded":            reasonTerminal,
+		"InitializingTimeout":             reasonTerminal, // ends in a terminal word
+		"WaitingForValidation":            reasonTransient,
+		"DependencyNotReady":              reasonTransient,
+		"InvalidSecretWaitingForRotation": reasonTransient,
+		"Error":                           reasonUnclear,
+		"ReconciliationFailed":            reasonUnclear,
+		"":                                reasonUnclear,
+	} {
+		if got := classifyReason(in); got != want {
+			t.Errorf("classifyReason(%q) = %d, want %d", in, got, want)
+		}
+	}
+	// Messages: the narrower set, so a network error's words do not read as terminal.
+	for in, want := range map[string]reasonKind{
+		"Get https://x: context deadline exceeded":         reasonUnclear,
+		"dial tcp 10.0.0.1:443: i/o timeout":               reasonUnclear,
+		"Code: 403. Errors: permission denied":             reasonTerminal,
+		"not ready: YAML parse error on templates/x.yaml":  reasonTerminal,
+		"Waiting for the webhook to be invalid-free again": reasonTransient,
+	} {
+		if got := classifyMessage(in); got != want {
+			t.Errorf("classifyMessage(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestPhaseClassOf(t *testing.T) {
+	for in, want := range map[string]phaseKind{
+		"RUNNING":                phaseRunning,
+		"STATE_SUCCESS":          phaseDone,
+		"HEALTH_OK":              phaseUp,
+		"HEALTH_ERR":             phaseFailed,
+		"Externally Provisioned": phaseUp,
+		"ONLINE_PARTIAL":         phaseProgressing,
+		"WaitApplied":            phaseProgressing,
+		"DEPLOY_FAILED":          phaseFailed,
+		"FailedValidation":       phaseFailed,
+		"PartiallyFailed":        phaseFailed,
+		"NotRunning":             phaseUnknown, // a negation is not read by its words
+		"NoError":                phaseUnknown,
+		"SPLIT_BRAIN":            phaseUnknown,
+		"Suspend":                phaseSuspended,
+		"":                       phaseUnknown,
+	} {
+		if got := phaseClassOf(in); got != want {
+			t.Errorf("phaseClassOf(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestClassifyCondition(t *testing.T) {
+	for in, want := range map[string]condClass{
+		"Failed":                   condFailure,
+		"ReconcileError":           condFailure,
+		"ReplicaFailure":           condFailure,
+		"Degraded":                 condFailure,
+		"Complete":                 condDone,
+		"EarlyStopped":             condDone,
+		"Running":                  condRunning,
+		"Created":                  condStarted,
+		"Restarting":               condBusy,
+		"UpgradeInProgress":        condBusy,
+		"HeadPodReady":             condPositive,
+		"SecretSynced":             condPositive,
+		"Suspended":                condSuspended,
+		"AvailableForProvisioning": condOther,
+		"Manageable":               condOther,
+	} {
+		if got := classifyCondition(in); got != want {
+			t.Errorf("classifyCondition(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
