@@ -318,6 +318,11 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			} else if busy {
 				return bv
 			}
+			// A state that says the object failed (KubeVela's workflowFailed beside a
+			// Ready about rendering) outranks Ready True.
+			if st := scanStates(status, tr); st.class == phaseFailed {
+				return st.v
+			}
 		default:
 			// Ready not True is InProgress unless the rest of the object says more: a
 			// failure (a run that failed, an error reported, a state Failed), a run that

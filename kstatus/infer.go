@@ -177,13 +177,14 @@ const (
 // states, health words (OK, warning, green, red, faulted) among them.
 var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
-	"finished": phaseDone, "success": phaseDone, "successful": phaseDone,
+	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
 
 	"healthy": phaseUp, "ready": phaseUp, "available": phaseUp, "bound": phaseUp,
 	"active": phaseUp, "established": phaseUp, "deployed": phaseUp, "online": phaseUp,
 	"ok": phaseUp, "green": phaseUp, "provisioned": phaseUp, "stable": phaseUp,
 	"synced": phaseUp, "serving": phaseUp, "operational": phaseUp, "up": phaseUp,
 	"externallyprovisioned": phaseUp, "reconciled": phaseUp, "applied": phaseUp,
+	"allocated": phaseUp, "reserved": phaseUp,
 
 	"running": phaseRunning,
 
@@ -200,12 +201,13 @@ var phases = map[string]phaseKind{
 	"pausing": phaseProgressing, "resuming": phaseProgressing, "warning": phaseProgressing,
 	"warn": phaseProgressing, "yellow": phaseProgressing, "new": phaseProgressing,
 	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
+	"scheduled": phaseProgressing, "rolling": phaseProgressing, "rollingupdate": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
 	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,
 	"faulted": phaseFailed, "err": phaseFailed, "red": phaseFailed, "aborted": phaseFailed,
 	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
-	"rejected": phaseFailed, "crashed": phaseFailed,
+	"rejected": phaseFailed, "crashed": phaseFailed, "lost": phaseFailed,
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }
@@ -282,7 +284,16 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
-	// 6e: a suspension, read against what the spec asks.
+	// 6e: a state the spec asks for by name (spec.offline and Offline) is where the object
+	// is meant to be; then a suspension, read against what the spec asks.
+	if st.class == phaseProgressing || st.class == phaseFailed || st.class == phaseSuspended {
+		if path := askedState(m, st.value); path != "" && (best.status != FailedStatus || best.by == "infer:phase" || st.class == phaseSuspended) {
+			if tr != nil {
+				tr.note(path, true)
+			}
+			return verdict{status: CurrentStatus, message: st.path + " is " + st.value + ", as " + path + " asks", by: "infer:suspended"}
+		}
+	}
 	if run.suspended.status != "" || st.class == phaseSuspended {
 		sv := run.suspended
 		if sv.status == "" {

@@ -378,10 +378,34 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 					consider(k+"."+k2, s)
 				}
 			}
+		case []any:
+			// Per-entry states of a list (Sveltos' featureSummaries[].status): only the
+			// plain names, as entries carry other fields ending in Status.
+			if k == "conditions" {
+				continue
+			}
+			for i, e := range v {
+				em, _ := e.(map[string]any)
+				for _, k2 := range [...]string{"status", "state", "phase", "health"} {
+					if s, ok := em[k2].(string); ok && s != "" {
+						consider(k+"["+strconv.Itoa(i)+"]."+k2, s)
+					}
+				}
+				if i == 31 {
+					break // a long list is inventory, not state: its first entries say enough
+				}
+			}
 		}
 	}
 	if tr != nil {
 		noteStates(status, tr)
+	}
+	// A state in progress whose reason says a person must act (NGINX's Warning, reason
+	// Rejected) is a failure.
+	if sc.class == phaseProgressing {
+		if r, _ := status["reason"].(string); classifyReason(r) == reasonTerminal {
+			sc.class = phaseFailed
+		}
 	}
 	if sc.class == phaseUnknown {
 		return sc
@@ -543,7 +567,7 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			if tr != nil {
 				tr.note("status."+k, have)
 			}
-			if have < want {
+			if have < want && have+otherReplicas(status) < want {
 				return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
 					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}
 			}
@@ -680,13 +704,16 @@ func isInferOrReady(t string) bool {
 }
 
 // inProgressCondition finds a condition True, for the latest generation, whose type says
-// work is under way (UpgradeInProgress, RollbackInProgress): rule 5 reads it over a Ready
-// True. It costs a suffix comparison per condition, as Ready True is the common case.
+// work is under way (UpgradeInProgress, RollbackInProgress, or Progressing with a reason
+// that does not say the work is done, as a Deployment's NewReplicaSetAvailable does): rule
+// 5 reads it over a Ready True. It costs a comparison or two per condition, as Ready True
+// is the common case.
 func inProgressCondition(f *fields, conds []any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
 	for _, e := range conds {
 		m, _ := e.(map[string]any)
 		t, _ := m["type"].(string)
-		if len(t) <= len("InProgress") || !strings.HasSuffix(t, "InProgress") || m["status"] != "True" {
+		if m["status"] != "True" || !(len(t) > len("InProgress") && strings.HasSuffix(t, "InProgress") ||
+			t == "Progressing" && !reasonSaysDone(m["reason"])) {
 			continue
 		}
 		c := f.cond(conds, t)
@@ -711,4 +738,71 @@ func (rf *runFacts) kindInfo() *KindInfo {
 		return nil
 	}
 	return rf.kinds(rf.apiVersion, rf.kind)
+}
+
+// countedReplicas are the counts judgeCounts reads or that count the same replicas again.
+var countedReplicas = map[string]bool{"replicas": true, "readyReplicas": true, "availableReplicas": true,
+	"updatedReplicas": true, "currentReplicas": true, "desiredReplicas": true, "updatedReadyReplicas": true,
+	"unavailableReplicas": true, "updatedAvailableReplicas": true, "fullyLabeledReplicas": true}
+
+// otherReplicas sums the counts of replicas in states of the operator's own (Agones'
+// allocatedReplicas, reservedReplicas): replicas not ready because they are in use are
+// not missing.
+func otherReplicas(status map[string]any) int64 {
+	var n int64
+	for k, v := range status {
+		if countedReplicas[k] || !strings.HasSuffix(k, "Replicas") {
+			continue
+		}
+		if c, ok := toInt(v); ok && c > 0 {
+			n += c
+		}
+	}
+	return n
+}
+
+// askedState reports a state the spec asks for by name: a spec field true whose name and
+// the state's value share their stem (spec.offline and Offline, spec.stopped and Stopped,
+// spec.hibernate and Hibernated). Such a state is where the object is meant to be.
+func askedState(m map[string]any, value string) string {
+	spec, _ := m["spec"].(map[string]any)
+	var vb [40]byte
+	v, ok := normalize(value, vb[:])
+	if !ok || len(v) < 4 || strings.HasSuffix(v, "ing") {
+		return "" // a state in motion towards what the spec asks (Suspending) is not there yet
+	}
+	for k, x := range spec {
+		if b, _ := x.(bool); !b {
+			continue
+		}
+		var kb [40]byte
+		kn, ok := normalize(k, kb[:])
+		if !ok || len(kn) < 4 {
+			continue
+		}
+		stem := kn
+		if len(stem) > len(v) {
+			stem = stem[:len(v)]
+		}
+		if len(stem) >= 4 && strings.HasPrefix(v, stem) || strings.HasPrefix(kn, v) {
+			return "spec." + k
+		}
+	}
+	return ""
+}
+
+// reasonSaysDone reports a Progressing reason that says the progress is over
+// (NewReplicaSetAvailable, Complete, Succeeded, Reconciled): Kubernetes' own Progressing
+// stays True once a rollout is done.
+func reasonSaysDone(r any) bool {
+	s, _ := r.(string)
+	it := wordIter{s: s}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "available", "complete", "completed", "succeeded", "successful", "success", "done",
+			"ready", "reconciled", "finished", "synced", "deployed", "stable", "healthy":
+			return true
+		}
+	}
+	return false
 }

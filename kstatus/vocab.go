@@ -263,7 +263,7 @@ var condClasses = map[string]condClass{
 	"degraded": condFailure,
 
 	"complete": condDone, "completed": condDone, "finished": condDone, "succeeded": condDone,
-	"done": condDone,
+	"done": condDone, "accomplished": condDone,
 
 	"running": condRunning,
 
@@ -274,7 +274,7 @@ var condClasses = map[string]condClass{
 	"starting": condBusy, "suspending": condBusy, "pausing": condBusy, "creating": condBusy,
 	"provisioning": condBusy, "progressing": condBusy, "updating": condBusy,
 	"upgrading": condBusy, "deploying": condBusy, "scaling": condBusy, "waiting": condBusy,
-	"resuming": condBusy, "stopping": condBusy,
+	"resuming": condBusy, "stopping": condBusy, "synchronizing": condBusy, "syncing": condBusy,
 
 	"suspended": condSuspended, "paused": condSuspended,
 }
@@ -307,10 +307,19 @@ func classifyCondition(t string) condClass {
 		if string(prev[:np]) == "in" {
 			return condBusy // UpgradeInProgress, RollbackInProgress
 		}
+	case "warning", "missing", "running", "pending":
+		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
 		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
 		"programmed", "valid", "validated":
 		return condPositive
+	default:
+		// A type that is one word naming an activity (Synchronizing, Rebalancing,
+		// Draining): True is work under way. Not a longer name ending in one
+		// (AvailableForProvisioning), which says what the object is ready for.
+		if np == 0 && nl > 4 && string(last[nl-3:nl]) == "ing" {
+			return condBusy
+		}
 	}
 	return condOther
 }
