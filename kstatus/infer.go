@@ -321,9 +321,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: InProgressStatus, reason: "Suspending",
 				message: best.message + ", but " + path + " asks for it to be suspended", by: "infer:suspended"}
 		}
-	} else if best.status == InProgressStatus {
+	} else if best.status == InProgressStatus && best.reason != "LatestGenerationNotObserved" {
 		// Paused with work left: the controller stops acting on a paused object, so only
-		// the person who paused it ends the wait, as for a paused Deployment.
+		// the person who paused it ends the wait, as for a paused Deployment. Not before
+		// the controller has seen the pause: it may yet report it reached.
 		if path := pauseAsked(m); path != "" {
 			return verdict{status: FailedStatus, reason: "Paused",
 				message: best.message + " (" + path + ": nothing will change until someone resumes it)", by: "infer:suspended"}

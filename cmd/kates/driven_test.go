@@ -72,8 +72,9 @@ var drivenKinds = []drivenKind{{
 	progressingMsg: "2 of 5 parts fitted",
 	failedMsg:      "part 3 is out of stock",
 	staleMsg:       "but latest generation is",
-	pausedMsg:      "Paused condition is True: spec.paused is set",
-	pausedCode:     exitFailed,
+	// Paused as spec.paused asks, reached and with nothing pending: Current (rule 6e).
+	pausedMsg:  "Paused condition is True: spec.paused is set, as spec.paused asks",
+	pausedCode: 0,
 	explain: []string{
 		"rule:       infer:conditions (rule 6a, ",
 		"status.conditions[Available] = True (Assembled): all parts fitted",
@@ -101,10 +102,11 @@ var drivenKinds = []drivenKind{{
 	progressingMsg: "phase is Running (the kind's phases include a terminal success)",
 	failedMsg:      "phase is Failed: storm at leg 2",
 	staleMsg:       "but latest observed generation is",
-	pausedMsg:      "phase is Suspended",
-	pausedCode:     exitFailed,
+	// Suspended as spec.paused asks, and reached: Current, as a suspended Job (rule 6e).
+	pausedMsg:  "phase is Suspended, as spec.paused asks",
+	pausedCode: 0,
 	explain: []string{
-		"rule:       infer:phase (rule 6c, the phase)",
+		"rule:       infer:outcome (rule 6a/6c, a run's outcome",
 		"read:       metadata.generation = 2",
 		"status.observedGeneration = 2",
 		"status.phase = Succeeded",
@@ -223,8 +225,9 @@ func driveKind(t *testing.T, k drivenKind) {
 		}
 	}
 
-	// 3. Paused (generation 3): a state only a person ends, so the wait fails at once,
-	// naming the pause (kstatus: as a paused Deployment mid-rollout).
+	// 3. Paused (generation 3): the kind's paused policy decides, naming the pause. With no
+	// rule, a pause the spec asks for that the controller has reached is Current (kstatus
+	// rule 6e, as a suspended Job); the Brew rule says a pause before bottling is Failed.
 	run = apply(3)
 	run.waitLine(t, k.staleMsg)
 	pausedAt := ctl.write(t, 3, k.paused)
