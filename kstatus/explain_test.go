@@ -48,6 +48,23 @@ func TestExplainDetail(t *testing.T) {
 		},
 		result: InProgressStatus,
 	}, {
+		// A job-like kind with no condition yet but Created: the object's own spec marks it
+		// as a run (backoffLimit), so rule 6f holds it InProgress and says why.
+		name: "run begun, not finished",
+		obj: map[string]any{"apiVersion": "example.com/v1", "kind": "Training", "metadata": map[string]any{"name": "t", "generation": int64(1)},
+			"spec":   map[string]any{"backoffLimit": int64(3)},
+			"status": map[string]any{"conditions": []any{map[string]any{"type": "Created", "status": "True", "reason": "TrainingCreated"}}}},
+		opts: Options{NoLibrary: true},
+		want: Explanation{
+			Rule: "infer:finishes",
+			Step: "rule 6f, a kind that finishes, not finished",
+			Fields: []FieldValue{
+				{"status.conditions[Created]", "True (TrainingCreated)"},
+				{"(kind) finishes", "spec has backoffLimit"},
+			},
+		},
+		result: InProgressStatus,
+	}, {
 		name: "stale Ready",
 		obj:  widget(t, "{conditions: [{type: Ready, status: 'True', reason: Done, observedGeneration: 0}]}"),
 		want: Explanation{
