@@ -178,6 +178,7 @@ const (
 var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
 	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
+	"succeed": phaseDone,
 
 	"healthy": phaseUp, "ready": phaseUp, "available": phaseUp, "bound": phaseUp,
 	"active": phaseUp, "established": phaseUp, "deployed": phaseUp, "online": phaseUp,
@@ -244,6 +245,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	if run.done.status != "" {
 		return run.done // a run's outcome decides alone, as Succeeded does
 	}
+	if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && (cv.status == "" || cv.status == CurrentStatus) {
+		cv = pv
+	}
 	// 6b: conditions of each parent, ancestor, listener or component.
 	var nv verdict
 	for _, name := range nestedLists {
@@ -267,11 +271,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	}
 	// 6c: phases and states, wherever status keeps them.
 	st := scanStates(status, tr)
-	// 6d: counts, errors and flags.
-	var xv verdict
-	if st.class != phaseDone {
-		xv = judgeCounts(m, status, tr)
+	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus {
+		return st.v // a run's outcome decides alone, as Succeeded does
 	}
+	// 6d: counts, errors and flags.
+	xv := judgeCounts(m, status, tr)
 
 	run6 := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
 	if opts != nil {
@@ -336,6 +340,13 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	settled := best.status == FailedStatus || best.status == InProgressStatus || st.class == phaseDone || st.class == phaseUp ||
 		(cv.status == CurrentStatus && !run.running && !run.started && st.class != phaseRunning)
 	if !settled && (best.status != "" || len(status) > 0) {
+		if k, at := completedAt(status); k != "" && best.status != FailedStatus {
+			// A completion time recorded is a run that ended, and nothing says it failed.
+			if tr != nil {
+				tr.note("status."+k, at)
+			}
+			return verdict{status: CurrentStatus, message: "The run ended at " + at + " (status." + k + ")", by: "infer:outcome"}
+		}
 		if why := run6.finishes(); why != "" {
 			msg := "Not finished: no condition or state says the run has ended (the kind finishes: " + why + ")"
 			if best.status == CurrentStatus && best.message != "" && (run.running || st.class == phaseRunning || run.started) {

@@ -309,12 +309,23 @@ type stateScan struct {
 // isStateField reports whether a status field's name says it holds a phase or a state:
 // phase, state, status, health or robustness, or a name ending in one of them (jobStatus,
 // provisioningState, lifecycleState, operationalStatus).
-func isStateField(name string) bool {
-	// A state wanted, or one that was, is not the state now.
-	for _, p := range [...]string{"desired", "target", "requested", "expected", "previous", "last", "old"} {
+// notNow reports a field named for a state wanted, or one that was (desiredState,
+// lastRunStatus, latestMoverStatus): not the state now.
+func notNow(name string) bool {
+	for _, p := range [...]string{"desired", "target", "requested", "expected", "previous", "latest", "last", "old"} {
 		if len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
-			return false
+			return true
 		}
+	}
+	return false
+}
+
+func isStateField(name string) bool {
+	if name == "result" || strings.HasSuffix(name, "Result") && !strings.HasPrefix(name, "last") {
+		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
+	}
+	if notNow(name) {
+		return false
 	}
 	for _, w := range [...]string{"phase", "state", "status", "health", "robustness"} {
 		if len(name) < len(w) {
@@ -370,7 +381,7 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 				consider(k, v)
 			}
 		case map[string]any:
-			if k == "conditions" {
+			if k == "conditions" || notNow(k) {
 				continue
 			}
 			for k2, v2 := range v {
@@ -664,7 +675,7 @@ func noteStates(status map[string]any, tr *trace) {
 				fv = append(fv, FieldValue{Path: k, Value: v})
 			}
 		case map[string]any:
-			if k == "conditions" {
+			if k == "conditions" || notNow(k) {
 				continue
 			}
 			for k2, v2 := range v {
@@ -805,4 +816,29 @@ func reasonSaysDone(r any) bool {
 		}
 	}
 	return false
+}
+
+// completedAt returns the first completion-time field of status that is set, and its value.
+func completedAt(status map[string]any) (field, at string) {
+	for _, k := range completionFields {
+		if s, ok := status[k].(string); ok && s != "" {
+			return k, s
+		}
+	}
+	return "", ""
+}
+
+// progressingStopped reads a Progressing condition False, for the latest generation, whose
+// reason names an error a person must fix (PGUpgradeInvalidForCluster; a Deployment's
+// ProgressDeadlineExceeded): Failed. Progressing False with any other reason is often
+// progress finished, and says nothing here.
+func progressingStopped(f *fields, conds []any, gen int64, hasGen bool) (verdict, bool) {
+	c := f.cond(conds, "Progressing")
+	if f.err != nil || !c.isFalse() || classifyReason(c.reason) != reasonTerminal {
+		return verdict{}, false
+	}
+	if _, stale := staleCondition(f, c, "Progressing", gen, hasGen, nil); stale || f.err != nil {
+		return verdict{}, false
+	}
+	return verdict{status: FailedStatus, reason: c.reason, message: c.text("Progressing condition is False"), by: "infer:conditions"}, true
 }

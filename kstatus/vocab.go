@@ -307,6 +307,8 @@ func classifyCondition(t string) condClass {
 		if string(prev[:np]) == "in" {
 			return condBusy // UpgradeInProgress, RollbackInProgress
 		}
+	case "progressing":
+		return condBusy // CoreNodesProgressing, ReplicasProgressing
 	case "warning", "missing", "running", "pending":
 		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
