@@ -273,22 +273,27 @@ func (f *fields) cond(conds []any, t string) condition {
 		if ty, _ := m["type"].(string); ty != t {
 			continue
 		}
-		c := condition{found: true, raw: m}
-		c.status = f.condStr(m, t, "status")
-		c.reason = f.condStr(m, t, "reason")
-		c.message = f.condStr(m, t, "message")
-		switch c.status {
-		case "True", "False", "Unknown":
-		default:
-			// Any other value (absent, "", "Yes", "true") cannot be read either way: it is
-			// malformed, never InProgress, which would leave a waiter hanging on it.
-			if f.err == nil {
-				f.fail("status.conditions["+t+"].status", "True, False or Unknown", m["status"])
-			}
-		}
-		return c
+		return f.condFrom(m, t)
 	}
 	return condition{}
+}
+
+// condFrom reads the condition m, of type t, as cond does.
+func (f *fields) condFrom(m map[string]any, t string) condition {
+	c := condition{found: true, raw: m}
+	c.status = f.condStr(m, t, "status")
+	c.reason = f.condStr(m, t, "reason")
+	c.message = f.condStr(m, t, "message")
+	switch c.status {
+	case "True", "False", "Unknown":
+	default:
+		// Any other value (absent, "", "Yes", "true") cannot be read either way: it is
+		// malformed, never InProgress, which would leave a waiter hanging on it.
+		if f.err == nil {
+			f.fail("status.conditions["+t+"].status", "True, False or Unknown", m["status"])
+		}
+	}
+	return c
 }
 
 // condStr is str for a field of the condition of type t; it builds the path for the

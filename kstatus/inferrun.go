@@ -32,11 +32,14 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue
 		}
 		t, _ := m["type"].(string)
+		if t == "" || isInferOrReady(t) || t == "Stalled" || t == "Reconciling" {
+			continue // read by rules 3, 5 and judgeConditions
+		}
 		class := classifyCondition(t)
-		if class == condOther || t == "Succeeded" || class == condPositive && isInferOrReady(t) {
+		if class == condOther {
 			continue
 		}
-		c := f.cond(conds, t)
+		c := f.condFrom(m, t)
 		if f.err != nil {
 			return rc
 		}
@@ -164,21 +167,21 @@ func (rf *runFacts) running(path, value, by string) verdict {
 			rf.tr.note("(definition) status.phase values", strings.Join(info.PhaseValues, ", "))
 		}
 	}
-	what := path + " is " + value
+	// Each message is built in one concatenation: this is a common answer.
 	switch {
 	case finishes:
 		return verdict{status: InProgressStatus, reason: "Running",
-			message: what + " (the kind's phases include a terminal success)", by: by}
+			message: path + " is " + value + " (the kind's phases include a terminal success)", by: by}
 	case known && !info.Finishes:
 		return verdict{status: CurrentStatus,
-			message: what + " (the kind's phases have no terminal success)", by: by}
+			message: path + " is " + value + " (the kind's phases have no terminal success)", by: by}
 	}
 	if why := rf.finishes(); why != "" {
 		return verdict{status: InProgressStatus, reason: "Running",
-			message: what + " (the kind finishes: " + why + ")", by: by}
+			message: path + " is " + value + " (the kind finishes: " + why + ")", by: by}
 	}
 	return verdict{status: CurrentStatus,
-		message: what + " (taken as running until stopped: the kind's phases are not known)", by: by}
+		message: path + " is " + value + " (taken as running until stopped: the kind's phases are not known)", by: by}
 }
 
 // completionFields are status fields that record when a run ended: a kind that has one
@@ -301,7 +304,7 @@ type stateScan struct {
 	v           verdict   // the worst of them
 	class       phaseKind // the class of the value that gave v
 	unknown     string    // a value no vocabulary knows, as `path "value"`, for the message
-	unknownPath string
+	unknownValue string
 	path        string // the field of v, for 6e and 6f
 	value       string
 }
@@ -321,11 +324,16 @@ func notNow(name string) bool {
 }
 
 func isStateField(name string) bool {
-	if name == "result" || strings.HasSuffix(name, "Result") && !strings.HasPrefix(name, "last") {
-		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
-	}
-	if notNow(name) {
+	if name == "" {
 		return false
+	}
+	switch name[len(name)-1] {
+	case 'e', 's', 'h', 't', 'E', 'S', 'H', 'T':
+	default:
+		return false // a cheap test first: every name below ends in one of these
+	}
+	if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
+		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
 	}
 	for _, w := range [...]string{"phase", "state", "status", "health", "robustness"} {
 		if len(name) < len(w) {
@@ -341,7 +349,7 @@ func isStateField(name string) bool {
 		// A suffix starts a word: "jobStatus", "PostgresClusterStatus", "engine_state".
 		c := tail[0]
 		if c == w[0]-('a'-'A') && tail[1:] == w[1:] || (name[len(name)-len(w)-1] == '_' && tail == w) {
-			return true
+			return !notNow(name)
 		}
 	}
 	return false
@@ -354,59 +362,32 @@ func isStateField(name string) bool {
 // running classes are left for 6e and 6f.
 func scanStates(status map[string]any, tr *trace) stateScan {
 	var sc stateScan
-	consider := func(path, value string) {
+	var best, unknown stateField
+	eachStateField(status, func(at stateField, value string) {
 		k := phaseClassOf(value)
-		if k == phaseProgressing && path != "phase" && path != "state" && strings.EqualFold(value, "unknown") {
+		if k == phaseProgressing && !(at.k2 == "" && (at.k == "phase" || at.k == "state")) && strings.EqualFold(value, "unknown") {
 			// Unknown is a Pod's phase when its node is lost; in a health or a nested
 			// state it is often what a component at rest reports (a detached volume's
 			// robustness), so it does not decide there.
 			k = phaseUnknown
 		}
 		if k == phaseUnknown {
-			if sc.unknownPath == "" || fieldBefore(path, sc.unknownPath) {
-				sc.unknownPath, sc.unknown = path, "status."+path+" "+strconv.Quote(value)
+			if unknown.k == "" || at.before(unknown) {
+				unknown, sc.unknownValue = at, value
 			}
 			return
 		}
-		// Status is a map: ties go to the field named first by fieldBefore, so the
-		// message does not depend on the map's order.
-		if r, cur := phaseRank(k), phaseRank(sc.class); sc.class == phaseUnknown || r > cur || r == cur && fieldBefore(path, sc.path) {
-			sc.class, sc.path, sc.value = k, path, value
+		// Status is a map: ties go to the field named first by before, so the message
+		// does not depend on the map's order.
+		if r, cur := phaseRank(k), phaseRank(sc.class); sc.class == phaseUnknown || r > cur || r == cur && at.before(best) {
+			sc.class, best, sc.value = k, at, value
 		}
+	})
+	if unknown.k != "" {
+		sc.unknown = "status." + unknown.path() + " " + strconv.Quote(sc.unknownValue)
 	}
-	for k, v := range status {
-		switch v := v.(type) {
-		case string:
-			if v != "" && isStateField(k) {
-				consider(k, v)
-			}
-		case map[string]any:
-			if k == "conditions" || notNow(k) {
-				continue
-			}
-			for k2, v2 := range v {
-				if s, ok := v2.(string); ok && s != "" && isStateField(k2) {
-					consider(k+"."+k2, s)
-				}
-			}
-		case []any:
-			// Per-entry states of a list (Sveltos' featureSummaries[].status): only the
-			// plain names, as entries carry other fields ending in Status.
-			if k == "conditions" {
-				continue
-			}
-			for i, e := range v {
-				em, _ := e.(map[string]any)
-				for _, k2 := range [...]string{"status", "state", "phase", "health"} {
-					if s, ok := em[k2].(string); ok && s != "" {
-						consider(k+"["+strconv.Itoa(i)+"]."+k2, s)
-					}
-				}
-				if i == 31 {
-					break // a long list is inventory, not state: its first entries say enough
-				}
-			}
-		}
+	if sc.class != phaseUnknown {
+		sc.path = best.path()
 	}
 	if tr != nil {
 		noteStates(status, tr)
@@ -418,8 +399,8 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 			sc.class = phaseFailed
 		}
 	}
-	if sc.class == phaseUnknown {
-		return sc
+	if sc.class == phaseUnknown || sc.class == phaseRunning {
+		return sc // Running is judged with the kind (stateScan.verdict)
 	}
 	what := sc.path + " is " + sc.value
 	switch sc.class {
@@ -437,24 +418,92 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 	return sc
 }
 
-// fieldBefore orders state fields for ties: status.phase, then status.state, then the
-// others by depth and name.
-func fieldBefore(a, b string) bool {
-	rank := func(p string) int {
-		switch p {
-		case "phase":
+// stateField names a state field of status: status.<k>, status.<k>.<k2>, or
+// status.<k>[i].<k2> (i >= 0).
+type stateField struct {
+	k, k2 string
+	i     int
+}
+
+// path is the field's path under status.
+func (f stateField) path() string {
+	switch {
+	case f.k2 == "":
+		return f.k
+	case f.i >= 0:
+		return f.k + "[" + strconv.Itoa(f.i) + "]." + f.k2
+	}
+	return f.k + "." + f.k2
+}
+
+// before orders state fields for ties: status.phase, then status.state, then
+// status.health, then the others by depth and name.
+func (f stateField) before(g stateField) bool {
+	rank := func(f stateField) int {
+		switch {
+		case f.k2 != "" && f.i >= 0:
+			return 5
+		case f.k2 != "":
+			return 4
+		case f.k == "phase":
 			return 0
-		case "state":
+		case f.k == "state":
 			return 1
-		case "health":
+		case f.k == "health":
 			return 2
 		}
-		return 3 + strings.Count(p, ".")
+		return 3
 	}
-	if ra, rb := rank(a), rank(b); ra != rb {
+	if ra, rb := rank(f), rank(g); ra != rb {
 		return ra < rb
 	}
-	return a < b
+	if f.k != g.k {
+		return f.k < g.k
+	}
+	if f.i != g.i {
+		return f.i < g.i
+	}
+	return f.k2 < g.k2
+}
+
+// eachStateField calls fn with every string field of status whose name says it holds a
+// state (isStateField), the same fields one object down, and the plain state fields
+// (status, state, phase, health) of the first 32 entries of each list, whose entries carry
+// other fields ending in Status. Conditions are not states, and a field named for a state
+// wanted or past (notNow) is not read.
+func eachStateField(status map[string]any, fn func(at stateField, value string)) {
+	for k, v := range status {
+		switch v := v.(type) {
+		case string:
+			if v != "" && isStateField(k) {
+				fn(stateField{k: k, i: -1}, v)
+			}
+		case map[string]any:
+			if k == "conditions" || notNow(k) {
+				continue
+			}
+			for k2, v2 := range v {
+				if s, ok := v2.(string); ok && s != "" && isStateField(k2) {
+					fn(stateField{k: k, k2: k2, i: -1}, s)
+				}
+			}
+		case []any:
+			if k == "conditions" {
+				continue
+			}
+			for i, e := range v {
+				em, _ := e.(map[string]any)
+				for _, k2 := range [...]string{"status", "state", "phase", "health"} {
+					if s, ok := em[k2].(string); ok && s != "" {
+						fn(stateField{k: k, k2: k2, i: i}, s)
+					}
+				}
+				if i == 31 {
+					break // a long list is inventory, not state: its first entries say enough
+				}
+			}
+		}
+	}
 }
 
 // verdict is the states' verdict, a running state judged by whether the kind finishes.
@@ -667,27 +716,15 @@ func nothingToWaitFor(status map[string]any, conds []any, unknown string) string
 
 // noteStates records for Explain the state fields scanStates read, in a stable order.
 func noteStates(status map[string]any, tr *trace) {
-	var fv []FieldValue
-	for k, v := range status {
-		switch v := v.(type) {
-		case string:
-			if v != "" && isStateField(k) {
-				fv = append(fv, FieldValue{Path: k, Value: v})
-			}
-		case map[string]any:
-			if k == "conditions" || notNow(k) {
-				continue
-			}
-			for k2, v2 := range v {
-				if s, ok := v2.(string); ok && s != "" && isStateField(k2) {
-					fv = append(fv, FieldValue{Path: k + "." + k2, Value: s})
-				}
-			}
-		}
+	type read struct {
+		at    stateField
+		value string
 	}
-	sort.Slice(fv, func(i, j int) bool { return fieldBefore(fv[i].Path, fv[j].Path) })
-	for _, f := range fv {
-		tr.note("status."+f.Path, f.Value)
+	var reads []read
+	eachStateField(status, func(at stateField, value string) { reads = append(reads, read{at, value}) })
+	sort.Slice(reads, func(i, j int) bool { return reads[i].at.before(reads[j].at) })
+	for _, r := range reads {
+		tr.note("status."+r.at.path(), r.value)
 	}
 }
 
