@@ -301,12 +301,12 @@ func isTrueish(v any) bool {
 
 // stateScan is what the phase and state fields of status say (rule 6c).
 type stateScan struct {
-	v           verdict   // the worst of them
-	class       phaseKind // the class of the value that gave v
-	unknown     string    // a value no vocabulary knows, as `path "value"`, for the message
+	v            verdict   // the worst of them
+	class        phaseKind // the class of the value that gave v
+	unknown      string    // a value no vocabulary knows, as `path "value"`, for the message
 	unknownValue string
-	path        string // the field of v, for 6e and 6f
-	value       string
+	path         string // the field of v, for 6e and 6f
+	value        string
 }
 
 // isStateField reports whether a status field's name says it holds a phase or a state:
