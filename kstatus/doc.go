@@ -478,5 +478,8 @@
 // decoding it. BenchmarkCompute and BenchmarkDecodeBaseline measure both. A status rule
 // costs more: CEL wraps each value it reads, and the library's Flux rule (three passes
 // over the conditions and a message) costs about half a decode (BenchmarkComputeRule).
-// Kinds without a status rule pay one map lookup for the library.
+// Kinds without a status rule pay one map lookup for the library. Inference (rule 6) reads
+// every condition and state field of status: on the objects of testdata/kstatus/unruled it
+// costs about 3 µs an object, 0.16 of decoding them (BenchmarkComputeUnruled against
+// BenchmarkDecodeUnruled), and allocates nothing more than the messages it builds.
 package kstatus

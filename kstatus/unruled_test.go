@@ -186,3 +186,28 @@ func TestHeldOutAgreement(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkDecodeUnruled decodes every case of unruledDir once per iteration, from the
+// JSON an API server would send, as client-go decodes it: the baseline that
+// BenchmarkComputeUnruled's ns/object is read against (Compute is meant to cost a small
+// fraction of the decode it follows).
+func BenchmarkDecodeUnruled(b *testing.B) {
+	cases := loadUnruled(b, unruledDir)
+	data := make([][]byte, len(cases))
+	for i, fx := range cases {
+		var err error
+		if data[i], err = fx.object(b).MarshalJSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range data {
+			u := &unstructured.Unstructured{}
+			if err := u.UnmarshalJSON(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(data)), "ns/object")
+}
