@@ -28,7 +28,7 @@ import (
 // program so that what the split gained is not lost. Lower ratchetBytes as the program shrinks.
 const (
 	targetBytes  = 45_000_000
-	celBytes     = 6_360_000 // 47.99 MB with cel-go, 41.63 MB with kstatus' CEL stubbed out
+	celBytes     = 6_360_000  // 47.99 MB with cel-go, 41.63 MB with kstatus' CEL stubbed out
 	ratchetBytes = 48_600_000 // 48.43 MB before issue 33, whose inference in kstatus added 0.09 MB
 )
 
