@@ -365,7 +365,7 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 	var best, unknown stateField
 	eachStateField(status, func(at stateField, value string) {
 		k := phaseClassOf(value)
-		if k == phaseProgressing && !(at.k2 == "" && (at.k == "phase" || at.k == "state")) && strings.EqualFold(value, "unknown") {
+		if k == phaseProgressing && !(at.k2 == "" && at.k3 == "" && (at.k == "phase" || at.k == "state")) && strings.EqualFold(value, "unknown") {
 			// Unknown is a Pod's phase when its node is lost; in a health or a nested
 			// state it is often what a component at rest reports (a detached volume's
 			// robustness), so it does not decide there.
@@ -418,22 +418,30 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 	return sc
 }
 
-// stateField names a state field of status: status.<k>, status.<k>.<k2>, or
-// status.<k>[i].<k2> (i >= 0).
+// stateField names a state field of status: status.<k>, status.<k>.<k2>,
+// status.<k>[i].<k2>, status.<k>.<k2>[j].<k3> or status.<k>[i].<k2>[j].<k3> (i, j >= 0
+// when the field above is a list).
 type stateField struct {
-	k, k2 string
-	i     int
+	k, k2, k3 string
+	i, j      int
 }
 
 // path is the field's path under status.
 func (f stateField) path() string {
-	switch {
-	case f.k2 == "":
-		return f.k
-	case f.i >= 0:
-		return f.k + "[" + strconv.Itoa(f.i) + "]." + f.k2
+	p := f.k
+	if f.i >= 0 {
+		p += "[" + strconv.Itoa(f.i) + "]"
 	}
-	return f.k + "." + f.k2
+	if f.k2 != "" {
+		p += "." + f.k2
+	}
+	if f.j >= 0 {
+		p += "[" + strconv.Itoa(f.j) + "]"
+	}
+	if f.k3 != "" {
+		p += "." + f.k3
+	}
+	return p
 }
 
 // before orders state fields for ties: status.phase, then status.state, then
@@ -441,7 +449,7 @@ func (f stateField) path() string {
 func (f stateField) before(g stateField) bool {
 	rank := func(f stateField) int {
 		switch {
-		case f.k2 != "" && f.i >= 0:
+		case f.k3 != "":
 			return 5
 		case f.k2 != "":
 			return 4
@@ -457,50 +465,101 @@ func (f stateField) before(g stateField) bool {
 	if ra, rb := rank(f), rank(g); ra != rb {
 		return ra < rb
 	}
-	if f.k != g.k {
+	switch {
+	case f.k != g.k:
 		return f.k < g.k
-	}
-	if f.i != g.i {
+	case f.i != g.i:
 		return f.i < g.i
+	case f.k2 != g.k2:
+		return f.k2 < g.k2
+	case f.j != g.j:
+		return f.j < g.j
 	}
-	return f.k2 < g.k2
+	return f.k3 < g.k3
 }
+
+// entryStates are the names of state fields read in the entries of a list: only the plain
+// ones, as entries carry other fields ending in Status.
+var entryStates = [...]string{"status", "state", "phase", "health"}
+
+// maxEntries bounds the entries of a list read for states: a long list is inventory, not
+// state, and its first entries say enough.
+const maxEntries = 32
 
 // eachStateField calls fn with every string field of status whose name says it holds a
 // state (isStateField), the same fields one object down, and the plain state fields
-// (status, state, phase, health) of the first 32 entries of each list, whose entries carry
-// other fields ending in Status. Conditions are not states, and a field named for a state
+// (entryStates) of the entries of lists, at the top of status (featureSummaries[].status),
+// in an object (workflow.steps[].phase) or in an entry (actions[].phases[].state), the
+// first maxEntries of each. Conditions are not states, and a field named for a state
 // wanted or past (notNow) is not read.
 func eachStateField(status map[string]any, fn func(at stateField, value string)) {
+	// entries reads the entries of list, found at "at" (whose j or i the loop sets).
+	entries := func(list []any, at stateField, nested bool) {
+		for n, e := range list {
+			em, _ := e.(map[string]any)
+			if nested {
+				at.j = n
+			} else {
+				at.i = n
+			}
+			for _, name := range entryStates {
+				if s, ok := em[name].(string); ok && s != "" {
+					if nested {
+						at.k3 = name
+					} else {
+						at.k2 = name
+					}
+					fn(at, s)
+				}
+			}
+			if !nested {
+				// One list further down: an entry's own list (actions[].phases[]).
+				for k2, v2 := range em {
+					if l2, ok := v2.([]any); ok && k2 != "conditions" && !notNow(k2) {
+						for x, e2 := range l2 {
+							em2, _ := e2.(map[string]any)
+							for _, name := range entryStates {
+								if s, ok := em2[name].(string); ok && s != "" {
+									fn(stateField{k: at.k, i: n, k2: k2, j: x, k3: name}, s)
+								}
+							}
+							if x == maxEntries-1 {
+								break
+							}
+						}
+					}
+				}
+			}
+			if n == maxEntries-1 {
+				break
+			}
+		}
+	}
 	for k, v := range status {
 		switch v := v.(type) {
 		case string:
 			if v != "" && isStateField(k) {
-				fn(stateField{k: k, i: -1}, v)
+				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 		case map[string]any:
 			if k == "conditions" || notNow(k) {
 				continue
 			}
 			for k2, v2 := range v {
-				if s, ok := v2.(string); ok && s != "" && isStateField(k2) {
-					fn(stateField{k: k, k2: k2, i: -1}, s)
+				switch v2 := v2.(type) {
+				case string:
+					if v2 != "" && isStateField(k2) {
+						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
+					}
+				case []any:
+					if k2 != "conditions" && !notNow(k2) {
+						entries(v2, stateField{k: k, k2: k2, i: -1}, true)
+					}
 				}
 			}
 		case []any:
-			if k == "conditions" {
-				continue
-			}
-			for i, e := range v {
-				em, _ := e.(map[string]any)
-				for _, k2 := range [...]string{"status", "state", "phase", "health"} {
-					if s, ok := em[k2].(string); ok && s != "" {
-						fn(stateField{k: k, k2: k2, i: i}, s)
-					}
-				}
-				if i == 31 {
-					break // a long list is inventory, not state: its first entries say enough
-				}
+			if k != "conditions" {
+				entries(v, stateField{k: k, j: -1}, false)
 			}
 		}
 	}
