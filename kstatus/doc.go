@@ -94,9 +94,12 @@
 //	    health or robustness, or whose name ends in one of them as a word (jobStatus,
 //	    lifecycleState, operationalStatus, PostgresClusterStatus), and the same fields one
 //	    object down (status.provisioning.state, status.cluster.status, status.pd.phase,
-//	    status.lastOperation.state), but not a state wanted or past (names starting with
-//	    desired, target, requested, expected, previous, last or old). The worst value
-//	    decides:
+//	    status.lastOperation.state), a run's result (status.result), and the plain status,
+//	    state, phase and health of the first 32 entries of lists, at the top of status, in
+//	    an object or in an entry (featureSummaries[].status, workflow.steps[].phase,
+//	    actions[].phases[].state); but not a state wanted or past (names starting with
+//	    desired, target, requested, expected, previous, latest, last or old). The worst
+//	    value decides, and a state in progress whose status.reason is terminal is Failed:
 //	    - Current: Succeeded, Completed, Complete, Done, Finished, Success, Successful (a
 //	      run's outcome), and Healthy, Ready, Available, Bound, Active, Established,
 //	      Deployed, Online, OK, Green, Provisioned, Externally Provisioned, Stable, Synced,
