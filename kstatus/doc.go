@@ -100,19 +100,21 @@
 //	    actions[].phases[].state); but not a state wanted or past (names starting with
 //	    desired, target, requested, expected, previous, latest, last or old). The worst
 //	    value decides, and a state in progress whose status.reason is terminal is Failed:
-//	    - Current: Succeeded, Completed, Complete, Done, Finished, Success, Successful (a
-//	      run's outcome), and Healthy, Ready, Available, Bound, Active, Established,
+//	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
+//	      Successful, Accomplished (a run's outcome, which decides alone unless something
+//	      failed), and Healthy, Ready, Available, Bound, Active, Established,
 //	      Deployed, Online, OK, Green, Provisioned, Externally Provisioned, Stable, Synced,
-//	      Serving, Operational, Up, Reconciled, Applied.
+//	      Serving, Operational, Up, Reconciled, Applied, Allocated, Reserved.
 //	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
-//	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, and the health
+//	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
+//	      Rolling, RollingUpdate, and the health
 //	      words Warning, Warn and Yellow; Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
-//	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, and any compound that
+//	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed).
 //	    - Suspended, Paused and Suspend: see 6e.
