@@ -76,7 +76,8 @@
 //	      EarlyStopped) True is Current and decides alone, unless its reason names a
 //	      failure; work under way (Restarting, Pending, Queued, Initializing, Starting,
 //	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
-//	      Suspending, or a type ending in InProgress) True is InProgress; Running True is
+//	      Suspending, Synchronizing, a type ending in InProgress or Progressing, or any
+//	      one-word type ending in -ing) True is InProgress; Running True is
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
 //	      Started True is a run begun (6f).
 //	    - A failure: a type Failed, Failure, Error, Errored or Degraded, or one whose last
@@ -84,6 +85,8 @@
 //	      ReconcileError), True is Failed, with its reason and message; but InProgress when
 //	      its reason is transient or its message starts with a transient word ("Waiting for
 //	      ..."). A failure outranks an outcome.
+//	    - Progressing False whose reason names an error a person must fix is Failed (any
+//	      other Progressing False is often progress finished, and says nothing).
 //	    - Suspended or Paused True: see 6e.
 //	6b. The same conditions, and Ready, in each entry of status.parents (Gateway API
 //	    routes), status.ancestors (policies), status.listeners (Gateways) and
@@ -148,7 +151,8 @@
 //	    stops acting on it, as on a paused Deployment.
 //	6f. A kind that finishes is Current only once its run has ended: a Current read from
 //	    Running, a run begun (Created True) or nothing at all is InProgress, reason
-//	    NotFinished. A kind finishes when its definition says so (KindInfo.Finishes: a
+//	    NotFinished, unless status records a completion time (completionTime, endTime, ...)
+//	    and nothing says the run failed. A kind finishes when its definition says so (KindInfo.Finishes: a
 //	    completion-time field in status, a run's limits in spec, an outcome among the
 //	    conditions' types, a terminal success among a state field's enum), or the object
 //	    does (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
