@@ -79,7 +79,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			}
 			rc.done = verdict{status: CurrentStatus, message: t + " condition is True" + textSuffix(c), by: "infer:outcome"}
 		case condBusy:
-			if rc.busy.status == "" {
+			// Kubernetes' own Progressing stays True once the work is done, saying so in
+			// its reason (NewReplicaSetAvailable).
+			if rc.busy.status == "" && !reasonSaysDone(c.reason) {
 				rc.busyType = t
 				rc.busy = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
