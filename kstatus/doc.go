@@ -81,10 +81,11 @@
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
 //	      Started True is a run begun (6f).
 //	    - A failure: a type Failed, Failure, Error, Errored or Degraded, or one whose last
-//	      word is Failed, Failure, Error, Errors or Degraded (ReplicaFailure,
-//	      ReconcileError), True is Failed, with its reason and message; but InProgress when
-//	      its reason is transient or its message starts with a transient word ("Waiting for
-//	      ..."). A failure outranks an outcome.
+//	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
+//	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), True is Failed, with
+//	      its reason and message; but InProgress when its reason is transient or its
+//	      message starts with a transient word ("Waiting for ..."), unless the type itself
+//	      names a limit reached or a refusal. A failure outranks an outcome.
 //	    - Progressing False whose reason names an error a person must fix is Failed (any
 //	      other Progressing False is often progress finished, and says nothing).
 //	    - Suspended or Paused True: see 6e.

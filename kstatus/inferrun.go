@@ -61,7 +61,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			if rc.failure.status != "" {
 				continue
 			}
-			if classifyReason(c.reason) == reasonTransient || startsTransient(c.message) {
+			// A type that names a limit reached or a refusal (RetryLimitExceeded) is not
+			// softened by a transient reason: it says the retrying is over.
+			if classifyReason(t) != reasonTerminal && (classifyReason(c.reason) == reasonTransient || startsTransient(c.message)) {
 				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: c.text(t + " condition is True"), by: "infer:conditions"}
 				continue

@@ -298,6 +298,9 @@ func classifyCondition(t string) condClass {
 		prev, np = last, nl
 		nl = copy(last[:], x)
 	}
+	if terminalWords[string(last[:nl])] {
+		return condFailure // RetryLimitExceeded, AccessDenied, SpecInvalid
+	}
 	switch string(last[:nl]) {
 	case "failed", "failure", "error", "errors", "degraded":
 		return condFailure

@@ -101,6 +101,8 @@ func TestClassifyCondition(t *testing.T) {
 		"HeadPodReady":             condPositive,
 		"SecretSynced":             condPositive,
 		"Suspended":                condSuspended,
+		"RetryLimitExceeded":       condFailure,
+		"AccessDenied":             condFailure,
 		"AvailableForProvisioning": condOther,
 		"Manageable":               condOther,
 	} {
