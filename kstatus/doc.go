@@ -65,7 +65,9 @@
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
-//	      Accepted, Programmed, Valid or Validated (HeadPodReady, SecretSynced). True is
+//	      Accepted, Programmed, Valid or Validated (HeadPodReady, SecretSynced), and, when
+//	      Unknown only, any other type whose last word is a past participle that does not
+//	      befall an object (Imported, but not Evicted or Throttled). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
 //	      when it is False with severity Error (Cluster API v1beta1's "given up", which
 //	      other providers copied; Warning and Info keep reconciling), or when its reason

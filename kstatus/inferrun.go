@@ -50,7 +50,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue
 		}
 		if !c.isTrue() {
-			if class == condPositive && rc.notMet.status == "" {
+			if (class == condPositive || class == condParticiple && c.status == "Unknown") && rc.notMet.status == "" {
 				rc.notMet = notTrue(c, t)
 				rc.notMet.by = "infer:conditions"
 			}
@@ -95,7 +95,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.runType = t
 			}
 			rc.started = true
-		case condPositive:
+		case condPositive, condParticiple:
 			// Handled above: only True reaches here, which says nothing to wait for.
 		case condSuspended:
 			if rc.suspended.status == "" {

@@ -245,14 +245,15 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 type condClass uint8
 
 const (
-	condOther     condClass = iota
-	condFailure             // abnormal-true, names a failure: True is Failed
-	condDone                // a run's successful outcome: True is Current, and decides
-	condRunning             // Running: InProgress for a kind that finishes
-	condStarted             // Created, Scheduled, Submitted, Admitted: a run begun, not finished
-	condBusy                // work under way: True is InProgress
-	condSuspended           // Suspended, Paused: see the paused policy
-	condPositive            // normal-true, named for a state reached (HeadPodReady, RayClusterProvisioned): not True is InProgress
+	condOther      condClass = iota
+	condFailure              // abnormal-true, names a failure: True is Failed
+	condDone                 // a run's successful outcome: True is Current, and decides
+	condRunning              // Running: InProgress for a kind that finishes
+	condStarted              // Created, Scheduled, Submitted, Admitted: a run begun, not finished
+	condBusy                 // work under way: True is InProgress
+	condSuspended            // Suspended, Paused: see the paused policy
+	condPositive             // normal-true, named for a state reached (HeadPodReady, RayClusterProvisioned): not True is InProgress
+	condParticiple           // named by another past participle (Imported): Unknown is InProgress
 )
 
 // condClasses are the condition types of batch, ML and HPC operators (Created, Running,
@@ -319,6 +320,14 @@ func classifyCondition(t string) condClass {
 		"programmed", "valid", "validated":
 		return condPositive
 	default:
+		// A type named by a past participle (Imported, AllInjected, Realized) is named for a
+		// state reached, unless the participle names something that befalls an object
+		// (abnormalParticiples: Evicted, Throttled, Expired). Only Unknown is read of it:
+		// False is as often the other of a pair of states (Chaos Mesh's AllInjected and
+		// AllRecovered) as a state not reached yet.
+		if w := string(last[:nl]); len(w) > 4 && hasSuffix(w, "ed") && !abnormalParticiples[w] {
+			return condParticiple
+		}
 		// A type that is one word naming an activity (Synchronizing, Rebalancing,
 		// Draining): True is work under way. Not a longer name ending in one
 		// (AvailableForProvisioning), which says what the object is ready for.
@@ -327,4 +336,22 @@ func classifyCondition(t string) condClass {
 		}
 	}
 	return condOther
+}
+
+// abnormalParticiples are past participles that, as condition types, are abnormal-true: True
+// is the news and False is the normal state, so a False one is not a state still to reach.
+var abnormalParticiples = map[string]bool{
+	"evicted": true, "preempted": true, "terminated": true, "deprecated": true,
+	"cordoned": true, "drained": true, "throttled": true, "disrupted": true, "drifted": true,
+	"expired": true, "blocked": true, "locked": true, "deleted": true, "orphaned": true,
+	"skipped": true, "ignored": true, "interrupted": true, "outdated": true,
+	"overloaded": true, "disabled": true, "restarted": true, "superseded": true,
+	"abandoned": true, "cancelled": true, "canceled": true, "quarantined": true,
+	"hibernated": true, "invalidated": true, "truncated": true, "evacuated": true,
+	"tainted": true, "conflicted": true, "exhausted": true, "exceeded": true, "denied": true,
+	"rejected": true, "failed": true, "degraded": true, "paused": true, "suspended": true,
+	"stopped": true, "killed": true, "crashed": true, "aborted": true, "errored": true,
+	"corrupted": true, "missed": true, "delayed": true, "stalled": true, "requested": true,
+	"modified": true, "changed": true, "updated": true, "unhealthy": true, "lost": true,
+	"detached": true, "isolated": true, "partitioned": true, "fenced": true,
 }

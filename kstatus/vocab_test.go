@@ -102,6 +102,8 @@ func TestClassifyCondition(t *testing.T) {
 		"SecretSynced":             condPositive,
 		"Suspended":                condSuspended,
 		"RetryLimitExceeded":       condFailure,
+		"Imported":                 condParticiple,
+		"Evicted":                  condOther,
 		"AccessDenied":             condFailure,
 		"AvailableForProvisioning": condOther,
 		"Manageable":               condOther,
