@@ -315,13 +315,14 @@ func resourceQuotaRule(o object) verdict {
 		return malformed(f.err)
 	}
 	// Report the first limit by name, not by map order, so the message is stable.
-	first := ""
+	// found, not first == "", says whether a limit is short: "" is a name a map can hold.
+	first, found := "", false
 	for name, limit := range want {
-		if got, ok := have[name]; (!ok || quantity(got) != quantity(limit)) && (first == "" || name < first) {
-			first = name
+		if got, ok := have[name]; (!ok || quantity(got) != quantity(limit)) && (!found || name < first) {
+			first, found = name, true
 		}
 	}
-	if first == "" {
+	if !found {
 		return current("ResourceQuota is in force")
 	}
 	got, ok := have[first]
