@@ -100,7 +100,8 @@
 //	    health or robustness, or whose name ends in one of them as a word (jobStatus,
 //	    lifecycleState, operationalStatus, PostgresClusterStatus), and the same fields one
 //	    object down (status.provisioning.state, status.cluster.status, status.pd.phase,
-//	    status.lastOperation.state), a run's result (status.result), and the plain status,
+//	    status.lastOperation.state; not in an object of more than 64 fields, which is an
+//	    inventory), a run's result (status.result), and the plain status,
 //	    state, phase and health of the first 32 entries of lists, at the top of status, in
 //	    an object or in an entry (featureSummaries[].status, workflow.steps[].phase,
 //	    actions[].phases[].state); but not a state wanted or past (names starting with

@@ -490,6 +490,10 @@ var entryStates = [...]string{"status", "state", "phase", "health"}
 // state, and its first entries say enough.
 const maxEntries = 32
 
+// maxFields bounds the objects of status read for states: one with more fields is a map of
+// members or stores by name, whose walk would cost as much as the object's decode.
+const maxFields = 64
+
 // eachStateField calls fn with every string field of status whose name says it holds a
 // state (isStateField), the same fields one object down, and the plain state fields
 // (entryStates) of the entries of lists, at the top of status (featureSummaries[].status),
@@ -546,8 +550,8 @@ func eachStateField(status map[string]any, fn func(at stateField, value string))
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) {
-				continue
+			if k == "conditions" || notNow(k) || len(v) > maxFields {
+				continue // a large object is inventory (members by name), not a state
 			}
 			for k2, v2 := range v {
 				switch v2 := v2.(type) {

@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,6 +111,35 @@ func TestClassifyCondition(t *testing.T) {
 	} {
 		if got := classifyCondition(in); got != want {
 			t.Errorf("classifyCondition(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// TestEachStateFieldBounds holds the walk of status to its bounds: the first maxEntries
+// entries of a list, and objects of at most maxFields fields, so that a status holding an
+// inventory costs no more than its first entries.
+func TestEachStateFieldBounds(t *testing.T) {
+	members := map[string]any{"state": "Failed"}
+	for i := 0; i < maxFields; i++ {
+		members["m"+strconv.Itoa(i)] = map[string]any{"state": "Up"}
+	}
+	var list []any
+	for i := 0; i < maxEntries+5; i++ {
+		list = append(list, map[string]any{"state": "Ready"})
+	}
+	status := map[string]any{
+		"members": members, // maxFields+1 fields: not read
+		"pd":      map[string]any{"phase": "Normal"},
+		"stores":  list,
+	}
+	var got []string
+	eachStateField(status, func(at stateField, value string) { got = append(got, at.path()+"="+value) })
+	if len(got) != 1+maxEntries {
+		t.Errorf("read %d fields, want %d (pd.phase and the first %d stores): %v", len(got), 1+maxEntries, maxEntries, got)
+	}
+	for _, g := range got {
+		if strings.HasPrefix(g, "members.") {
+			t.Errorf("read %s in an object of %d fields", g, len(members))
 		}
 	}
 }
