@@ -40,7 +40,7 @@ func (k *KindInfo) finishes() (finishes, known bool) {
 		return false, false
 	}
 	for _, p := range k.PhaseValues {
-		if phaseClass(p) == phaseDone {
+		if phaseClassOf(p) == phaseDone {
 			return true, true
 		}
 	}
@@ -212,9 +212,6 @@ var phases = map[string]phaseKind{
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }
-
-// phaseClass sorts a phase or state value; see phaseClassOf.
-func phaseClass(s string) phaseKind { return phaseClassOf(s) }
 
 // inferConditions are the normal-true conditions rule 6 reads, at the top of status (after
 // Ready, which rule 5 read) and in each entry of the condition-bearing lists below. The

@@ -313,9 +313,6 @@ type stateScan struct {
 	value        string
 }
 
-// isStateField reports whether a status field's name says it holds a phase or a state:
-// phase, state, status, health or robustness, or a name ending in one of them (jobStatus,
-// provisioningState, lifecycleState, operationalStatus).
 // notNow reports a field named for a state wanted, or one that was (desiredState,
 // lastRunStatus, latestMoverStatus): not the state now.
 func notNow(name string) bool {
@@ -327,6 +324,9 @@ func notNow(name string) bool {
 	return false
 }
 
+// isStateField reports whether a status field's name says it holds a phase or a state:
+// phase, state, status, health or robustness, or a name ending in one of them (jobStatus,
+// provisioningState, lifecycleState, operationalStatus), or result; never one notNow names.
 func isStateField(name string) bool {
 	if name == "" {
 		return false
