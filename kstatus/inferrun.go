@@ -625,12 +625,12 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		}
 		return verdict{status: FailedStatus, reason: reasonFromField(k), message: "status." + k + ": " + msg, by: "infer:errors"}
 	}
-	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod).
-	var ev verdict
-	var evList string
+	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod); the
+	// list first by name, so the message does not depend on the map's order.
+	var errList, errPath, errMsg, errField string
 	for k, v := range status {
 		list, ok := v.([]any)
-		if !ok || k == "conditions" || ev.status != "" && k > evList {
+		if !ok || k == "conditions" || errList != "" && k > errList {
 			continue
 		}
 	entries:
@@ -638,18 +638,18 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			em, _ := e.(map[string]any)
 			for _, ek := range [...]string{"errors", "error", "errorMessage", "failureMessage"} {
 				if msg := errorText(em[ek]); msg != "" {
-					path := "status." + k + "[" + strconv.Itoa(i) + "]." + ek
-					ev, evList = verdict{status: FailedStatus, reason: reasonFromField(ek), message: path + ": " + msg, by: "infer:errors"}, k
+					errList, errField, errMsg = k, ek, msg
+					errPath = "status." + k + "[" + strconv.Itoa(i) + "]." + ek
 					break entries
 				}
 			}
 		}
 	}
-	if ev.status != "" {
+	if errList != "" {
 		if tr != nil {
-			tr.note(ev.message[:strings.Index(ev.message, ": ")], ev.message[strings.Index(ev.message, ": ")+2:])
+			tr.note(errPath, errMsg)
 		}
-		return ev
+		return verdict{status: FailedStatus, reason: reasonFromField(errField), message: errPath + ": " + errMsg, by: "infer:errors"}
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
 	for _, k := range [...]string{"ready", "readyToUse", "valid"} {
