@@ -31,7 +31,7 @@ func TestWordIter(t *testing.T) {
 }
 
 func TestClassifyReason(t *testing.T) {
-	for in, want := range map[string]reasonKind{
+	checkWords(t, "classifyReason", classifyReason, map[string]reasonKind{
 		"InvalidConfigurationError":       reasonTerminal,
 		"PermissionDenied":                reasonTerminal,
 		"AuthorizationFailed":             reasonTerminal,
@@ -44,27 +44,19 @@ func TestClassifyReason(t *testing.T) {
 		"Error":                           reasonUnclear,
 		"ReconciliationFailed":            reasonUnclear,
 		"":                                reasonUnclear,
-	} {
-		if got := classifyReason(in); got != want {
-			t.Errorf("classifyReason(%q) = %d, want %d", in, got, want)
-		}
-	}
+	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
-	for in, want := range map[string]reasonKind{
+	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
 		"Get https://x: context deadline exceeded":         reasonUnclear,
 		"dial tcp 10.0.0.1:443: i/o timeout":               reasonUnclear,
 		"Code: 403. Errors: permission denied":             reasonTerminal,
 		"not ready: YAML parse error on templates/x.yaml":  reasonTerminal,
 		"Waiting for the webhook to be invalid-free again": reasonTransient,
-	} {
-		if got := classifyMessage(in); got != want {
-			t.Errorf("classifyMessage(%q) = %d, want %d", in, got, want)
-		}
-	}
+	})
 }
 
 func TestPhaseClassOf(t *testing.T) {
-	for in, want := range map[string]phaseKind{
+	checkWords(t, "phaseClassOf", phaseClassOf, map[string]phaseKind{
 		"RUNNING":                phaseRunning,
 		"STATE_SUCCESS":          phaseDone,
 		"HEALTH_OK":              phaseUp,
@@ -80,15 +72,11 @@ func TestPhaseClassOf(t *testing.T) {
 		"SPLIT_BRAIN":            phaseUnknown,
 		"Suspend":                phaseSuspended,
 		"":                       phaseUnknown,
-	} {
-		if got := phaseClassOf(in); got != want {
-			t.Errorf("phaseClassOf(%q) = %d, want %d", in, got, want)
-		}
-	}
+	})
 }
 
 func TestClassifyCondition(t *testing.T) {
-	for in, want := range map[string]condClass{
+	checkWords(t, "classifyCondition", classifyCondition, map[string]condClass{
 		"Failed":                   condFailure,
 		"ReconcileError":           condFailure,
 		"ReplicaFailure":           condFailure,
@@ -108,11 +96,7 @@ func TestClassifyCondition(t *testing.T) {
 		"AccessDenied":             condFailure,
 		"AvailableForProvisioning": condOther,
 		"Manageable":               condOther,
-	} {
-		if got := classifyCondition(in); got != want {
-			t.Errorf("classifyCondition(%q) = %d, want %d", in, got, want)
-		}
-	}
+	})
 }
 
 // TestEachStateFieldBounds holds the walk of status to its bounds: the first maxEntries
@@ -140,6 +124,17 @@ func TestEachStateFieldBounds(t *testing.T) {
 	for _, g := range got {
 		if strings.HasPrefix(g, "members.") {
 			t.Errorf("read %s in an object of %d fields", g, len(members))
+		}
+	}
+}
+
+// checkWords holds a vocabulary function to a table of words and the class each is sorted
+// into.
+func checkWords[K comparable](t *testing.T, name string, classify func(string) K, cases map[string]K) {
+	t.Helper()
+	for in, want := range cases {
+		if got := classify(in); got != want {
+			t.Errorf("%s(%q) = %v, want %v", name, in, got, want)
 		}
 	}
 }
