@@ -157,6 +157,10 @@ var heldOutSets = []struct {
 	// named for a limit reached or a refusal (RetryLimitExceeded) and past participles Unknown
 	// (Imported): no longer held out.
 	{"../testdata/kstatus/heldout3", 37},
+	// Written blind after the sets above were tuned on; measured first at 30 of 39 and 31 of
+	// 43.
+	{"../testdata/kstatus/heldout4", 30},
+	{"../testdata/kstatus/heldout5", 31},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
