@@ -49,6 +49,10 @@ type Client struct {
 	// expander resolves short names ("deploy", a CRD's) through mapper.
 	expander meta.RESTMapper
 
+	// reach follows whether the API server answers, to cut retries' backoff short when it
+	// comes back from an outage (see reach.go).
+	reach *serverReach
+
 	// writes records the client's writes for the accumulators built from it (coherence).
 	writes *writeLog
 
@@ -117,6 +121,10 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 		return &fencedTransport{next: rt, fence: contextFence}
 	})
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &warningTransport{next: rt} })
+	// Every request's outcome tells whether the API server answers, so that retries go again
+	// as soon as it is back from an outage (see reach.go).
+	reach := newServerReach()
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &reachTransport{next: rt, reach: reach} })
 	httpClient, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
@@ -148,7 +156,9 @@ func NewClientFromRESTConfig(cfg *rest.Config, namespace string) (*Client, error
 		metadata:   meta,
 		discovery:  disco,
 		writes:     newWriteLog(),
+		reach:      reach,
 	}
+	reach.probe = c.probeReadyz
 	c.mapper = restmapper.NewDeferredDiscoveryRESTMapper(disco)
 	c.expander = restmapper.NewShortcutExpander(c.mapper, disco, func(string) {})
 	return c, nil

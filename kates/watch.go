@@ -368,6 +368,9 @@ func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator,
 	}
 	r := cache.NewReflectorWithOptions(lister, expected, store, cache.ReflectorOptions{
 		Name: "kates query " + rq.Name,
+		// The reflector's watch retries back off on this clock: they go again as soon as
+		// the API server is back from an outage (see reach.go).
+		Clock: retryClock{ctx: ctx, reach: c.reach},
 	})
 	if isUnstructured {
 		// WatchList streams the initial objects; this is the page size of the lists it falls
@@ -396,10 +399,8 @@ func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator,
 		if permanent(err) || time.Since(failingSince) >= opts.PersistentErrorAfter {
 			acc.SetError(rq.Name, err)
 		}
-		select {
-		case <-ctx.Done():
+		if c.reach.wait(ctx, backoff.Step()) != nil {
 			return
-		case <-time.After(backoff.Step()):
 		}
 	}
 }
