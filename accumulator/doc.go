@@ -97,6 +97,18 @@ an object added and deleted in between gives nothing, and a relist that drops ob
 deletes. FilteredUpdate keeps out of the view the objects a predicate refuses, judging each
 new version of an object once.
 
+# Never backwards
+
+A store refuses events older than what it holds (resource versions compare, KEP-5504): an
+object's older version, the deletion of an older version, an object it saw deleted sent again
+at a version no newer than its deletion, an object it does not hold at a version no newer than
+its last complete list, and in a list older than the view, the older versions, the deleted
+objects and the absence of newer ones. Only a lagging or misbehaving server sends such events;
+applying them, as informers do, would show objects going back in time. Each refusal is counted
+(StaleObserver) and the first logged; three since the last complete list close
+Store.RelistWanted's channel, on which the I/O shell lists again. Resource versions that are not
+decimal integers are never compared. See stale.go.
+
 # Sharded queries
 
 A query with QuerySpec.ShardOf is sharded: its view holds the objects of the shards its Store

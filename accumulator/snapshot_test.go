@@ -363,7 +363,7 @@ func TestUnchangedObjectsAreShared(t *testing.T) {
 func TestMapInPlace(t *testing.T) {
 	acc := mustNew(t, accumulator.Options{}, cmQuery("ConfigMaps", ""))
 	st := acc.Store("ConfigMaps")
-	replace(t, acc, "ConfigMaps", "10", newCM("a", "x", "5"), newCM("a", "y", "6"))
+	replace(t, acc, "ConfigMaps", "6", newCM("a", "x", "5"), newCM("a", "y", "6"))
 	var snap struct{ ConfigMaps map[string]*corev1.ConfigMap }
 	update(t, acc, &snap)
 	handed := snap.ConfigMaps
@@ -435,7 +435,7 @@ func TestFreshTarget(t *testing.T) {
 func TestSwitchFieldTypes(t *testing.T) {
 	acc := mustNew(t, accumulator.Options{}, cmQuery("ConfigMaps", ""))
 	st := acc.Store("ConfigMaps")
-	replace(t, acc, "ConfigMaps", "10", newCM("a", "x", "5"), newCM("a", "y", "6"))
+	replace(t, acc, "ConfigMaps", "6", newCM("a", "x", "5"), newCM("a", "y", "6"))
 	var typed cmSnapshot
 	var raw struct{ ConfigMaps []*unstructured.Unstructured }
 	var entries struct {
@@ -614,7 +614,7 @@ func TestBigChangeSetConverts(t *testing.T) {
 func TestReuseSlices(t *testing.T) {
 	acc := mustNew(t, accumulator.Options{ReuseSlices: true}, cmQuery("ConfigMaps", ""))
 	st := acc.Store("ConfigMaps")
-	replace(t, acc, "ConfigMaps", "10", newCM("a", "x", "5"), newCM("a", "y", "6"))
+	replace(t, acc, "ConfigMaps", "6", newCM("a", "x", "5"), newCM("a", "y", "6"))
 	var snap struct{ ConfigMaps []*corev1.ConfigMap }
 	update(t, acc, &snap)
 	handed := snap.ConfigMaps

@@ -166,6 +166,16 @@ type Store struct {
 	// takes them with dirty: they leave the view as ObjectMoved, not ObjectDelete. Guarded by
 	// mu.
 	moved map[objKey]struct{}
+
+	// The past (see stale.go), guarded by writeMu: gone holds the resource version at which
+	// each object deleted since the last Replace was deleted, so that an event of it from
+	// before that does not bring it back; pastRV is the resource version of the last
+	// complete list of the whole store (f == nil), or of its deletions forgotten since, at
+	// or before which an event of an object the store does not hold is from the past too.
+	// stale is guarded by mu.
+	gone   map[objKey]string
+	pastRV string
+	stale  staleState
 }
 
 var (
@@ -319,6 +329,10 @@ func (s *Store) put(f *Feed, op EventType, obj any) error {
 	if old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) {
 		return nil
 	}
+	if s.fromThePast(f, key, old, m.GetResourceVersion()) {
+		s.refuse(op, key, m.GetResourceVersion(), old)
+		return nil
+	}
 	if it == nil {
 		it = s.newItem(o)
 	}
@@ -390,6 +404,16 @@ func (s *Store) delete(f *Feed, obj any) error {
 	old, had := s.objects[key]
 	if had && s.shardOf != nil && !f.covers(old.shard) {
 		had = false // another feed's object of this name: not this feed's to delete
+	}
+	if had && rvNewer(old.rv, rv) {
+		// The deletion of a version older than the one held: a replay from the past (a
+		// recreated object's predecessor is deleted before it is created).
+		s.mu.Unlock()
+		s.refuse(EventDelete, key, rv, old)
+		return nil
+	}
+	if rv != "" {
+		s.rememberGone(key, rv)
 	}
 	f.advanceLocked(rv)
 	wasDirty := false
@@ -464,8 +488,18 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 			}
 		}
 		key := keyOf(m)
-		if old := s.objects[key]; old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) && old.shard == shard {
+		old := s.objects[key]
+		if old != nil && sameVersion(old, m.GetResourceVersion(), m.GetUID()) && old.shard == shard {
 			keep(key, old)
+			continue
+		}
+		if s.listedFromThePast(key, old, m.GetResourceVersion()) {
+			// A list older than what the store holds of this object (a lagging server):
+			// the object keeps the newer version, or stays deleted.
+			s.refuse("replace", key, m.GetResourceVersion(), old)
+			if old != nil {
+				keep(key, old)
+			}
 			continue
 		}
 		if it == nil {
@@ -491,6 +525,30 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 				objects[key] = it
 			}
 		}
+	}
+
+	// Objects the store holds at versions newer than the list were written after it: a
+	// lagging server's list does not take them back. Only a list older than the store's (or
+	// the feed's) watermark can leave any out.
+	s.mu.Lock()
+	watermark := s.rv
+	if f != nil {
+		watermark = f.rv
+	}
+	s.mu.Unlock()
+	if c, ok := rvCompare(resourceVersion, watermark); ok && c < 0 {
+		for key, it := range s.objects {
+			if _, listed := objects[key]; listed || (s.shardOf != nil && !f.covers(it.shard)) {
+				continue
+			}
+			if c, ok := rvCompare(it.rv, resourceVersion); ok && c > 0 {
+				objects[key] = it
+				s.refuse("replace", key, resourceVersion, it)
+			}
+		}
+	}
+	if f == nil {
+		s.listed(resourceVersion)
 	}
 
 	s.mu.Lock()
@@ -521,6 +579,7 @@ func (s *Store) replace(f *Feed, list []any, resourceVersion string) error {
 	}
 	held := len(objects) - len(s.objects)
 	s.objects = objects
+	s.listedStaleLocked()
 	// first: this list bootstraps the query. A feed's first list that does not (a shard
 	// added later, or one of several the bootstrap waits for) is no relist either.
 	first, relist := false, true

@@ -59,6 +59,23 @@
 // delete by name disappears at once. Writes made through DynamicInterface or a clientset built
 // on HTTPClient, or by other clients, show when the watch delivers them.
 //
+// # Outages
+//
+// A Watch (and a Wait, which watches) survives the API server going away: its queries retry,
+// relist after 410 Gone, and converge to the server's state with every change reported once.
+// Retries back off while the server is down, but not after: the Client follows whether the
+// server answers its requests, probes /readyz while the server is down and retries wait (one
+// request at a time for the whole Client), and wakes every waiting retry as soon as it answers,
+// so views are back within about a second of the server's return rather than after the
+// backoff built up during the outage. An answer of 429 or 5xx wakes nobody; a server that
+// flaps costs each waiting query one request per return. Client.WaitToRetry gives a program's
+// own retry loops the same wake-up.
+//
+// A view never goes backwards: an event older than what it holds of an object (an older
+// version, the deletion of an older version, an object it saw deleted, a list older than the
+// view) is refused and counted (see package accumulator), and queries that keep receiving
+// such events list again.
+//
 // # Sharding
 //
 // A controller whose views outgrow one replica splits its objects across replicas with the API

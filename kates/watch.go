@@ -384,9 +384,29 @@ func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator,
 	backoff := wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 1 << 30, Cap: 10 * time.Second}
 	var failingSince time.Time
 	for ctx.Err() == nil {
-		err := r.ListAndWatchWithContext(ctx)
+		// A store that keeps refusing events from the past (see accumulator's stale.go) is
+		// fed by a server serving an old view: it lists again, after a backoff, so that a
+		// lagging server is not asked for the same list over and over.
+		lctx, cancel := context.WithCancel(ctx)
+		stale := acc.Store(rq.Name).RelistWanted()
+		go func() {
+			select {
+			case <-stale:
+				cancel()
+			case <-lctx.Done():
+			}
+		}()
+		err := r.ListAndWatchWithContext(lctx)
+		relist := lctx.Err() != nil
+		cancel()
 		if ctx.Err() != nil {
 			return
+		}
+		if relist {
+			if c.reach.wait(ctx, backoff.Step()) != nil {
+				return
+			}
+			continue
 		}
 		if err == nil {
 			backoff.Steps, backoff.Duration = 1<<30, 200*time.Millisecond

@@ -24,6 +24,7 @@ const (
 	BootstrapName       = "kates_accumulator_bootstrap_duration_seconds"
 	ListWatchErrorsName = "kates_accumulator_list_watch_errors_total"
 	RelistsName         = "kates_accumulator_relists_total"
+	StaleName           = "kates_accumulator_stale_events_total"
 	WritesName          = "kates_client_writes_total"
 	CoherenceName       = "kates_client_coherence_records"
 	WaitObjectsName     = "kates_wait_objects"
@@ -69,6 +70,7 @@ type Metrics struct {
 	bootstrap       *prometheus.GaugeVec
 	listWatchErrors *prometheus.CounterVec
 	relists         *prometheus.CounterVec
+	stale           *prometheus.CounterVec
 	writes          *prometheus.CounterVec
 	coherence       prometheus.GaugeFunc
 	waitObjects     prometheus.Gauge
@@ -111,6 +113,10 @@ func New(coherenceRecords func() float64) *Metrics {
 			Name: RelistsName,
 			Help: "Total number of complete lists after the first (after a 410 Gone or a broken watch), by query.",
 		}, queryLabels),
+		stale: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: StaleName,
+			Help: "Total number of events the stores of the Accumulators' queries refused because they were older than what the view held (a lagging or misbehaving server), by query and type (add, update, delete; replace for an object of a complete list).",
+		}, append(queryLabels, LabelType)),
 		writes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: WritesName,
 			Help: "Total number of write requests the Client sent, by verb and result.",
@@ -128,7 +134,7 @@ func New(coherenceRecords func() float64) *Metrics {
 
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.objects, m.events, m.coalesced, m.updateDuration, m.bootstrap,
-		m.listWatchErrors, m.relists, m.writes, m.coherence, m.waitObjects}
+		m.listWatchErrors, m.relists, m.stale, m.writes, m.coherence, m.waitObjects}
 }
 
 // Register registers every collector of m on reg, or, if one fails, none: it unregisters those
@@ -249,6 +255,7 @@ func (w *Watch) Query(spec accumulator.QuerySpec) accumulator.QueryObserver {
 		objects:   w.m.objects.WithLabelValues(lv...),
 		bootstrap: w.m.bootstrap.WithLabelValues(lv...),
 		errors:    w.m.listWatchErrors.WithLabelValues(lv...),
+		stale:     w.m.stale.MustCurryWith(prometheus.Labels{LabelQuery: spec.Name, LabelKind: spec.GVK.Kind}),
 	}
 	w.mu.Lock()
 	w.byName[spec.Name] = q
@@ -291,7 +298,15 @@ type Query struct {
 	relists, coalesced, errors       prometheus.Counter
 	objects, bootstrap               prometheus.Gauge
 	held                             atomic.Int64
+	// stale is the stale events counter with this query's labels set; its series by type
+	// appear when the first event of that type is refused.
+	stale *prometheus.CounterVec
 }
+
+var _ accumulator.StaleObserver = (*Query)(nil)
+
+// Stale implements accumulator.StaleObserver.
+func (q *Query) Stale(e accumulator.EventType) { q.stale.WithLabelValues(string(e)).Inc() }
 
 // Received implements accumulator.QueryObserver.
 func (q *Query) Received(e accumulator.EventType) {
