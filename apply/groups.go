@@ -512,9 +512,11 @@ func (it *item) readClaim(opts Options) []string {
 		conventions = Conventions
 	}
 	cs, problems := claims(it.obj, conventions)
-	switch len(cs) {
-	case 0:
-	case 1:
+	switch {
+	case len(problems) > 0:
+		// Refused already: a group planned from what is left would only add problems.
+	case len(cs) == 0:
+	case len(cs) == 1:
 		it.claim = &cs[0]
 	default:
 		whats := make([]string, len(cs))
