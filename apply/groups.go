@@ -361,13 +361,14 @@ func (b *batch) plan() ([]*planGroup, []Problem) {
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return nil, problems
-	}
+	// A cycle is looked for even when dependencies were refused (they were left out), so
+	// that every problem is listed at once.
 	ordered, cycle := orderGroups(groups)
 	if cycle != nil {
 		it := byName[cycle[0]].items[0]
 		add(it, "dependency cycle between groups: %s", strings.Join(cycle, " → "))
+	}
+	if len(problems) > 0 {
 		return nil, problems
 	}
 	if len(early) > 0 {
@@ -512,6 +513,9 @@ func (it *item) readClaim(opts Options) []string {
 		conventions = Conventions
 	}
 	cs, problems := claims(it.obj, conventions)
+	if slices.Contains(conventions, ConventionHelm) {
+		stripHelmDependsOn(it.obj)
+	}
 	switch {
 	case len(problems) > 0:
 		// Refused already: a group planned from what is left would only add problems.
@@ -539,4 +543,19 @@ func (b *batch) order(groups []*planGroup) {
 		}
 	}
 	b.groups = groups
+}
+
+// stripHelmDependsOn removes helm.sh/depends-on/resource-groups from the object to be sent:
+// with its two slashes it is not a valid annotation key, and the API server refuses an
+// object that carries it. It has been read by then.
+func stripHelmDependsOn(u *unstructured.Unstructured) {
+	ann := u.GetAnnotations()
+	if _, ok := ann[helmDependsOnAnnotation]; !ok {
+		return
+	}
+	delete(ann, helmDependsOnAnnotation)
+	if len(ann) == 0 {
+		ann = nil
+	}
+	u.SetAnnotations(ann)
 }

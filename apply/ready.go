@@ -84,19 +84,19 @@ func readinessOf(u *unstructured.Unstructured) (*readiness, []string) {
 		}
 		return r, nil
 	case cel:
+		what := ReadyWhenAnnotation
+		if !hasReady {
+			what = FailedWhenAnnotation
+		}
 		gvk := u.GroupVersionKind()
 		rs, err := kstatus.CompileRules([]kstatus.Rule{{
-			Name:  ReadyWhenAnnotation,
+			Name:  what,
 			Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind,
 			Current: readyWhen, Failed: failedWhen,
 			Override: true, // the author's word beats the built-in rule of the kind
 		}})
 		if err != nil {
 			return nil, []string{err.Error()}
-		}
-		what := ReadyWhenAnnotation
-		if !hasReady {
-			what = FailedWhenAnnotation
 		}
 		return &readiness{what: what, rules: rs}, nil
 	}
