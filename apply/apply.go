@@ -109,13 +109,18 @@ type Options struct {
 //     there is one (validate.Validator). Every problem is listed in one InvalidError.
 //  2. With an ApplySet, every object is labelled as a member (another set's member is
 //     refused); BeforeApply is called; the ApplySet's parent is updated.
-//  3. CustomResourceDefinitions are applied first, then Namespaces, then the rest in the order
-//     given. Before the first object of a kind that a CRD in the batch defines, Run waits until
-//     the kind is served (kates.Client.WaitFor). In a dry run such an object is Skipped when its
-//     kind is not served: the CRD's apply was only a dry run.
-//  4. With an ApplySet, the members not in this batch are deleted (applyset.Set.Prune).
-//  5. With Wait, Run waits for the objects annotated "exists" to exist, then for the rest to
-//     be Current (WaitOptions), then for the pruned objects to be gone.
+//  3. The objects are applied group by group (see the package documentation, "Ordered
+//     groups"; a batch without groups is one group): in each, CustomResourceDefinitions first,
+//     then Namespaces, then the rest in the order given. Before the first object of a kind that
+//     a CRD in the batch defines, Run waits until the kind is served (kates.Client.WaitFor). In
+//     a dry run such an object is Skipped when its kind is not served: the CRD's apply was only
+//     a dry run. With Wait, each group but the last is waited for as in step 5 before the next
+//     is applied.
+//  4. With an ApplySet, once the last group is applied, the members not in this batch are
+//     deleted (applyset.Set.Prune).
+//  5. With Wait, Run waits for the last group's objects annotated "exists" to exist, then for
+//     the rest to be Current (WaitOptions) or ready as their readiness annotations say, then
+//     for the pruned objects to be gone.
 //
 // # Unchanged
 //
@@ -152,7 +157,8 @@ type Options struct {
 // that fails returns the ApplySet's error, with every object applied and the objects pruned so
 // far in the Result. A wait that does not succeed returns the wait's error as it is (a
 // *kates.WaitError: errors.Is(err, kates.ErrWaitFailed) when an object failed), with each
-// waited object's last Status filled in.
+// waited object's last Status filled in; in a batch of several groups it is wrapped in a
+// *GroupError naming the group, and the later groups are NotApplied.
 //
 // # Cancellation
 //
