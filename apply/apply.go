@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -69,6 +71,25 @@ type Options struct {
 	// command line passes one that shows progress. It must return the *kates.WaitError of a
 	// wait that did not succeed (or wrap it) for the objects' statuses to be filled in.
 	WaitWith func(ctx context.Context, goal WaitGoal, objects []any, opts kates.WaitOptions) error
+
+	// Conventions are the group annotations read (see Convention and the package
+	// documentation, "Ordered groups"). Default (nil): Conventions, all of them. An object
+	// annotated in two conventions is refused, unless one of them is left out here.
+	Conventions []Convention
+	// IgnoreGroups applies the batch as one group, whatever its group annotations.
+	IgnoreGroups bool
+	// GroupOf, if set, says each object's group and the groups that must be ready before it,
+	// instead of the annotations: "" for none. It is called once per object during the
+	// checks, with a copy of it; an error refuses the batch, as a Problem of the object.
+	GroupOf func(obj *unstructured.Unstructured) (group string, dependsOn []string, err error)
+	// GroupTimeout, if not 0, bounds each group's wait. Default: none but ctx's.
+	GroupTimeout time.Duration
+	// Timeout, if not 0, bounds the whole of Run, as a deadline on ctx would.
+	Timeout time.Duration
+	// OnGroup, if set, is told each group's steps: each group planned (before anything is
+	// written), then, group by group, applying, waiting and ready, with the changes of the
+	// objects waited for by their readiness annotations. Calls are never concurrent.
+	OnGroup func(GroupEvent)
 }
 
 // Run applies objects as one batch with server-side apply, then optionally waits until they
@@ -88,13 +109,18 @@ type Options struct {
 //     there is one (validate.Validator). Every problem is listed in one InvalidError.
 //  2. With an ApplySet, every object is labelled as a member (another set's member is
 //     refused); BeforeApply is called; the ApplySet's parent is updated.
-//  3. CustomResourceDefinitions are applied first, then Namespaces, then the rest in the order
-//     given. Before the first object of a kind that a CRD in the batch defines, Run waits until
-//     the kind is served (kates.Client.WaitFor). In a dry run such an object is Skipped when its
-//     kind is not served: the CRD's apply was only a dry run.
-//  4. With an ApplySet, the members not in this batch are deleted (applyset.Set.Prune).
-//  5. With Wait, Run waits for the objects annotated "exists" to exist, then for the rest to
-//     be Current (WaitOptions), then for the pruned objects to be gone.
+//  3. The objects are applied group by group (see the package documentation, "Ordered
+//     groups"; a batch without groups is one group): in each, CustomResourceDefinitions first,
+//     then Namespaces, then the rest in the order given. Before the first object of a kind that
+//     a CRD in the batch defines, Run waits until the kind is served (kates.Client.WaitFor). In
+//     a dry run such an object is Skipped when its kind is not served: the CRD's apply was only
+//     a dry run. With Wait, each group but the last is waited for as in step 5 before the next
+//     is applied.
+//  4. With an ApplySet, once the last group is applied, the members not in this batch are
+//     deleted (applyset.Set.Prune).
+//  5. With Wait, Run waits for the last group's objects annotated "exists" to exist, then for
+//     the rest to be Current (WaitOptions) or ready as their readiness annotations say, then
+//     for the pruned objects to be gone.
 //
 // # Unchanged
 //
@@ -131,7 +157,8 @@ type Options struct {
 // that fails returns the ApplySet's error, with every object applied and the objects pruned so
 // far in the Result. A wait that does not succeed returns the wait's error as it is (a
 // *kates.WaitError: errors.Is(err, kates.ErrWaitFailed) when an object failed), with each
-// waited object's last Status filled in.
+// waited object's last Status filled in; in a batch of several groups it is wrapped in a
+// *GroupError naming the group, and the later groups are NotApplied.
 //
 // # Cancellation
 //
@@ -160,6 +187,11 @@ func run1(ctx context.Context, c *kates.Client, objects []any, opts Options) (*R
 	if opts.ApplySet != nil && opts.ApplySet.DryRun() != opts.DryRun {
 		return nil, fmt.Errorf("apply: the ApplySet %s was opened with DryRun %t, the apply has DryRun %t", opts.ApplySet, opts.ApplySet.DryRun(), opts.DryRun)
 	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
 	b, err := newBatch(c, objects)
 	if err != nil {
 		return nil, err
@@ -173,21 +205,51 @@ func run1(ctx context.Context, c *kates.Client, objects []any, opts Options) (*R
 		return res, err
 	}
 	r := &run{c: c, opts: opts, batch: b, res: res}
+	res.Groups = make([]Group, len(b.groups))
+	for gi, g := range b.groups {
+		res.Groups[gi] = g.Group
+		r.event(gi, GroupPlanned, nil)
+	}
 	if err := r.prepare(ctx); err != nil {
 		return res, err
 	}
-	if err := r.applyAll(ctx); err != nil {
-		return res, err
-	}
-	if opts.ApplySet != nil {
-		if err := r.prune(ctx); err != nil {
+	for gi, g := range b.groups {
+		r.event(gi, GroupApplying, nil)
+		if err := r.applyItems(ctx, g.Objects); err != nil {
 			return res, err
 		}
+		last := gi == len(b.groups)-1
+		idx := g.Objects
+		if last && opts.ApplySet != nil {
+			// Pruned last, once every group is applied: the members left out of the batch
+			// belong to no group of it, and deleting one while the groups that replace it
+			// are not applied yet could take away what still serves.
+			before := len(res.Objects)
+			if err := r.prune(ctx); err != nil {
+				return res, err
+			}
+			idx = slices.Clone(idx)
+			for i := before; i < len(res.Objects); i++ {
+				idx = append(idx, i)
+			}
+		}
+		if !opts.Wait {
+			continue
+		}
+		r.event(gi, GroupWaiting, nil)
+		if err := r.waitGroup(ctx, idx); err != nil {
+			if len(b.groups) == 1 {
+				return res, err // as it always was: the wait's own error
+			}
+			gerr := &GroupError{Group: res.Groups[gi], Index: gi, Count: len(b.groups), Err: err}
+			for _, later := range res.Groups[gi+1:] {
+				gerr.NotApplied = append(gerr.NotApplied, later.String())
+			}
+			return res, gerr
+		}
+		r.event(gi, GroupReady, nil)
 	}
-	if !opts.Wait {
-		return res, nil
-	}
-	return res, r.wait(ctx)
+	return res, nil
 }
 
 // run is one call of Run once its batch passed the checks.
@@ -196,6 +258,22 @@ type run struct {
 	opts  Options
 	batch *batch
 	res   *Result
+	mu    sync.Mutex // serializes OnGroup, called from the readiness waits
+}
+
+// event tells OnGroup of group gi's phase.
+func (r *run) event(gi int, phase GroupPhase, st *kates.ObjectStatus) {
+	if r.opts.OnGroup == nil {
+		return
+	}
+	g := r.batch.groups[gi]
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	objs := make([]ObjectResult, len(g.Objects))
+	for j, i := range g.Objects {
+		objs[j] = r.res.Objects[i]
+	}
+	r.opts.OnGroup(GroupEvent{Group: r.res.Groups[gi], Index: gi, Count: len(r.batch.groups), Phase: phase, Objects: objs, Status: st})
 }
 
 func (r *run) report(i int) {
@@ -231,8 +309,8 @@ func (r *run) prepare(ctx context.Context) error {
 	return nil
 }
 
-// applyAll applies each object in order, stopping at the first failure.
-func (r *run) applyAll(ctx context.Context) error {
+// applyItems applies the objects idx (of one group) in order, stopping at the first failure.
+func (r *run) applyItems(ctx context.Context, idx []int) error {
 	applyOpts := []kates.ApplyOption{kates.FieldManager(r.opts.FieldManager)}
 	if r.opts.Force {
 		applyOpts = append(applyOpts, kates.ForceOwnership())
@@ -242,8 +320,15 @@ func (r *run) applyAll(ctx context.Context) error {
 	}
 	// served and unserved are the batch's CRD kinds found served, and (in a dry run) not.
 	served, unserved := map[schema.GroupKind]bool{}, map[schema.GroupKind]bool{}
-	reads := newReader(r.c, r.batch.items)
-	for i, it := range r.batch.items {
+	// One reader per group: a LIST read for a later group's objects at the first group
+	// would be older than it need be.
+	items := make([]*item, len(idx))
+	for j, i := range idx {
+		items[j] = r.batch.items[i]
+	}
+	reads := newReader(r.c, items)
+	for _, i := range idx {
+		it := r.batch.items[i]
 		res := &r.res.Objects[i]
 		if unserved[it.gvk.GroupKind()] {
 			res.Action = Skipped
@@ -341,68 +426,158 @@ func (r *run) prune(ctx context.Context) error {
 	return err
 }
 
-// wait waits for each goal in turn: exists, current, deleted.
-func (r *run) wait(ctx context.Context) error {
+// waitGroup waits for the objects idx (a group's, and the pruned ones with the last group)
+// for each goal in turn: exists, current, deleted. The objects with readiness annotations
+// are waited for beside the goal current, each by a watch of its own.
+func (r *run) waitGroup(ctx context.Context, idx []int) error {
+	if r.opts.GroupTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.opts.GroupTimeout)
+		defer cancel()
+	}
 	byGoal := map[WaitGoal][]int{}
-	for i := range r.res.Objects {
+	var byReadiness []int
+	for _, i := range idx {
 		o := &r.res.Objects[i]
 		switch o.Action {
 		case Applied, Unchanged, Pruned: // Wait set as each was applied or pruned
 		default:
 			continue
 		}
-		byGoal[o.Wait] = append(byGoal[o.Wait], i)
-	}
-	waitWith := r.opts.WaitWith
-	if waitWith == nil {
-		waitWith = func(ctx context.Context, _ WaitGoal, objects []any, opts kates.WaitOptions) error {
-			return r.c.Wait(ctx, objects, opts)
-		}
-	}
-	for _, goal := range []WaitGoal{WaitExists, WaitCurrent, WaitDeleted} {
-		idx := byGoal[goal]
-		if len(idx) == 0 {
+		if o.Action != Pruned && o.Wait == WaitCurrent && r.batch.items[i].ready != nil {
+			byReadiness = append(byReadiness, i)
 			continue
 		}
-		objects := make([]any, len(idx))
-		for j, i := range idx {
-			o := r.res.Objects[i]
-			if o.Action == Pruned {
-				objects[j] = kates.ObjectRef{Kind: o.GroupVersionKind.Kind, APIVersion: o.GroupVersionKind.GroupVersion().String(),
-					Namespace: o.Namespace, Name: o.Name, UID: o.UID}
-				continue
-			}
-			objects[j] = o.Object
-		}
-		opts := r.opts.WaitOptions
-		switch goal {
-		case WaitExists:
-			opts = kates.WaitOptions{For: kstatus.CurrentStatus, Exists: true, Progress: opts.Progress}
-		case WaitDeleted:
-			opts = kates.WaitOptions{For: kstatus.NotFoundStatus, Progress: opts.Progress}
-		}
-		var last []kates.ObjectStatus
-		also := opts.Progress
-		opts.Progress = func(rs []kates.ObjectStatus) {
-			last = slices.Clone(rs)
-			if also != nil {
-				also(rs)
-			}
-		}
-		err := waitWith(ctx, goal, objects, opts)
-		var werr *kates.WaitError
-		if errors.As(err, &werr) {
-			last = werr.Results
-		}
-		if len(last) == len(idx) {
-			for j, i := range idx {
-				st := last[j]
-				r.res.Objects[i].Status = &st
-			}
+		byGoal[o.Wait] = append(byGoal[o.Wait], i)
+	}
+	for _, goal := range []WaitGoal{WaitExists, WaitCurrent, WaitDeleted} {
+		var err error
+		if goal == WaitCurrent && len(byReadiness) > 0 {
+			err = r.waitWithReadiness(ctx, byGoal[goal], byReadiness)
+		} else if len(byGoal[goal]) > 0 {
+			err = r.waitGoal(ctx, goal, byGoal[goal])
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// waitWithReadiness waits for the objects idx to be Current, and at the same time for each of
+// byReadiness as its readiness annotations say. The first failure ends every wait.
+func (r *run) waitWithReadiness(ctx context.Context, idx, byReadiness []int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gi := r.groupIndex(byReadiness[0])
+	errs := make([]error, len(byReadiness)+1)
+	var wg sync.WaitGroup
+	for k, i := range byReadiness {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k+1] = r.waitReadiness(ctx, i, r.batch.items[i].ready, func(st kates.ObjectStatus) {
+				r.event(gi, GroupReadiness, &st)
+			})
+			if errs[k+1] != nil {
+				cancel()
+			}
+		}()
+	}
+	if len(idx) > 0 {
+		if errs[0] = r.waitGoal(ctx, WaitCurrent, idx); errs[0] != nil {
+			cancel()
+		}
+	}
+	wg.Wait()
+	return firstCause(errs)
+}
+
+// firstCause picks, of the errors of waits run together, the one that ended them: a
+// failure before a timeout, and never a wait cut short only because another one failed.
+// Waits that all ran out of time make one *kates.WaitError listing every object.
+func firstCause(errs []error) error {
+	var merged *kates.WaitError
+	for _, err := range errs {
+		var werr *kates.WaitError
+		switch {
+		case err == nil:
+		case kates.IsWaitFailed(err):
+			return err
+		case !errors.As(err, &werr):
+			return err
+		case merged == nil:
+			merged = &kates.WaitError{For: werr.For, Err: werr.Err, Results: slices.Clone(werr.Results)}
+		default:
+			// A deadline says more than the cancellation it caused in the other waits.
+			if errors.Is(merged.Err, context.Canceled) {
+				merged.Err = werr.Err
+			}
+			merged.Results = append(merged.Results, werr.Results...)
+		}
+	}
+	if merged == nil {
+		return nil
+	}
+	return merged
+}
+
+// groupIndex is the group of object i.
+func (r *run) groupIndex(i int) int {
+	for gi, g := range r.batch.groups {
+		if slices.Contains(g.Objects, i) {
+			return gi
+		}
+	}
+	return len(r.batch.groups) - 1
+}
+
+// waitGoal waits for the objects idx to reach goal, with WaitWith or kates.Client.Wait, and
+// fills in their last statuses.
+func (r *run) waitGoal(ctx context.Context, goal WaitGoal, idx []int) error {
+	waitWith := r.opts.WaitWith
+	if waitWith == nil {
+		waitWith = func(ctx context.Context, _ WaitGoal, objects []any, opts kates.WaitOptions) error {
+			return r.c.Wait(ctx, objects, opts)
+		}
+	}
+	objects := make([]any, len(idx))
+	for j, i := range idx {
+		o := r.res.Objects[i]
+		if o.Action == Pruned {
+			objects[j] = kates.ObjectRef{Kind: o.GroupVersionKind.Kind, APIVersion: o.GroupVersionKind.GroupVersion().String(),
+				Namespace: o.Namespace, Name: o.Name, UID: o.UID}
+			continue
+		}
+		objects[j] = o.Object
+	}
+	opts := r.opts.WaitOptions
+	switch goal {
+	case WaitExists:
+		opts = kates.WaitOptions{For: kstatus.CurrentStatus, Exists: true, Progress: opts.Progress}
+	case WaitDeleted:
+		opts = kates.WaitOptions{For: kstatus.NotFoundStatus, Progress: opts.Progress}
+	}
+	var last []kates.ObjectStatus
+	also := opts.Progress
+	opts.Progress = func(rs []kates.ObjectStatus) {
+		last = slices.Clone(rs)
+		if also != nil {
+			also(rs)
+		}
+	}
+	err := waitWith(ctx, goal, objects, opts)
+	var werr *kates.WaitError
+	if errors.As(err, &werr) {
+		last = werr.Results
+	}
+	if len(last) == len(idx) {
+		r.mu.Lock() // OnGroup may be reading the group from a readiness wait
+		for j, i := range idx {
+			st := last[j]
+			r.res.Objects[i].Status = &st
+		}
+		r.mu.Unlock()
+	}
+	return err
 }

@@ -23,10 +23,13 @@ type item struct {
 	namespace string // where it is applied: its own, the Client's, or "" when cluster-scoped
 	unknown   error  // the kind is neither served nor defined in the batch
 	wait      WaitGoal
+	claim     *claim     // what its annotations (or Options.GroupOf) say of its group; nil: none
+	group     string     // the group it is applied in, once planned
+	ready     *readiness // its readiness annotations; nil: none
 }
 
 func (it *item) result(a Action) ObjectResult {
-	return ObjectResult{Source: it.source, GroupVersionKind: it.gvk, Namespace: it.namespace, Name: it.obj.GetName(), Action: a}
+	return ObjectResult{Source: it.source, GroupVersionKind: it.gvk, Namespace: it.namespace, Name: it.obj.GetName(), Action: a, Group: it.group}
 }
 
 // describe names the object for a Problem: "ConfigMap web".
@@ -44,6 +47,7 @@ type batch struct {
 	c        *kates.Client
 	items    []*item
 	crdKinds map[schema.GroupKind]crdKind
+	groups   []*planGroup // in order, once planned; items are then in their order
 }
 
 // newBatch converts objects and puts them in apply order: CustomResourceDefinitions, then
@@ -129,6 +133,27 @@ func (b *batch) check(ctx context.Context, opts Options) error {
 				add(it, "annotation %s: %q: want \"true\", \"exists\" or \"false\"", WaitAnnotation, v)
 			}
 		}
+		if !opts.IgnoreWaitAnnotation {
+			rd, msgs := readinessOf(it.obj)
+			for _, m := range msgs {
+				add(it, "%s", m)
+			}
+			if rd != nil && it.wait != WaitCurrent {
+				add(it, "%s with %s %q: a readiness expression says when the object is ready, and the wait annotation says not to wait for that", rd.what, WaitAnnotation, it.obj.GetAnnotations()[WaitAnnotation])
+			}
+			it.ready = rd
+		}
+		if msgs := it.readClaim(opts); len(msgs) > 0 {
+			for _, m := range msgs {
+				add(it, "%s", m)
+			}
+		}
+	}
+	// Planned even when other problems refuse the batch: a cycle is listed with the rest.
+	groups, more := b.plan()
+	problems = append(problems, more...)
+	if len(more) == 0 {
+		b.order(groups)
 	}
 	if rules := opts.WaitOptions.StatusRules.Rules; rules != nil {
 		for _, it := range b.items {

@@ -90,6 +90,9 @@ type ObjectResult struct {
 	Namespace, Name  string
 	// UID is the object's UID once applied, or the UID of the object pruned.
 	UID types.UID
+	// Group is the name of the group the object was applied in (see Group); "" for a pruned
+	// object, and for every object of a batch without groups.
+	Group string
 	// Action is what was done.
 	Action Action
 	// Object is the object as the server answered the apply (Applied, Unchanged; in a dry run,
@@ -120,10 +123,13 @@ func (r ObjectResult) String() string {
 
 // Result is what Run did with each object.
 type Result struct {
-	// Objects holds one entry per object given, in the order they were applied
-	// (CustomResourceDefinitions, then Namespaces, then the rest in the order given), then one
-	// per object pruned, in the order of applyset.Set.Prune.
+	// Objects holds one entry per object given, in the order they were applied (group by
+	// group; in each, CustomResourceDefinitions, then Namespaces, then the rest in the order
+	// given), then one per object pruned, in the order of applyset.Set.Prune.
 	Objects []ObjectResult
+	// Groups are the groups, in the order they were applied; one group named "" when no
+	// object is in a group. Nil when the checks refused the batch.
+	Groups []Group
 }
 
 // Count is how many objects Run did action with.
@@ -226,3 +232,58 @@ func (e *BatchError) Error() string {
 }
 
 func (e *BatchError) Unwrap() error { return e.Err }
+
+// GroupError is the error Run returns when a group of a batch of several groups was not
+// ready: an object failed (errors.Is(err, kates.ErrWaitFailed)), or the group's wait timed
+// out (Options.GroupTimeout) or ctx ended. The groups before it were applied and ready, it
+// was applied, and the groups after it were not applied (their objects are NotApplied).
+// Err is the wait's error, a *kates.WaitError that names each object not ready, its status
+// and why.
+type GroupError struct {
+	// Group is the group that was not ready; Index its place among Count groups, from 0.
+	Group        Group
+	Index, Count int
+	// NotApplied names the groups after it, not applied.
+	NotApplied []string
+	Err        error
+}
+
+func (e *GroupError) Error() string {
+	after := "it was the last group"
+	if len(e.NotApplied) > 0 {
+		after = "groups not applied: " + strings.Join(e.NotApplied, ", ")
+	}
+	return fmt.Sprintf("group %s (%d of %d) not ready (%s): %v", e.Group, e.Index+1, e.Count, after, e.Err)
+}
+
+func (e *GroupError) Unwrap() error { return e.Err }
+
+// GroupPhase is a step in the life of a group, as Options.OnGroup reports it.
+type GroupPhase string
+
+const (
+	// GroupPlanned: the checks passed and the group is planned; nothing is written yet. Each
+	// group is reported so, in order, before any is applied.
+	GroupPlanned GroupPhase = "planned"
+	// GroupApplying: the group's objects are about to be applied.
+	GroupApplying GroupPhase = "applying"
+	// GroupWaiting: the group is applied, and the wait for its objects begins.
+	GroupWaiting GroupPhase = "waiting"
+	// GroupReadiness: an object the group waits for by its readiness annotations changed
+	// status (GroupEvent.Status).
+	GroupReadiness GroupPhase = "readiness"
+	// GroupReady: every object of the group is ready.
+	GroupReady GroupPhase = "ready"
+)
+
+// GroupEvent is what Options.OnGroup is told.
+type GroupEvent struct {
+	Group Group
+	// Index is the group's place among Count groups, from 0.
+	Index, Count int
+	Phase        GroupPhase
+	// Objects are the group's objects, as Result.Objects holds them now.
+	Objects []ObjectResult
+	// Status is, for GroupReadiness, the object's new status.
+	Status *kates.ObjectStatus
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,6 +34,8 @@ func newApplyCommand(o *options) *cobra.Command {
 		prune          bool
 		applySetParent string
 		tooling        string
+		groups         string
+		groupTimeout   time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE|DIR|- | -k DIR [--wait] [--prune --applyset NAME]",
@@ -55,10 +59,23 @@ the set that earlier applies made and these manifests no longer hold are deleted
 that carry the set's label are ever deleted. With --wait, pruned objects are waited for until
 they are gone; with --dry-run=server, what would be pruned is listed and nothing is deleted.
 
-With --diff, show what the apply will change first, as 'kates diff' does.`,
+With --diff, show what the apply will change first, as 'kates diff' does.
+
+Objects may be in ordered groups, as their annotations say: kates.dev/group and
+kates.dev/depends-on (a list of groups), Helm's HIP-0025 (helm.sh/resource-group,
+helm.sh/depends-on/resource-groups), Argo CD sync waves and PreSync/PostSync hooks
+(argocd.argoproj.io/sync-wave, argocd.argoproj.io/hook), kapp change groups and "upsert
+after upserting" rules. The groups are applied one after another; with --wait each is waited
+for (Current, or what its readiness annotations say: helm.sh/readiness-success and -failure,
+kates.dev/ready-when and failed-when in CEL) before the next is applied, and a Failed object
+stops the run there. Cycles, unknown groups and objects in two groups are refused before
+anything is applied. --groups=none ignores the annotations; --groups=helm (or kates, argocd,
+kapp, comma-separated) reads only those. --dry-run and --diff print the plan first: the groups
+in order with their objects. Pruned objects go last.`,
 		Example: `  kates apply -f deploy/ --wait --timeout 2m
   kates apply -k overlays/prod --wait
   kates apply -f deploy/ --prune --applyset web --wait
+  kates apply -f stack/ --wait --group-timeout 2m   # groups in the order of their annotations
   kates apply -f deploy/ --dry-run=server -o name
   kates apply -f deploy/ -o jsonpath='{.metadata.uid}{"\n"}'`,
 		Args: cobra.NoArgs,
@@ -95,6 +112,10 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 			if err := rules.load(); err != nil {
 				return err
 			}
+			conventions, ignoreGroups, err := parseGroups(groups)
+			if err != nil {
+				return err
+			}
 			ms, c, err := readChecked(o, &in)
 			if err != nil {
 				return err
@@ -128,6 +149,10 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 					p.notWaiting()
 					return runWait(ctx, o, c, objects, opts, false)
 				},
+				Conventions:  conventions,
+				IgnoreGroups: ignoreGroups,
+				GroupTimeout: groupTimeout,
+				OnGroup:      func(ev apply.GroupEvent) { p.group(ev, dryRun == "server" || showDiff) },
 			}
 			if showDiff {
 				opts.BeforeApply = func(ctx context.Context, planned []apply.ObjectResult) error {
@@ -152,6 +177,7 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 			}
 			var (
 				ee       *exitError
+				gerr     *apply.GroupError
 				invalid  *apply.InvalidError
 				dup      *apply.DuplicateError
 				batchErr *apply.BatchError
@@ -159,6 +185,9 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 			switch {
 			case err == nil:
 				return nil
+			case errors.As(err, &gerr):
+				// Before the wait's own exit error, whose message lacks the group.
+				return &exitError{code: exitFailed, err: err}
 			case errors.As(err, &ee):
 				return err
 			case errors.As(err, &invalid), errors.As(err, &dup):
@@ -186,7 +215,67 @@ With --diff, show what the apply will change first, as 'kates diff' does.`,
 	cmd.Flags().BoolVar(&prune, "prune", false, "delete the objects of the ApplySet (--applyset) that the manifests no longer hold")
 	cmd.Flags().StringVar(&applySetParent, "applyset", "", "[RESOURCE[.GROUP]/]NAME: the parent object of the ApplySet to apply and prune (a Secret NAME by default; namespace -n), as kubectl's")
 	cmd.Flags().StringVar(&tooling, "applyset-tooling", applyset.DefaultTooling(), `the parent's applyset.kubernetes.io/tooling, NAME/VERSION; kates refuses a set of another tool name, as kubectl does, so "kubectl/v1.34.0" shares a set with kubectl`)
+	cmd.Flags().StringVar(&groups, "groups", "auto", `which group annotations order the apply: "auto" (all: kates, helm, argocd, kapp), "none" (one group, annotations ignored), or some of kates,helm,argocd,kapp`)
+	cmd.Flags().DurationVar(&groupTimeout, "group-timeout", 0, "with --wait, give up when one group is not ready after this long (0: only --timeout)")
 	return cmd
+}
+
+// parseGroups reads --groups.
+func parseGroups(s string) (conventions []apply.Convention, ignore bool, err error) {
+	switch s {
+	case "auto", "":
+		return nil, false, nil
+	case "none", "false":
+		return nil, true, nil
+	}
+	for _, name := range strings.Split(s, ",") {
+		c := apply.Convention(strings.TrimSpace(name))
+		if !slices.Contains(apply.Conventions, c) {
+			return nil, false, usageErrorf("--groups %q: want auto, none, or some of kates,helm,argocd,kapp", s)
+		}
+		conventions = append(conventions, c)
+	}
+	return conventions, false, nil
+}
+
+// group prints a group's steps, for a batch in groups: with plan, the plan before anything is
+// written; then, with --wait, which group is waited on and what each readiness annotation
+// says. Not with -o name or jsonpath, whose output programs read.
+func (p *applyPrinter) group(ev apply.GroupEvent, plan bool) {
+	if p.jp != nil || p.names || (ev.Count == 1 && ev.Group.Name == "") {
+		return
+	}
+	head := fmt.Sprintf("group %d/%d %s", ev.Index+1, ev.Count, ev.Group)
+	out := p.o.out
+	switch ev.Phase {
+	case apply.GroupPlanned:
+		if !plan {
+			return
+		}
+		if ev.Index == 0 {
+			fmt.Fprintf(out, "plan: %d group(s), in order:\n", ev.Count)
+		}
+		var names []string
+		for _, r := range ev.Objects {
+			names = append(names, displayName(kates.ObjectStatus{Group: r.GroupVersionKind.Group, Kind: r.GroupVersionKind.Kind, Name: r.Name}))
+		}
+		from := ""
+		if ev.Group.From != "" {
+			from = " (" + string(ev.Group.From)
+			if len(ev.Group.DependsOn) > 0 {
+				from += ", after " + strings.Join(ev.Group.DependsOn, ", ")
+			}
+			from += ")"
+		}
+		fmt.Fprintf(out, "  %s%s: %s\n", head, from, strings.Join(names, ", "))
+	case apply.GroupWaiting:
+		fmt.Fprintf(out, "%s: waiting for %d object(s)\n", head, len(ev.Objects))
+	case apply.GroupReadiness:
+		st := *ev.Status
+		fmt.Fprintf(out, "%s: %s %s: %s\n", head, displayName(st), st.Status, linesForTerminal(st.Message))
+	case apply.GroupReady:
+		fmt.Fprintf(out, "%s: ready\n", head)
+	}
 }
 
 // applySetError is an ApplySet's refusal (a parent of another tool, a member of another set)
