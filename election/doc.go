@@ -20,6 +20,15 @@
 //		return nil
 //	})
 //
+// Through an outage of the API server, renewals that failed are tried again as soon as it
+// answers (kates.Client.WaitToRetry), and the views resume as quickly: a term survives an
+// outage shorter than RenewDeadline, and the leader reconciles what changed meanwhile within a
+// second of the server's return (kates.TestElectedControllerResumesWithinASecond). An outage
+// longer than RenewDeadline ends the term, since the leader can no longer prove no one took
+// over; it campaigns again like any standby, waiting for its last record to run out
+// (LeaseDuration from when it reads it again). Where API server restarts take longer than the
+// default 10 s, raise RenewDeadline and LeaseDuration together.
+//
 // The Fence lives in package kates because the Client's write path checks it; this package
 // uses only the kates package's exported API.
 package election

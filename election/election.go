@@ -152,7 +152,7 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 	}
 	h := lease.NewHolder(leases.Leases(ns), name, lease.Config{
 		Identity: o.Identity, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline,
-		RetryPeriod: o.RetryPeriod, Fence: o.Fence,
+		RetryPeriod: o.RetryPeriod, Fence: o.Fence, Wait: client.WaitToRetry,
 	})
 	if err := h.Acquire(ctx); err != nil {
 		return nil // ctx ended before this replica won

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 
+	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
 )
 
@@ -170,4 +171,91 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2].Round(time.Millisecond)
+}
+
+// TestElectedControllerResumesWithinASecond runs an elected controller (election.Run with a
+// warm view) on the private cluster and stops the API server three times for 3 s (the client
+// sees 5–10 s with the stop and the start) — shorter than the RenewDeadline of 20 s set here,
+// so the term survives; an outage past RenewDeadline ends it, as election.Run documents —
+// creating through a second API server an object the controller must
+// reconcile. From the moment the API server is ready again, the controller must reconcile that
+// object within recoveryBar (median and max), without losing its term.
+func TestElectedControllerResumesWithinASecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("restarts the API server three times")
+	}
+	cl := privateCluster(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, ns := newClientOn(t, cl)
+	cfgB, err := cl.StartSecondAPIServer(ctx)
+	require.NoError(t, err)
+	b, err := kates.NewClientFromRESTConfig(cfgB, ns)
+	require.NoError(t, err)
+
+	acc, err := a.WatchWith(ctx, kates.WatchOptions{PersistentErrorAfter: 2 * time.Minute},
+		kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=elected"})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	reconciled := map[string]time.Time{} // object name → when the controller first saw it
+	terms := 0
+	ran := make(chan error, 1)
+	go func() {
+		ran <- election.Run(ctx, a, election.Options{Lease: "elected", Views: []*kates.Accumulator{acc},
+			LeaseDuration: 30 * time.Second, RenewDeadline: 20 * time.Second}, func(ctx context.Context) error {
+			mu.Lock()
+			terms++
+			mu.Unlock()
+			var snap struct{ ConfigMaps map[string]*kates.ConfigMap }
+			for range acc.Changed() {
+				if ok, err := acc.Update(ctx, &snap); !ok || err != nil {
+					continue
+				}
+				mu.Lock()
+				for _, cm := range snap.ConfigMaps {
+					if _, seen := reconciled[cm.Name]; !seen {
+						reconciled[cm.Name] = time.Now()
+					}
+				}
+				mu.Unlock()
+			}
+			return ctx.Err()
+		})
+	}()
+	seen := func(name string) (time.Time, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		at, ok := reconciled[name]
+		return at, ok
+	}
+	require.NoError(t, b.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: "first", Labels: map[string]string{"set": "elected"}}}, nil))
+	require.Eventually(t, func() bool { _, ok := seen("first"); return ok }, 60*time.Second, 10*time.Millisecond, "the controller never reconciled")
+
+	var times []time.Duration
+	for round := range 3 {
+		target := fmt.Sprintf("target-%d", round)
+		require.NoError(t, cl.StopAPIServer())
+		time.Sleep(1500 * time.Millisecond)
+		require.NoError(t, b.Create(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: target, Labels: map[string]string{"set": "elected"}}}, nil))
+		time.Sleep(1500 * time.Millisecond)
+		require.NoError(t, cl.StartAPIServer(ctx))
+		ready := time.Now()
+		require.Eventually(t, func() bool { _, ok := seen(target); return ok }, 60*time.Second, 5*time.Millisecond,
+			"round %d: the controller did not reconcile %s", round, target)
+		at, _ := seen(target)
+		times = append(times, max(0, at.Sub(ready)))
+		t.Logf("round %d: reconciled %s after the API server was ready", round, times[round].Round(time.Millisecond))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, 1, terms, "the term must survive outages shorter than RenewDeadline")
+	t.Logf("elected controller reconciled: median %s, max %s after the API server's return", median(times), slices.Max(times))
+	if median(times) > recoveryBar || slices.Max(times) > recoveryBar {
+		t.Errorf("elected controller after the API server's return: median %s, max %s, want both within %s", median(times), slices.Max(times), recoveryBar)
+	}
+	select {
+	case err := <-ran:
+		t.Fatalf("election.Run returned during the outages: %v", err)
+	default:
+	}
 }

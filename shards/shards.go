@@ -201,7 +201,7 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 		fence := &kates.Fence{Stamp: o.StampFences}
 		g.shards = append(g.shards, &shard{i: i, holder: lease.NewHolder(g.leases, ShardLeaseName(o.Name, i), lease.Config{
 			Identity: o.Identity, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline,
-			RetryPeriod: o.RetryPeriod, Fence: fence,
+			RetryPeriod: o.RetryPeriod, Fence: fence, Wait: client.WaitToRetry,
 			Labels: map[string]string{GroupLabel: o.Name, RoleLabel: RoleShard, ShardLabel: strconv.Itoa(i)},
 		})})
 	}

@@ -33,6 +33,10 @@ type Config struct {
 	Fence *kates.Fence
 	// Labels are set on a Lease this holder creates, so that a group of Leases can be listed.
 	Labels map[string]string
+	// Wait waits d before a retry, or less: kates.Client.WaitToRetry, which returns early when
+	// the API server answers again after an outage, so that a renewal or a campaign that
+	// failed while it was down goes again at once. Nil: a plain timer.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // Ending says why Hold returned.
@@ -73,18 +77,31 @@ func (h *Holder) Name() string { return h.name }
 
 // Acquire returns once this holder holds the Lease, or with ctx's error.
 func (h *Holder) Acquire(ctx context.Context) error {
-	t := time.NewTimer(0)
-	defer t.Stop()
 	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		if h.TryAcquire(ctx) {
 			return nil
 		}
-		t.Reset(h.cfg.RetryPeriod)
+		if err := h.wait(ctx, h.cfg.RetryPeriod); err != nil {
+			return err
+		}
+	}
+}
+
+// wait waits d with cfg.Wait, or a timer; it returns ctx's error if ctx ends first.
+func (h *Holder) wait(ctx context.Context, d time.Duration) error {
+	if h.cfg.Wait != nil {
+		return h.cfg.Wait(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
@@ -232,21 +249,22 @@ func (h *Holder) Hold(ctx context.Context, run func(context.Context) error) (End
 // renew renews the lease every RetryPeriod until ctx ends, and ends the term (cancelling with
 // ErrLeaseLost) when the fence's deadline passes or a renewal finds the Lease rewritten.
 func (h *Holder) renew(ctx context.Context, cancel context.CancelCauseFunc) {
-	tick := time.NewTicker(h.cfg.RetryPeriod)
-	defer tick.Stop()
 	for {
+		// The next renewal is RetryPeriod after the last one, or sooner after one that failed
+		// if the API server comes back (h.wait); the term ends at the fence's deadline if no
+		// renewal has succeeded by then.
 		deadline, _ := h.cfg.Fence.Deadline()
-		expire := time.NewTimer(time.Until(deadline))
-		select {
-		case <-ctx.Done():
-			expire.Stop()
+		waitCtx, stop := context.WithDeadline(ctx, deadline)
+		_ = h.wait(waitCtx, h.cfg.RetryPeriod)
+		expired := waitCtx.Err() != nil
+		stop()
+		if ctx.Err() != nil {
 			return
-		case <-expire.C:
+		}
+		if expired {
 			h.cfg.Fence.Drop()
 			cancel(kates.ErrLeaseLost)
 			return
-		case <-tick.C:
-			expire.Stop()
 		}
 		// A renewal after the deadline would extend a term run has been told is over: the
 		// check is made here, on the monotonic clock, not left to the timer above, which a
