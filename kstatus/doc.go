@@ -65,7 +65,7 @@
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
-//	      Accepted, Programmed, Valid or Validated (HeadPodReady, SecretSynced), and, when
+//	      Accepted or Programmed (HeadPodReady, SecretSynced), and, when
 //	      Unknown only, any other type whose last word is a past participle that does not
 //	      befall an object (Imported, but not Evicted or Throttled). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
@@ -88,6 +88,16 @@
 //	      its reason and message; but InProgress when its reason is transient or its
 //	      message starts with a transient word ("Waiting for ..."), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
+//	    - The spec's validity: a type whose last word is Valid or Validated (SpecValid,
+//	      ConfigValidated) or that starts with Validation and ends in Passed, Succeeded,
+//	      Success or OK. False is Failed (the controller refused the spec), InProgress when
+//	      its reason is transient or its message starts with a transient word; Unknown is
+//	      InProgress.
+//	    - Conditions that all carry observedGeneration, none of them metadata.generation,
+//	      on an object without status.observedGeneration (Cilium's pools): InProgress, the
+//	      latest spec not acted on yet. A run's outcome still decides first.
+//	    - A message "starts with a transient word" when its first word, up to a space or a
+//	      punctuation mark, is one: "ProvisioningRequest is expired" does not.
 //	    - Progressing False whose reason names an error a person must fix is Failed (any
 //	      other Progressing False is often progress finished, and says nothing).
 //	    - Suspended or Paused True: see 6e.
@@ -97,16 +107,19 @@
 //	    gives the verdict; its message names the entry (by its name or its parentRef's or
 //	    ancestorRef's).
 //	6c. Phases and states: every string field of status named phase, state, status,
-//	    health or robustness, or whose name ends in one of them as a word (jobStatus,
-//	    lifecycleState, operationalStatus, PostgresClusterStatus), and the same fields one
-//	    object down (status.provisioning.state, status.cluster.status, status.pd.phase,
-//	    status.lastOperation.state; not in an object of more than 64 fields, which is an
-//	    inventory), a run's result (status.result), and the plain status,
+//	    health or robustness, or whose name ends in one of them, or in Progress, as a word
+//	    (jobStatus, lifecycleState, operationalStatus, PostgresClusterStatus,
+//	    cassandraOperatorProgress) or in lower case alone (buildstatus), and the same fields
+//	    one and two objects down (status.provisioning.state, status.cluster.status,
+//	    status.pd.phase, status.lastOperation.state, status.kubernetesResources.version.status;
+//	    not in an object of more than 64 fields, which is an inventory), a run's result (status.result), and the plain status,
 //	    state, phase and health of the first 32 entries of lists, at the top of status, in
 //	    an object or in an entry (featureSummaries[].status, workflow.steps[].phase,
 //	    actions[].phases[].state); but not a state wanted or past (names starting with
 //	    desired, target, requested, expected, previous, latest, last or old). The worst
-//	    value decides, and a state in progress whose status.reason is terminal is Failed:
+//	    value decides, and a state in progress whose status.reason is terminal is Failed; a
+//	    run's outcome at the top of status decides over a service state (Running, Healthy)
+//	    of one of its parts below it:
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
 //	      Successful, Accomplished (a run's outcome, which decides alone unless something
 //	      failed), and Healthy, Ready, Available, Bound, Active, Established,
@@ -117,11 +130,12 @@
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
 //	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
-//	      Rolling, RollingUpdate, and the health
+//	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, and the health
 //	      words Warning, Warn and Yellow; Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
-//	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, and any compound that
+//	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
+//	      Conflict, and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed).
 //	    - Suspended, Paused and Suspend: see 6e.
@@ -138,8 +152,9 @@
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),
 //	    errorMessage, errorReason, error (a string, or an object's message) or errors (a
 //	    list), and the same fields in the entries of a list of status (Gatekeeper's
-//	    byPod[].errors); a last error is history and is not read. status.ready or
-//	    readyToUse false is InProgress; status.valid false is Failed. readyReplicas or
+//	    byPod[].errors); a last error is history and is not read. status.ready,
+//	    readyToUse or available false (or "False", as some operators write flags) is
+//	    InProgress; status.valid false is Failed. readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" is InProgress. updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design.

@@ -203,12 +203,14 @@ var phases = map[string]phaseKind{
 	"warn": phaseProgressing, "yellow": phaseProgressing, "new": phaseProgressing,
 	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
 	"scheduled": phaseProgressing, "rolling": phaseProgressing, "rollingupdate": phaseProgressing,
+	"bootstrap": phaseProgressing, "bootstrapping": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
 	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,
 	"faulted": phaseFailed, "err": phaseFailed, "red": phaseFailed, "aborted": phaseFailed,
 	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
 	"rejected": phaseFailed, "crashed": phaseFailed, "lost": phaseFailed,
+	"alreadyexists": phaseFailed, "conflict": phaseFailed,
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }
@@ -241,6 +243,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	}
 	if run.done.status != "" {
 		return run.done // a run's outcome decides alone, as Succeeded does
+	}
+	if v, ok := conditionsBehind(conds, status, gen, hasGen, tr); ok && cv.reason != v.reason {
+		return v // (a condition 6a judged already says it, of its own type)
 	}
 	if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && (cv.status == "" || cv.status == CurrentStatus) {
 		cv = pv
@@ -546,6 +551,38 @@ func reasonSuffix(c condition) string {
 		s += ": " + c.message
 	}
 	return s
+}
+
+// conditionsBehind reports an object whose conditions all say which generation they are for
+// and none is for metadata.generation: the controller has not written status for the latest
+// spec yet (Cilium's pools, which keep observedGeneration on each condition and none in
+// status). Conditions without observedGeneration, and a status.observedGeneration (rule 4's),
+// leave it to the other steps.
+func conditionsBehind(conds []any, status map[string]any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
+	if !hasGen || len(conds) == 0 {
+		return verdict{}, false
+	}
+	if _, ok := status["observedGeneration"]; ok {
+		return verdict{}, false
+	}
+	newest := int64(-1)
+	for _, e := range conds {
+		m, _ := e.(map[string]any)
+		obs, ok := toInt(m["observedGeneration"])
+		if !ok {
+			return verdict{}, false
+		}
+		newest = max(newest, obs)
+	}
+	if newest >= gen {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status.conditions[*].observedGeneration", newest)
+		tr.note("metadata.generation", gen)
+	}
+	return inProgress("LatestGenerationNotObserved",
+		fmt.Sprintf("Conditions are for generation %d, but latest generation is %d", newest, gen)), true
 }
 
 // staleCondition reports a condition whose observedGeneration is older than the object's

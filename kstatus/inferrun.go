@@ -50,7 +50,16 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue
 		}
 		if !c.isTrue() {
-			if (class == condPositive || class == condParticiple && c.status == "Unknown") && rc.notMet.status == "" {
+			switch {
+			case class == condValidity && c.status == "False" && rc.notMet.status != FailedStatus:
+				// The controller found the spec invalid: a person must change it, unless the
+				// reason or message says the check waits on something.
+				rc.notMet = verdict{status: FailedStatus, reason: c.reasonOr("Invalid"),
+					message: t + " condition is False" + textSuffix(c), by: "infer:conditions"}
+				if classifyReason(c.reason) == reasonTransient || startsTransient(c.message) {
+					rc.notMet.status = InProgressStatus
+				}
+			case (class == condPositive || class == condValidity || class == condParticiple && c.status == "Unknown") && rc.notMet.status == "":
 				rc.notMet = notTrue(c, t)
 				rc.notMet.by = "infer:conditions"
 			}
@@ -95,7 +104,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.runType = t
 			}
 			rc.started = true
-		case condPositive, condParticiple:
+		case condPositive, condParticiple, condValidity:
 			// Handled above: only True reaches here, which says nothing to wait for.
 		case condSuspended:
 			if rc.suspended.status == "" {
@@ -339,24 +348,36 @@ func isStateField(name string) bool {
 	if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
 		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
 	}
-	for _, w := range [...]string{"phase", "state", "status", "health", "robustness"} {
+	for _, w := range [...]string{"phase", "state", "status", "health", "robustness", "progress"} {
 		if len(name) < len(w) {
 			continue
 		}
 		tail := name[len(name)-len(w):]
 		if len(name) == len(w) {
-			if strings.EqualFold(tail, w) {
+			if strings.EqualFold(tail, w) && w != "progress" {
 				return true
 			}
 			continue
 		}
-		// A suffix starts a word: "jobStatus", "PostgresClusterStatus", "engine_state".
+		// A suffix starts a word: "jobStatus", "PostgresClusterStatus", "engine_state",
+		// "cassandraOperatorProgress"; or ends a name in lower case alone ("buildstatus").
 		c := tail[0]
-		if c == w[0]-('a'-'A') && tail[1:] == w[1:] || (name[len(name)-len(w)-1] == '_' && tail == w) {
+		if c == w[0]-('a'-'A') && tail[1:] == w[1:] || (name[len(name)-len(w)-1] == '_' && tail == w) ||
+			tail == w && len(name) > len(w)+2 && allLower(name) {
 			return !notNow(name)
 		}
 	}
 	return false
+}
+
+// allLower reports whether s is made of lower-case ASCII letters only.
+func allLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // scanStates reads every string field of status whose name says it holds a state
@@ -366,9 +387,13 @@ func isStateField(name string) bool {
 // running classes are left for 6e and 6f.
 func scanStates(status map[string]any, tr *trace) stateScan {
 	var sc stateScan
-	var best, unknown stateField
+	var best, unknown, done stateField
+	var doneValue string
 	eachStateField(status, func(at stateField, value string) {
 		k := phaseClassOf(value)
+		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
+			done, doneValue = at, value
+		}
 		if k == phaseProgressing && !(at.k2 == "" && at.k3 == "" && (at.k == "phase" || at.k == "state")) && strings.EqualFold(value, "unknown") {
 			// Unknown is a Pod's phase when its node is lost; in a health or a nested
 			// state it is often what a component at rest reports (a detached volume's
@@ -387,6 +412,11 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 			sc.class, best, sc.value = k, at, value
 		}
 	})
+	if done.k != "" && (sc.class == phaseRunning || sc.class == phaseUp) && best.k2 != "" {
+		// A run's outcome at the top of status decides over what its parts report below
+		// it (an OpsRequest Succeed whose database component is Running).
+		sc.class, best, sc.value = phaseDone, done, doneValue
+	}
 	if unknown.k != "" {
 		sc.unknown = "status." + unknown.path() + " " + strconv.Quote(sc.unknownValue)
 	}
@@ -563,6 +593,17 @@ func eachStateField(status map[string]any, fn func(at stateField, value string))
 					if k2 != "conditions" && !notNow(k2) {
 						entries(v2, stateField{k: k, k2: k2, i: -1}, true)
 					}
+				case map[string]any:
+					// Two objects down: a resource's own state among several the object
+					// manages (kubernetesResources.version.status).
+					if k2 == "conditions" || notNow(k2) || len(v2) > maxFields {
+						continue
+					}
+					for k3, v3 := range v2 {
+						if s, ok := v3.(string); ok && s != "" && isStateField(k3) {
+							fn(stateField{k: k, k2: k2, k3: k3, i: -1, j: -1}, s)
+						}
+					}
 				}
 			}
 		case []any:
@@ -652,8 +693,18 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		return verdict{status: FailedStatus, reason: reasonFromField(errField), message: errPath + ": " + errMsg, by: "infer:errors"}
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
-	for _, k := range [...]string{"ready", "readyToUse", "valid"} {
+	for _, k := range [...]string{"ready", "readyToUse", "valid", "available"} {
 		b, ok := status[k].(bool)
+		if !ok {
+			// "False" and "True", as some operators write their flags (Vitess'
+			// status.available); never a field with other values.
+			switch status[k] {
+			case "False", "false":
+				b, ok = false, true
+			case "True", "true":
+				b, ok = true, true
+			}
+		}
 		if !ok || b {
 			continue
 		}
@@ -797,11 +848,17 @@ func noteStates(status map[string]any, tr *trace) {
 
 // startsTransient reports whether a message starts with a word of transientWords
 // ("Waiting for Installation Variant to be set"): a condition that names a failure but
-// says it waits is waiting.
+// says it waits is waiting. The first word is taken whole, up to a space or a
+// punctuation mark: a message that starts with a name ("ProvisioningRequest is expired")
+// does not start with the words that name is made of.
 func startsTransient(msg string) bool {
-	it := wordIter{s: msg}
-	w, ok := it.next()
-	return ok && transientWords[string(w)]
+	end := 0
+	for end < len(msg) && msg[end] != ' ' && msg[end] != ':' && msg[end] != ',' && msg[end] != '.' {
+		end++
+	}
+	var buf [24]byte
+	w, ok := normalize(msg[:end], buf[:])
+	return ok && transientWords[w]
 }
 
 // isInferOrReady reports whether t is Ready or one of inferConditions, which rules 5 and

@@ -254,6 +254,7 @@ const (
 	condSuspended            // Suspended, Paused: see the paused policy
 	condPositive             // normal-true, named for a state reached (HeadPodReady, RayClusterProvisioned): not True is InProgress
 	condParticiple           // named by another past participle (Imported): Unknown is InProgress
+	condValidity             // Valid, SpecValid, Validated, ValidationPassed: False is a spec to fix, Failed
 )
 
 // condClasses are the condition types of batch, ML and HPC operators (Created, Running,
@@ -292,17 +293,28 @@ func classifyCondition(t string) condClass {
 		return c
 	}
 	// The last word (two, for "…InProgress") says what the type is about.
-	var last, prev [16]byte
-	var nl, np int
+	var last, prev, first [16]byte
+	var nl, np, nf int
 	it := wordIter{s: t}
 	for x, ok := it.next(); ok; x, ok = it.next() {
 		prev, np = last, nl
 		nl = copy(last[:], x)
+		if nf == 0 {
+			nf = copy(first[:], x)
+		}
 	}
 	if terminalWords[string(last[:nl])] {
 		return condFailure // RetryLimitExceeded, AccessDenied, SpecInvalid
 	}
+	if string(first[:nf]) == "validation" && np > 0 {
+		switch string(last[:nl]) {
+		case "passed", "succeeded", "success", "ok":
+			return condValidity // ValidationPassed, ValidationSucceeded
+		}
+	}
 	switch string(last[:nl]) {
+	case "valid", "validated":
+		return condValidity // Valid, SpecValid, ConfigValidated
 	case "failed", "failure", "error", "errors", "degraded":
 		return condFailure
 	case "stopped":
@@ -317,7 +329,7 @@ func classifyCondition(t string) condClass {
 		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
 		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
-		"programmed", "valid", "validated":
+		"programmed":
 		return condPositive
 	default:
 		// A type named by a past participle (Imported, AllInjected, Realized) is named for a
