@@ -29,7 +29,11 @@ go run ./examples/crud --kubeconfig "$kubeconfig" --namespace "kates-crud-$RANDO
 echo
 echo "\$ go run ./examples/controller --namespace kates-demo --for 8s &   # a WebApp controller: one Accumulator, SSA, conditions, elected"
 go build -o .kates/bin/webapp-controller ./examples/controller
+go build -o .kates/bin/satoken ./hack/satoken
 kates apply --wait --timeout 1m -f examples/controller/testdata/crd.yaml -o name
+# A scraper's ServiceAccount, allowed to get /metrics, and a token of it (as Prometheus has).
+kates apply --wait --timeout 1m -f examples/controller/testdata/demo-scraper.yaml -o name
+token=$(.kates/bin/satoken --kubeconfig "$kubeconfig" --namespace kates-demo metrics-scraper)
 .kates/bin/webapp-controller --kubeconfig "$kubeconfig" --namespace kates-demo --lease kates-demo/webapp-controller \
   --metrics-addr 127.0.0.1:18089 --for 8s 2>&1 | grep --line-buffered -v "^I[0-9]" | sed -u "s/^/  controller| /" &
 controller=$!
@@ -38,7 +42,11 @@ echo "\$ kates apply --wait --status-rules examples/controller/testdata/status-r
 kates apply --wait --timeout 1m --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
 kates status --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
 if command -v curl >/dev/null; then
-  echo "\$ curl -s 127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)'"
-  curl -s 127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)' | grep -v _bucket || true
+  # The metrics are served over HTTPS (a self-signed certificate here, hence -k) to callers
+  # whose bearer token the API server vouches for and who may get /metrics.
+  echo "\$ curl -sk https://127.0.0.1:18089/metrics -o /dev/null -w '%{http_code}'   # no token: refused"
+  curl -sk https://127.0.0.1:18089/metrics -o /dev/null -w '%{http_code}\n' || true
+  echo "\$ curl -sk -H \"Authorization: Bearer \$(satoken -n kates-demo metrics-scraper)\" https://127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)'"
+  curl -sk -H "Authorization: Bearer $token" https://127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)' | grep -v _bucket || true
 fi
 wait "$controller"
