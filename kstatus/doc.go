@@ -96,6 +96,11 @@
 //	    - Conditions that all carry observedGeneration, none of them metadata.generation,
 //	      on an object without status.observedGeneration (Cilium's pools): InProgress, the
 //	      latest spec not acted on yet. A run's outcome still decides first.
+//	    - A condition Unknown whose message is a number alone (Cilium's IPsAvailable, "253")
+//	      is a count, not a state, and is not read. A type whose last word is Conflict or
+//	      Conflicts (PoolConflict) is a failure. A past-participle type False (ResourceOwned)
+//	      is Failed when its reason or message names an error a person must fix ("Refusing to
+//	      reconcile"), and otherwise not read.
 //	    - A message "starts with a transient word" when its first word, up to a space or a
 //	      punctuation mark, is one: "ProvisioningRequest is expired" does not.
 //	    - Progressing False whose reason names an error a person must fix is Failed (any
@@ -153,8 +158,9 @@
 //	    errorMessage, errorReason, error (a string, or an object's message) or errors (a
 //	    list), and the same fields in the entries of a list of status (Gatekeeper's
 //	    byPod[].errors); a last error is history and is not read. status.ready,
-//	    readyToUse or available false (or "False", as some operators write flags) is
-//	    InProgress; status.valid false is Failed. readyReplicas or
+//	    readyToUse, available, registered, provisioned or initialized false (or "False", as
+//	    some operators write flags) is InProgress, Failed with a status.reason that names
+//	    an error a person must fix; status.valid false is Failed. readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" is InProgress. updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design.
@@ -194,11 +200,12 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
-// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash or Timeout, or with a subject
+// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Refused or
+// Refusing, or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or
 // Failure together (ConfigError, ValidationFailed, "YAML parse error"). A message is
-// terminal only with the first nine of those words or a subject and an error: in free text,
+// terminal only with the first nine of those words, Refusing, or a subject and an error: in free text,
 // "exceeded" or "timeout" is often a network call's. Anything else is unclear, and stays
 // InProgress.
 //

@@ -43,6 +43,11 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		if f.err != nil {
 			return rc
 		}
+		if c.status == "Unknown" && isNumber(c.message) {
+			// A count carried in a condition (Cilium's IPsAvailable, Unknown, "253"): a
+			// gauge, not a state.
+			continue
+		}
 		if tr != nil {
 			tr.note(condPath("", t), c.status+reasonSuffix(c))
 		}
@@ -62,6 +67,14 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			case (class == condPositive || class == condValidity || class == condParticiple && c.status == "Unknown") && rc.notMet.status == "":
 				rc.notMet = notTrue(c, t)
 				rc.notMet.by = "infer:conditions"
+			case class == condParticiple && c.status == "False" && rc.notMet.status != FailedStatus:
+				// False of another participle (TeleportResourceOwned) is as often the other
+				// of two states as a state not reached: only a reason or message that names
+				// an error a person must fix makes it news.
+				if v := notTrue(c, t); v.status == FailedStatus {
+					rc.notMet = v
+					rc.notMet.by = "infer:conditions"
+				}
 			}
 			continue
 		}
@@ -368,6 +381,19 @@ func isStateField(name string) bool {
 		}
 	}
 	return false
+}
+
+// isNumber reports whether s is a whole number: digits alone.
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // allLower reports whether s is made of lower-case ASCII letters only.
@@ -693,7 +719,7 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		return verdict{status: FailedStatus, reason: reasonFromField(errField), message: errPath + ": " + errMsg, by: "infer:errors"}
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
-	for _, k := range [...]string{"ready", "readyToUse", "valid", "available"} {
+	for _, k := range [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized"} {
 		b, ok := status[k].(bool)
 		if !ok {
 			// "False" and "True", as some operators write their flags (Vitess'
@@ -713,6 +739,11 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		}
 		if k == "valid" {
 			return verdict{status: FailedStatus, reason: "Invalid", message: "status.valid is false", by: "infer:counts"}
+		}
+		// With a status.reason that names an error a person must fix (Shipwright's
+		// registered "False", UndefinedParameter), the flag will not turn by itself.
+		if r, _ := status["reason"].(string); classifyReason(r) == reasonTerminal {
+			return verdict{status: FailedStatus, reason: r, message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + " is false", by: "infer:counts"}
 	}

@@ -160,6 +160,7 @@ var terminalWords = map[string]bool{
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
 	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true,
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
+	"undefined": true, "refused": true, "refusing": true,
 	"timeout": true,
 }
 
@@ -199,7 +200,7 @@ func classifyReason(reason string) reasonKind {
 var messageTerminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
-	"unsupported": true,
+	"unsupported": true, "refusing": true,
 }
 
 // classifyMessage sorts a condition's message as classifyReason sorts a reason, with the
@@ -315,8 +316,8 @@ func classifyCondition(t string) condClass {
 	switch string(last[:nl]) {
 	case "valid", "validated":
 		return condValidity // Valid, SpecValid, ConfigValidated
-	case "failed", "failure", "error", "errors", "degraded":
-		return condFailure
+	case "failed", "failure", "error", "errors", "degraded", "conflict", "conflicts":
+		return condFailure // ReplicaFailure, ReconcileError, PoolConflict
 	case "stopped":
 		return condDone // a run stopped before its end (Katib's EarlyStopped): it has ended
 	case "progress":
