@@ -702,6 +702,9 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		}
 	entries:
 		for i, e := range list {
+			if i == maxEntries {
+				break // as eachStateField: the cost of a status is bounded, not its lists'
+			}
 			em, _ := e.(map[string]any)
 			for _, ek := range [...]string{"errors", "error", "errorMessage", "failureMessage"} {
 				if msg := errorText(em[ek]); msg != "" {

@@ -138,3 +138,22 @@ func checkWords[K comparable](t *testing.T, name string, classify func(string) K
 		}
 	}
 }
+
+// TestErrorListBounds checks that judgeCounts reads errors in the first maxEntries entries of
+// a list only, as eachStateField reads states: an error further down is not read.
+func TestErrorListBounds(t *testing.T) {
+	var list []any
+	for i := 0; i < maxEntries+5; i++ {
+		list = append(list, map[string]any{"name": "m" + strconv.Itoa(i)})
+	}
+	status := map[string]any{"byPod": list}
+	list[maxEntries-1].(map[string]any)["errors"] = []any{"within the bound"}
+	if v := judgeCounts(nil, status, nil); v.status != FailedStatus {
+		t.Fatalf("an error in entry %d: %+v, want Failed", maxEntries-1, v)
+	}
+	delete(list[maxEntries-1].(map[string]any), "errors")
+	list[maxEntries].(map[string]any)["errors"] = []any{"past the bound"}
+	if v := judgeCounts(nil, status, nil); v.status != "" {
+		t.Fatalf("an error in entry %d: %+v, want it not read", maxEntries, v)
+	}
+}
