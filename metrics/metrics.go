@@ -27,6 +27,7 @@ const (
 	StaleName           = "kates_accumulator_stale_events_total"
 	WritesName          = "kates_client_writes_total"
 	CoherenceName       = "kates_client_coherence_records"
+	ServerReturnsName   = "kates_client_server_returns_total"
 	WaitObjectsName     = "kates_wait_objects"
 )
 
@@ -74,6 +75,8 @@ type Metrics struct {
 	writes          *prometheus.CounterVec
 	coherence       prometheus.GaugeFunc
 	waitObjects     prometheus.Gauge
+	// serverReturns is set by Register, which knows the Client; nil from New.
+	serverReturns prometheus.CounterFunc
 }
 
 // New returns the collectors of one Client, registered nowhere. coherenceRecords reports how
@@ -133,8 +136,12 @@ func New(coherenceRecords func() float64) *Metrics {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.objects, m.events, m.coalesced, m.updateDuration, m.bootstrap,
+	cs := []prometheus.Collector{m.objects, m.events, m.coalesced, m.updateDuration, m.bootstrap,
 		m.listWatchErrors, m.relists, m.stale, m.writes, m.coherence, m.waitObjects}
+	if m.serverReturns != nil {
+		cs = append(cs, m.serverReturns)
+	}
+	return cs
 }
 
 // Register registers every collector of m on reg, or, if one fails, none: it unregisters those

@@ -41,6 +41,10 @@ func Register(c *kates.Client, reg prometheus.Registerer) error {
 		return errors.New("metrics: Register: nil Registerer")
 	}
 	m := New(func() float64 { return float64(c.CoherenceRecords()) })
+	m.serverReturns = prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: ServerReturnsName,
+		Help: "Total number of times the API server answered again after the Client's requests found it not answering (each woke the retries waiting on it).",
+	}, func() float64 { return float64(c.ServerReturns()) })
 	if err := m.Register(reg); err != nil {
 		if errors.As(err, new(prometheus.AlreadyRegisteredError)) {
 			return fmt.Errorf("metrics: Register: the registry holds kates metrics already, another Client's: "+

@@ -213,6 +213,10 @@ func TestStaleEventsAreRefusedAndCounted(t *testing.T) {
 	// By type: the replays of an update are updates (and the first, of the event that listed
 	// the object in a streamed list, an add).
 	require.GreaterOrEqual(t, metricValue(t, reg, metrics.StaleName, map[string]string{"query": "ConfigMaps", "type": "update"}), 2.0)
+	// The Client's count of the API server's returns is exposed too (none here).
+	if v, n := metricSeries(t, reg, metrics.ServerReturnsName, nil); n != 1 || v != 0 {
+		t.Errorf("%s: %d series, value %v; want one, 0", metrics.ServerReturnsName, n, v)
+	}
 	holdsWithin(t, 10*time.Second, func() string { return "a relist after three refusals" }, func() bool {
 		return metricValue(t, reg, metrics.RelistsName, map[string]string{"query": "ConfigMaps"}) >= 1
 	})
