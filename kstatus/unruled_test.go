@@ -166,6 +166,8 @@ var heldOutSets = []struct {
 	// held out.
 	{"../testdata/kstatus/heldout4", 38},
 	{"../testdata/kstatus/heldout5", 37},
+	// Written blind after heldout4 and heldout5 were tuned on; measured first at 33 of 42.
+	{"../testdata/kstatus/heldout6", 33},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
