@@ -65,7 +65,8 @@
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
-//	      Accepted or Programmed (HeadPodReady, SecretSynced), and, when
+//	      Accepted, Programmed, Provided, Mounted, Attached or Registered (HeadPodReady,
+//	      SecretSynced, RecommendationProvided), and, when
 //	      Unknown only, any other type whose last word is a past participle that does not
 //	      befall an object (Imported, but not Evicted or Throttled). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
@@ -135,7 +136,11 @@
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
 //	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
-//	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, and the health
+//	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, the activities that end by
+//	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
+//	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
+//	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
+//	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
 //	      words Warning, Warn and Yellow; Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
@@ -155,12 +160,15 @@
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),
-//	    errorMessage, errorReason, error (a string, or an object's message) or errors (a
-//	    list), and the same fields in the entries of a list of status (Gatekeeper's
+//	    errorMessage, errorReason, error (a string, or an object's message), errors or
+//	    problems (a list), and the same fields in the entries of a list of status (Gatekeeper's
 //	    byPod[].errors); a last error is history and is not read. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
-//	    an error a person must fix; status.valid false is Failed. readyReplicas or
+//	    an error a person must fix; status.valid false, or a boolean named for a check's
+//	    result false (configCheckResult), is Failed. The replica counts of a part one
+//	    object down (querierStatus.readyReplicas short of querierStatus.replicas) are
+//	    InProgress, as the object's own are. readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" is InProgress. updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design.

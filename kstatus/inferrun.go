@@ -383,6 +383,40 @@ func isStateField(name string) bool {
 	return false
 }
 
+// partCounts reads the replica counts of the parts an object runs, kept one object down in
+// status (a ThanosQuery's querierStatus, a control plane's components): a part whose
+// readyReplicas or availableReplicas is short of its own replicas is InProgress. Objects of
+// more than maxFields fields are inventories and are not read; of several short parts, the
+// first by name is named.
+func partCounts(status map[string]any, tr *trace) (verdict, bool) {
+	var short, path string
+	var have, want int64
+	for k, v := range status {
+		m, ok := v.(map[string]any)
+		if !ok || len(m) > maxFields || notNow(k) || short != "" && k > short {
+			continue
+		}
+		replicas, ok := toInt(m["replicas"])
+		if !ok {
+			continue
+		}
+		for _, c := range [...]string{"readyReplicas", "availableReplicas"} {
+			if n, ok := toInt(m[c]); ok && n < replicas {
+				short, path, have, want = k, k+"."+c, n, replicas
+				break
+			}
+		}
+	}
+	if short == "" {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status."+path, have)
+	}
+	return verdict{status: InProgressStatus, reason: "PartNotReady",
+		message: path + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+}
+
 // isNumber reports whether s is a whole number: digits alone.
 func isNumber(s string) bool {
 	if s == "" {
@@ -678,7 +712,7 @@ func phaseRank(k phaseKind) int {
 func judgeCounts(m, status map[string]any, tr *trace) verdict {
 	// Errors: Cluster API's failureReason and failureMessage (terminal by its contract),
 	// and an error or a list of errors the controller reports now (not a last one).
-	for _, k := range [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors"} {
+	for _, k := range [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors", "problems"} {
 		v, ok := status[k]
 		if !ok {
 			continue
@@ -749,6 +783,21 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			return verdict{status: FailedStatus, reason: r, message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + " is false", by: "infer:counts"}
+	}
+	// A configuration check the controller ran and that failed (configCheckResult false, as
+	// the logging operators write it): a spec to fix.
+	for k, v := range status {
+		if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") {
+			if tr != nil {
+				tr.note("status."+k, b)
+			}
+			return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
+		}
+	}
+	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
+	// against querierStatus.replicas): each part short of its own replicas is InProgress.
+	if v, ok := partCounts(status, tr); ok {
+		return v
 	}
 	// Counts against the desired number: spec.replicas, else status.replicas (or the
 	// DaemonSet-style desiredNumberScheduled).

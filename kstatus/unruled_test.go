@@ -156,7 +156,7 @@ var heldOutSets = []struct {
 	// Measured first at 35 of 45 (27 before issue 33's mechanisms); 37 after condition types
 	// named for a limit reached or a refusal (RetryLimitExceeded) and past participles Unknown
 	// (Imported): no longer held out.
-	{"../testdata/kstatus/heldout3", 38},
+	{"../testdata/kstatus/heldout3", 39},
 	// Written blind after the sets above were tuned on; measured first at 30 of 39 and 31 of
 	// 43. Then looked at: validity conditions False, conditions all behind the generation,
 	// state fields named in lower case or for progress and two objects down, flags written
@@ -166,8 +166,11 @@ var heldOutSets = []struct {
 	// held out.
 	{"../testdata/kstatus/heldout4", 38},
 	{"../testdata/kstatus/heldout5", 37},
-	// Written blind after heldout4 and heldout5 were tuned on; measured first at 33 of 42.
-	{"../testdata/kstatus/heldout6", 33},
+	// Written blind after heldout4 and heldout5 were tuned on; measured first at 33 of 42;
+	// 40 after phases naming an activity (Building), a list of problems, a failed config
+	// check, parts' replica counts one object down, and Provided/Mounted/Attached/Registered
+	// as states reached: no longer held out.
+	{"../testdata/kstatus/heldout6", 40},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -330,7 +330,7 @@ func classifyCondition(t string) condClass {
 		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
 		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
-		"programmed":
+		"programmed", "provided", "mounted", "attached", "registered":
 		return condPositive
 	default:
 		// A type named by a past participle (Imported, AllInjected, Realized) is named for a
