@@ -208,7 +208,7 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
-// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Refused or
+// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused or
 // Refusing, or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or

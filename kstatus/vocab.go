@@ -160,7 +160,7 @@ var terminalWords = map[string]bool{
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
 	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true,
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
-	"undefined": true, "refused": true, "refusing": true,
+	"undefined": true, "refused": true, "refusing": true, "lost": true,
 	"timeout": true,
 }
 
