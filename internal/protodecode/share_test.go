@@ -62,7 +62,7 @@ func realisticPods(t *testing.T, n int) []*corev1.Pod {
 	return out
 }
 
-func encodeObject(t *testing.T, obj runtime.Object) []byte {
+func encodeObject(t testing.TB, obj runtime.Object) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	obj = obj.DeepCopyObject()
