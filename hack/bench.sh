@@ -11,7 +11,8 @@
 # BENCH_FIXTURES (a file recording fixtures to reuse, or to create and keep: the realistic
 # fixtures take minutes to create; default: created for this run and deleted after it),
 # BENCH_VIEW_ROUNDS (rounds of BenchmarkView, default BENCH_ROUNDS), BENCH_VIEW_SIZES (its
-# ConfigMap counts, default "10000 50000 100000"), BENCH_PARTS ("all", the default; "view":
+# ConfigMap counts, default "0 10000 50000 100000"; 0 is the 3,000 Pods alone, whose results go
+# to results/view-pods.txt), BENCH_PARTS ("all", the default; "view":
 # only BenchmarkView and its profile; "core": only the scripted core benchmarks (kstatus, Update,
 # throughput), a few minutes and no cluster work; each keeping the other results of the last run).
 # BENCH_SHARDS=1 (also run bench/shards: sharded views at 100,000 objects, about half an hour
@@ -52,7 +53,7 @@ for f in shards shards-floor; do
 done
 case "$parts" in
 all) rm -rf "$res" ;;
-view) rm -f "$res/view.txt" "$res/profiles/view-"* ;;
+view) rm -f "$res/view.txt" "$res/view-pods.txt" "$res/profiles/view-"* ;;
 core) rm -f "$res/core.txt" ;;
 *) echo "BENCH_PARTS must be all, view or core, not $parts" >&2; exit 2 ;;
 esac
@@ -110,14 +111,21 @@ prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags.
 viewrounds=${BENCH_VIEW_ROUNDS:-$rounds}
 viewpeers=(kates kates-shared controller-runtime controller-runtime-strip floor floor-watchlist)
 [ "$parts" = core ] && viewrounds=0
+if [ "$viewrounds" -gt 0 ]; then
+  echo "bench-info: view-pods-date: $(date -u '+%Y-%m-%d %H:%M UTC')" >>"$res/view-pods.txt"
+  echo "bench-info: view-pods-kates: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- accumulator kates kstatus internal || echo ' (with uncommitted changes)')" >>"$res/view-pods.txt"
+fi
 for r in $(seq 1 "$viewrounds"); do
   echo "bench-round: $r" >>"$res/view.txt"
-  for n in ${BENCH_VIEW_SIZES:-10000 50000 100000}; do
+  echo "bench-round: $r" >>"$res/view-pods.txt"
+  for n in ${BENCH_VIEW_SIZES:-0 10000 50000 100000}; do
     echo "== complete view, round $r of $viewrounds, N=$n"
+    out="$res/view.txt"
+    [ "$n" = 0 ] && out="$res/view-pods.txt" # the Pods alone: section 5b's "Pods only"
     for i in "${!viewpeers[@]}"; do
       p=${viewpeers[$(( (i + r - 1) % ${#viewpeers[@]} ))]}
       (cd bench/cluster && "$tmp/cluster.test" -test.run '^$' -test.bench "^BenchmarkView\$/^N=$n\$/^$p\$" -test.benchmem \
-        -test.benchtime=1x -fixtures="$fixtures" -view-sizes="$n") | tee -a "$res/view.txt" | grep -E '^(Benchmark|FAIL|panic)' || true
+        -test.benchtime=1x -fixtures="$fixtures" -view-sizes="$n") | tee -a "$out" | grep -E '^(Benchmark|FAIL|panic)' || true
     done
   done
 done

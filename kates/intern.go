@@ -180,9 +180,9 @@ func (in *internBatch) internMap(m map[string]string, values mapValues) {
 }
 
 // internObject interns obj's metadata, and for the kinds whose objects repeat most (Pods, and
-// the Pod templates of workloads) their spec and status strings. With shared set (the objects
-// of a Watch with SharedValues), it leaves alone the parts objects share
-// (protodecode.Sharer): they are held once already, and other objects read them meanwhile.
+// the Pod templates of workloads) their spec and status strings. With shared set (objects
+// decoded with a protodecode.Sharer), it leaves alone the parts a Sharer decodes: internPart
+// interned them as they were decoded, and with SharedValues other objects read them meanwhile.
 func (in *interner) internObject(obj runtime.Object, shared bool) {
 	b := &internBatch{in: in, shared: shared}
 	in.mu.RLock()
@@ -211,10 +211,8 @@ func (in *internBatch) internMeta(m metav1.Object) {
 	// Annotation values are interned by key, as far as they repeat (see valueStats):
 	// checksums, revisions, timestamps and JSON are one of a kind.
 	in.internMap(m.GetAnnotations(), annotationValues)
-	if refs := m.GetOwnerReferences(); len(refs) > 0 && !in.shared {
-		for i := range refs {
-			refs[i].APIVersion, refs[i].Kind, refs[i].Name = in.intern(refs[i].APIVersion), in.intern(refs[i].Kind), in.intern(refs[i].Name)
-		}
+	if !in.shared {
+		in.internOwnerReferences(m.GetOwnerReferences())
 	}
 	in.internAll(m.GetFinalizers())
 }
@@ -230,14 +228,21 @@ func (in *internBatch) internPodSpec(s *corev1.PodSpec) {
 	if in.shared {
 		return // containers, volumes and tolerations are shared
 	}
-	for i := range s.InitContainers {
-		in.internContainer(&s.InitContainers[i])
+	in.internContainers(s.InitContainers)
+	in.internContainers(s.Containers)
+	in.internVolumes(s.Volumes)
+	in.internTolerations(s.Tolerations)
+}
+
+func (in *internBatch) internContainers(cs []corev1.Container) {
+	for i := range cs {
+		in.internContainer(&cs[i])
 	}
-	for i := range s.Containers {
-		in.internContainer(&s.Containers[i])
-	}
-	for i := range s.Volumes {
-		v := &s.Volumes[i]
+}
+
+func (in *internBatch) internVolumes(vs []corev1.Volume) {
+	for i := range vs {
+		v := &vs[i]
 		v.Name = in.intern(v.Name)
 		switch {
 		case v.ConfigMap != nil:
@@ -248,10 +253,41 @@ func (in *internBatch) internPodSpec(s *corev1.PodSpec) {
 			v.PersistentVolumeClaim.ClaimName = in.intern(v.PersistentVolumeClaim.ClaimName)
 		}
 	}
-	for i := range s.Tolerations {
-		t := &s.Tolerations[i]
+}
+
+func (in *internBatch) internTolerations(ts []corev1.Toleration) {
+	for i := range ts {
+		t := &ts[i]
 		t.Key, t.Value = in.intern(t.Key), in.intern(t.Value)
 	}
+}
+
+func (in *internBatch) internOwnerReferences(refs []metav1.OwnerReference) {
+	for i := range refs {
+		refs[i].APIVersion, refs[i].Kind, refs[i].Name = in.intern(refs[i].APIVersion), in.intern(refs[i].Kind), in.intern(refs[i].Name)
+	}
+}
+
+// internPart interns a part protodecode.Sharer decoded (see Sharer.SetIntern), before any
+// object holds it: the parts internObject leaves alone in typed objects. Parts of other types
+// (affinity, security context) are left as they are.
+func (in *interner) internPart(v any) {
+	b := &internBatch{in: in}
+	in.mu.RLock()
+	switch p := v.(type) {
+	case map[string]string: // labels
+		b.internMap(p, internValues)
+	case []metav1.OwnerReference:
+		b.internOwnerReferences(p)
+	case []corev1.Container:
+		b.internContainers(p)
+	case []corev1.Volume:
+		b.internVolumes(p)
+	case []corev1.Toleration:
+		b.internTolerations(p)
+	}
+	in.mu.RUnlock()
+	b.add()
 }
 
 func (in *internBatch) internContainer(c *corev1.Container) {

@@ -49,6 +49,59 @@ func TestInternSharesRepeatedStrings(t *testing.T) {
 	}
 }
 
+// TestInternPartSharesRepeatedStrings: the parts a protodecode.Sharer decodes (and that
+// internObject leaves alone in typed objects) share their strings once internPart has seen
+// them, decoded apart, and keep their content.
+func TestInternPartSharesRepeatedStrings(t *testing.T) {
+	fresh := func(s string) string { return string([]byte(s)) }
+	containers := func() []corev1.Container {
+		return []corev1.Container{{Name: fresh("main"), Image: fresh("example.com/web:1"),
+			Env:          []corev1.EnvVar{{Name: fresh("LOG"), Value: fresh("info")}},
+			VolumeMounts: []corev1.VolumeMount{{Name: fresh("kube-api-access-" + strconv.Itoa(len(fresh("x")))), MountPath: fresh("/var/run/secrets")}}}}
+	}
+	labels := func() map[string]string { return map[string]string{fresh("app"): fresh("web")} }
+	refs := func() []metav1.OwnerReference {
+		return []metav1.OwnerReference{{APIVersion: fresh("apps/v1"), Kind: fresh("ReplicaSet"), Name: fresh("web-7c9d8")}}
+	}
+	volumes := func() []corev1.Volume {
+		return []corev1.Volume{{Name: fresh("config"), VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: fresh("web-config")}}}}}
+	}
+	tolerations := func() []corev1.Toleration {
+		return []corev1.Toleration{{Key: fresh("node.kubernetes.io/not-ready"), Operator: corev1.TolerationOpExists}}
+	}
+	in := newInterner()
+	ca, cb := containers(), containers()
+	la, lb := labels(), labels()
+	ra, rb := refs(), refs()
+	va, vb := volumes(), volumes()
+	ta, tb := tolerations(), tolerations()
+	for _, v := range []any{ca, cb, la, lb, ra, rb, va, vb, ta, tb} {
+		in.internPart(v)
+	}
+	same := func(what, x, y string) {
+		t.Helper()
+		if x != y || unsafe.StringData(x) != unsafe.StringData(y) {
+			t.Errorf("%s: %q and %q are not one string", what, x, y)
+		}
+	}
+	same("image", ca[0].Image, cb[0].Image)
+	same("env value", ca[0].Env[0].Value, cb[0].Env[0].Value)
+	same("mount path", ca[0].VolumeMounts[0].MountPath, cb[0].VolumeMounts[0].MountPath)
+	same("label value", la["app"], lb["app"])
+	for k := range la {
+		for k2 := range lb {
+			same("label key", k, k2)
+		}
+	}
+	same("owner kind", ra[0].Kind, rb[0].Kind)
+	same("volume name", va[0].Name, vb[0].Name)
+	same("config map name", va[0].ConfigMap.Name, vb[0].ConfigMap.Name)
+	same("toleration key", ta[0].Key, tb[0].Key)
+	if ca[0].Image != "example.com/web:1" || la["app"] != "web" || ra[0].Name != "web-7c9d8" {
+		t.Errorf("interning changed the parts: %+v %v %+v", ca[0], la, ra[0])
+	}
+}
+
 // realisticPod reads testdata/realistic/pod.json.
 func realisticPod(b *testing.B) *corev1.Pod {
 	b.Helper()

@@ -205,16 +205,19 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 	}
 	// Parts objects repeat (label sets, owner references, a workload's Pod template) are
 	// decoded once per view: by default each object gets a deep copy, sharing only strings,
-	// which costs a fraction of decoding the part; with SharedValues, the part itself.
+	// which costs a fraction of decoding the part; with SharedValues, the part itself. Every
+	// part decoded is interned first, so that parts which do not repeat whole (containers
+	// mounting a volume named for their Pod) still hold their strings once.
+	interned := newInterner()
 	opts.sharer = protodecode.NewCopier()
 	if opts.SharedValues {
 		opts.sharer = protodecode.NewSharer()
 	}
+	opts.sharer.SetIntern(interned.internPart)
 	var check func() error
 	if opts.sharer.Shares() && (opts.MutationDetector || os.Getenv("KATES_MUTATION_DETECTOR") == "true") {
 		check = mutationCheck(opts.sharer)
 	}
-	interned := newInterner()
 	observed := c.watchObserver(opts, queries, began) // nil without an Observer
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
@@ -223,8 +226,8 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 			if m, ok := obj.(metav1.Object); ok && !opts.KeepManagedFields {
 				m.SetManagedFields(nil)
 			}
-			// The parts the sharer decoded hold its strings already (and, shared, are
-			// read by other objects meanwhile): interning leaves them alone.
+			// The parts the sharer decoded were interned as it decoded them (and, shared,
+			// are read by other objects meanwhile): interning leaves them alone.
 			_, unstructured := obj.(*Unstructured)
 			interned.internObject(obj, !unstructured)
 		},

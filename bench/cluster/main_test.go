@@ -31,6 +31,7 @@ var (
 	fixturesFile = flag.String("fixtures", "", "reuse the fixtures this file records, or create them and record them in it")
 	teardown     = flag.Bool("teardown", false, "delete the fixtures -fixtures records, and exit")
 	reverse      = flag.Bool("reverse", false, "run the peers of each benchmark in reverse order (hack/bench.sh alternates)")
+	fixtureSizes = flag.String("fixture-sizes", "", "comma-separated sizes whose bootstrap namespaces are created (default: every size, and the throughput namespace)")
 )
 
 // peer is one sub-benchmark of a comparison.
@@ -65,6 +66,27 @@ var bootstrapSizes = []int{10_000, 50_000, 100_000}
 
 const bootstrapPods = 3_000
 
+// podsOnly is the size of the bootstrap namespace that holds no ConfigMaps, only its
+// bootstrapPods Pods: BenchmarkView's Pods-only case, where what one kind costs is not
+// drowned by tens of thousands of ConfigMaps.
+const podsOnly = 0
+
+// fixtureSizesToCreate returns the sizes whose namespaces createFixtures creates: every size
+// (podsOnly and bootstrapSizes), or those -fixture-sizes names.
+func fixtureSizesToCreate() []int {
+	all := append([]int{podsOnly}, bootstrapSizes...)
+	if *fixtureSizes == "" {
+		return all
+	}
+	var out []int
+	for _, n := range all {
+		if slices.Contains(splitComma(*fixtureSizes), fmt.Sprint(n)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // podsFor returns how many Pods the bootstrap namespace of n ConfigMaps holds.
 func podsFor(int) int { return bootstrapPods }
 
@@ -76,14 +98,20 @@ type fixtures struct {
 	// Bootstrap maps a size to a namespace holding that many realistic ConfigMaps and
 	// podsFor(size) realistic Pods.
 	Bootstrap map[int]string `json:"bootstrap"`
-	// Throughput holds throughputCMs ConfigMaps and the sentinel.
+	// Throughput holds throughputCMs ConfigMaps and the sentinel; empty if -fixture-sizes
+	// left it out.
 	Throughput string `json:"throughput"`
 }
 
 func (f *fixtures) namespaces() []string {
-	ns := []string{f.Throughput}
-	for _, n := range bootstrapSizes {
-		ns = append(ns, f.Bootstrap[n])
+	var ns []string
+	if f.Throughput != "" {
+		ns = append(ns, f.Throughput)
+	}
+	for _, n := range append([]int{podsOnly}, bootstrapSizes...) {
+		if name, ok := f.Bootstrap[n]; ok {
+			ns = append(ns, name)
+		}
 	}
 	return ns
 }
@@ -176,11 +204,12 @@ func loadFixtures() error {
 
 func createFixtures(ctx context.Context) error {
 	suffix := fmt.Sprintf("%06x", rand.Uint32()&0xffffff)
-	fx = &fixtures{
-		Throughput: "kates-bench-" + suffix + "-thr",
-		Bootstrap:  map[int]string{},
+	fx = &fixtures{Bootstrap: map[int]string{}}
+	if *fixtureSizes == "" {
+		fx.Throughput = "kates-bench-" + suffix + "-thr"
 	}
-	for _, n := range bootstrapSizes {
+	sizes := fixtureSizesToCreate()
+	for _, n := range sizes {
 		fx.Bootstrap[n] = fmt.Sprintf("kates-bench-%s-boot%d", suffix, n)
 	}
 	fx.Memory = fx.Bootstrap[10_000]
@@ -203,17 +232,18 @@ func createFixtures(ctx context.Context) error {
 		n      int
 		create func(ctx context.Context, i int) error
 	}
-	jobs := []job{
-		{"throughput ConfigMaps", throughputCMs + 1, func(ctx context.Context, i int) error {
+	var jobs []job
+	if fx.Throughput != "" {
+		jobs = append(jobs, job{"throughput ConfigMaps", throughputCMs + 1, func(ctx context.Context, i int) error {
 			name := fmt.Sprintf("cm-%06d", i)
 			if i == throughputCMs {
 				name = sentinel
 			}
 			_, err := writer.CoreV1().ConfigMaps(fx.Throughput).Create(ctx, fixture.PlainConfigMap(fx.Throughput, name), metav1.CreateOptions{})
 			return err
-		}},
+		}})
 	}
-	for _, n := range bootstrapSizes {
+	for _, n := range sizes {
 		ns := fx.Bootstrap[n]
 		// The Pods' owner: a ReplicaSet that selects none of them, so no controller acts
 		// on them, and the garbage collector finds their owner.

@@ -24,9 +24,9 @@ import (
 	"github.com/kates-dev/kates/kates"
 )
 
-// viewSizes restricts BenchmarkView to some of bootstrapSizes (hack/bench.sh runs one size and
-// peer per process); empty: every size.
-var viewSizes = flag.String("view-sizes", "", "comma-separated ConfigMap counts BenchmarkView runs (default: all of bootstrapSizes)")
+// viewSizes restricts BenchmarkView to some of its sizes, podsOnly and bootstrapSizes
+// (hack/bench.sh runs one size and peer per process); empty: every size.
+var viewSizes = flag.String("view-sizes", "", "comma-separated ConfigMap counts BenchmarkView runs, 0 for Pods only (default: 0 and all of bootstrapSizes)")
 
 // heapProfile, if set, is where benchView writes a heap profile while the view is held: its
 // inuse_space says what the view's bytes are.
@@ -45,7 +45,9 @@ func writeHeapProfile(b *testing.B, path string) {
 
 // BenchmarkView measures what it takes each peer to hold a complete typed view of N realistic
 // ConfigMaps and 3,000 realistic Pods (bootstrapSizes; fixture.RealisticConfigMap and
-// RealisticPod, server-side applied): one op is one bootstrap from scratch, and hack/bench.sh
+// RealisticPod, server-side applied), and of the 3,000 Pods alone (N=0: a view of Pods only,
+// so that what Pods cost shows, which the ConfigMaps outnumber in the other sizes by 3 to 33
+// to one): one op is one bootstrap from scratch, and hack/bench.sh
 // runs each peer and size in a process of its own (-test.benchtime=1x), in an order that
 // alternates from round to round, so that no peer inherits another's heap, connections or
 // warm caches. Reported per op:
@@ -75,10 +77,13 @@ func writeHeapProfile(b *testing.B, path string) {
 //     until the bookmark that ends the initial events), frames kept undecoded: what the API
 //     server and the wire take on the path the peers use.
 func BenchmarkView(b *testing.B) {
-	kinds := []kind{configMaps, pods}
-	for _, n := range bootstrapSizes {
+	for _, n := range append([]int{podsOnly}, bootstrapSizes...) {
 		if !sizeSelected(n) {
 			continue
+		}
+		kinds := []kind{configMaps, pods}
+		if n == podsOnly {
+			kinds = []kind{pods}
 		}
 		ns := fx.Bootstrap[n]
 		objects := n + podsFor(n)

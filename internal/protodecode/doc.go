@@ -17,6 +17,9 @@
 // Options.StripManagedFields, the object's bytes are copied, without ObjectMeta's field 17,
 // into a pooled buffer and decoded from there.
 //
+// CompactItem keeps an object as the bytes it came in, without managedFields, for a view that
+// decodes an object only when it is read; DecodeItem decodes such bytes into a new object.
+//
 // Anything the fast path does not recognise (an envelope with a content encoding, a type the
 // scheme does not know, decoding into an object of another type, malformed input) goes to
 // apimachinery's own serializer, which decodes it or says what is wrong as it always has.

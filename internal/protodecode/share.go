@@ -3,6 +3,7 @@ package protodecode
 import (
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"reflect"
 	"sync"
@@ -147,9 +148,17 @@ const maxSharedValues = 1 << 16
 type Sharer struct {
 	// copies is set for a Sharer that hands out deep copies (NewCopier).
 	copies bool
+	// intern, if set, is called with every part decoded, before any object or the Sharer
+	// holds it (SetIntern).
+	intern func(v any)
 	mu     sync.RWMutex
 	values [16]map[string]any // by index into sharedParts: the part's bytes → its value
 	count  int
+	// seen holds, for a copier, the hashes of the parts' bytes decoded once and not kept:
+	// a part is kept when its bytes come again (see keepSecond).
+	seen [16]map[uint64]struct{}
+	// rare marks, for a copier, the parts found not to repeat: their seen is dropped.
+	rare [16]bool
 	// hits counts, by part, the objects that found their part kept: a part whose values
 	// rarely repeat (a label set unique to each object) stops being kept.
 	hits [16]atomic.Int64
@@ -162,7 +171,18 @@ func NewSharer() *Sharer { return &Sharer{} }
 // rather than the part itself: objects then share nothing but strings, which are immutable, and
 // a copy still costs a fraction of decoding the part (a map's table copied whole, a container
 // spec's fields assigned) and allocates no string. Check has nothing to check.
+//
+// A copier keeps a part only once its bytes have come a second time: the kept value is a
+// copy no object holds, so a part that every object has its own of (a Pod's containers, which
+// mount a token volume named for the Pod) would otherwise be held twice, and its bytes a
+// third time, for the first rareAfter objects.
 func NewCopier() *Sharer { return &Sharer{copies: true} }
+
+// SetIntern makes s call intern with every part it decodes (a map[string]string of labels,
+// an []metav1.OwnerReference, an []corev1.Container, ...), before any object holds it, so that
+// its strings can be made canonical: parts decoded for one object, or kept, are then as lean
+// as the rest of the object. Call it before s decodes anything.
+func (s *Sharer) SetIntern(intern func(v any)) { s.intern = intern }
 
 // Shares reports whether s's objects share parts (NewSharer) rather than copies (NewCopier).
 func (s *Sharer) Shares() bool { return s != nil && !s.copies }
@@ -192,15 +212,18 @@ func (s *Sharer) value(i int, b []byte) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
+	if s.intern != nil {
+		s.intern(v)
+	}
+	if s.copies {
+		return s.keepSecond(i, b, v), true
+	}
 	if kept >= rareAfter && s.hits[i].Load() < int64(kept) {
 		return v, true // this part rarely repeats: keeping it would only cost memory
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c, ok := s.values[i][string(b)]; ok {
-		if s.copies {
-			return v, true // v is a fresh decode: as good as a copy
-		}
 		return c, true
 	}
 	if s.count < maxSharedValues {
@@ -209,16 +232,59 @@ func (s *Sharer) value(i int, b []byte) (any, bool) {
 		}
 		s.values[i][string(b)] = v
 		s.count++
-		if s.copies {
-			return sharedParts[i].copy(v), true
-		}
 	}
 	return v, true
 }
 
-// rareAfter is how many values of a part a Sharer keeps before it checks that they repeat:
-// once it keeps that many, it keeps no more unless on average each was found again at least
-// once.
+// keepSecond is a copier's value for part i decoded into v from b, which s does not keep: the
+// first time b comes, v itself, and s notes b's hash; the second time, s keeps v and returns a
+// copy. Once rareAfter parts' bytes have come once and fewer than that many objects found
+// their part kept, the part is rare: s stops noting its hashes (and drops them).
+func (s *Sharer) keepSecond(i int, b []byte, v any) any {
+	h := seenHash(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.values[i][string(b)]; ok || s.rare[i] {
+		return v // kept meanwhile (v is a fresh decode: as good as a copy), or rare
+	}
+	if _, again := s.seen[i][h]; !again {
+		switch {
+		case len(s.seen[i]) >= rareAfter && s.hits[i].Load() < int64(len(s.seen[i])):
+			s.rare[i], s.seen[i] = true, nil
+		case len(s.seen[i]) < maxSharedValues:
+			if s.seen[i] == nil {
+				s.seen[i] = map[uint64]struct{}{}
+			}
+			s.seen[i][h] = struct{}{}
+		}
+		return v
+	}
+	// A hash seen before, of these bytes or (rarely) others: either way v is b's value.
+	if s.count >= maxSharedValues {
+		return v
+	}
+	if s.values[i] == nil {
+		s.values[i] = map[string]any{}
+	}
+	s.values[i][string(b)] = v
+	s.count++
+	return sharedParts[i].copy(v)
+}
+
+// castagnoli is the table of the CRC-32 the hardware computes (SSE 4.2, ARMv8 CRC).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// seenHash is what a copier notes of a part's bytes: their CRC-32 and length. Two parts alike
+// in both are rare, and cost only a part kept one object early (keepSecond keys what it keeps
+// by the bytes themselves). hash/crc32 is linked already, where hash/maphash would add to
+// every program (internal/linksize).
+func seenHash(b []byte) uint64 {
+	return uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(uint32(len(b)))
+}
+
+// rareAfter is how many values of a part a Sharer keeps (a copier: notes) before it checks
+// that they repeat: once it keeps that many, it keeps no more unless on average each was found
+// again at least once.
 const rareAfter = 1024
 
 // ErrSharedValueModified is the error Check returns: a caller modified a value that objects

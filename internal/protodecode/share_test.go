@@ -62,7 +62,7 @@ func realisticPods(t *testing.T, n int) []*corev1.Pod {
 	return out
 }
 
-func encodeObject(t *testing.T, obj runtime.Object) []byte {
+func encodeObject(t testing.TB, obj runtime.Object) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	obj = obj.DeepCopyObject()
@@ -189,6 +189,77 @@ func TestCopierSharesOnlyStrings(t *testing.T) {
 }
 
 func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// partIndex returns the index of sharedParts' part name.
+func partIndex(t *testing.T, name string) int {
+	t.Helper()
+	for i, p := range sharedParts {
+		if p.name == name {
+			return i
+		}
+	}
+	t.Fatalf("no shared part %s", name)
+	return -1
+}
+
+// TestCopierKeepsOnlyPartsThatRepeat: a copier keeps a part when its bytes come a second time,
+// never a part each object has its own of (here the containers and volumes of Pods that mount a
+// token volume named for the Pod, as the ServiceAccount admission plugin writes them), and once
+// rareAfter such parts came, it stops noting them. Every part it decodes goes through its intern
+// function first, and every object still equals apimachinery's decode.
+func TestCopierKeepsOnlyPartsThatRepeat(t *testing.T) {
+	standard := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	share := NewCopier()
+	interned := map[string]int{}
+	share.SetIntern(func(v any) { interned[reflect.TypeOf(v).String()]++ })
+	fast := NewObjectDecoder(standard, scheme.Scheme, Options{StripManagedFields: true, Share: share})
+	n := rareAfter + 10
+	pods := realisticPods(t, n)
+	for i, p := range pods {
+		token := "kube-api-access-" + strconv.Itoa(i)
+		p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: token, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{}}})
+		for c := range p.Spec.Containers {
+			p.Spec.Containers[c].VolumeMounts = append(p.Spec.Containers[c].VolumeMounts, corev1.VolumeMount{Name: token, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount", ReadOnly: true})
+		}
+	}
+	var got []*corev1.Pod
+	for i, p := range pods {
+		data := encodeObject(t, p)
+		obj, _, err := fast.Decode(data, nil, nil)
+		require.NoError(t, err)
+		if i < 3 || i == n-1 {
+			want, _, err := standard.Decode(data, nil, nil)
+			require.NoError(t, err)
+			want.(*corev1.Pod).ManagedFields = nil
+			require.Empty(t, cmp.Diff(want, obj), "pod %d", i)
+		}
+		got = append(got, obj.(*corev1.Pod))
+	}
+
+	containers, volumes, labels := partIndex(t, "spec.containers"), partIndex(t, "spec.volumes"), partIndex(t, "metadata.labels")
+	require.Empty(t, share.values[containers], "containers of one Pod each are kept")
+	require.Empty(t, share.values[volumes], "volumes of one Pod each are kept")
+	require.True(t, share.rare[containers] && share.rare[volumes], "rare after %d", rareAfter)
+	require.Nil(t, share.seen[containers], "a rare part's hashes are dropped")
+	require.Len(t, share.values[labels], 1, "the label set all Pods have is kept")
+	require.Equal(t, n, interned["[]v1.Container"], "each Pod's containers decoded and interned once")
+	require.Equal(t, 2, interned["map[string]string"], "labels decoded twice: once noted, once kept")
+
+	// The first Pod holds its own decode; from the second on, copies of the kept value.
+	a, b, c := got[0], got[1], got[2]
+	require.NotEqual(t, reflect.ValueOf(a.Labels).Pointer(), reflect.ValueOf(b.Labels).Pointer())
+	require.NotEqual(t, reflect.ValueOf(b.Labels).Pointer(), reflect.ValueOf(c.Labels).Pointer())
+	for k := range b.Labels {
+		for k2 := range c.Labels {
+			if k == k2 {
+				require.Equal(t, unsafeStringData(k), unsafeStringData(k2), "copies share strings")
+			}
+		}
+	}
+	b.Labels["edited"] = "yes"
+	require.NotContains(t, c.Labels, "edited")
+	require.NotContains(t, a.Labels, "edited")
+}
 
 // TestDecodeListMatchesApimachinery decodes lists as they stream in: the items equal what
 // apimachinery decodes (without managedFields), in order, with the list's metadata; a truncated

@@ -26,7 +26,7 @@ func main() {
 	)
 	flag.Parse()
 	r := newResults()
-	for _, f := range []string{"core.txt", "cluster.txt", "memory.txt", "wait.txt", "view.txt"} {
+	for _, f := range []string{"core.txt", "cluster.txt", "memory.txt", "wait.txt", "view.txt", "view-pods.txt"} {
 		if err := r.parseFile(filepath.Join(*resultsDir, f)); err != nil {
 			log.Fatal(err)
 		}

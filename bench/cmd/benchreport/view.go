@@ -136,6 +136,7 @@ func (rep *report) view() {
 		}
 	}
 	rep.p("")
+	rep.viewPodsOnly()
 }
 
 func numOr(v float64, ok bool) string {
