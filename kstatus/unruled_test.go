@@ -171,6 +171,9 @@ var heldOutSets = []struct {
 	// check, parts' replica counts one object down, and Provided/Mounted/Attached/Registered
 	// as states reached: no longer held out.
 	{"../testdata/kstatus/heldout6", 40},
+	// Written blind after heldout6 was tuned on; measured first at 43 of 48 (89.6%); 44 after
+	// reasons that say NotReady in two words (OperandNotReady): no longer held out.
+	{"../testdata/kstatus/heldout7", 44},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

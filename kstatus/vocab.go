@@ -1,5 +1,7 @@
 package kstatus
 
+import "strings"
+
 // The vocabularies inference (rule 6) reads words with. Each is documented in doc.go; a
 // word added here changes what kinds no rule names are judged, so each is one that
 // operators use for the same state, and an unclear word is left out: a value or reason
@@ -216,12 +218,18 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	if text == "" {
 		return reasonUnclear
 	}
-	terminal, subject, errWord, transient, lastTerminal := false, false, false, false, false
+	terminal, subject, errWord, transient, lastTerminal, not := false, false, false, false, false, false
+	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
+	// free text "not ready: <an error>" is the error's.
+	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
+		afterNot := not
+		not = string(w) == "not"
 		switch {
-		case transientWords[string(w)]:
+		case transientWords[string(w)], identifier && afterNot && string(w) == "ready":
+			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
 		case terminalSet[string(w)]:
 			terminal, lastTerminal = true, true

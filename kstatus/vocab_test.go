@@ -39,6 +39,7 @@ func TestClassifyReason(t *testing.T) {
 		"BackoffLimitExceeded":            reasonTerminal,
 		"InitializingTimeout":             reasonTerminal, // ends in a terminal word
 		"WaitingForValidation":            reasonTransient,
+		"OperandNotReady":                 reasonTransient,
 		"DependencyNotReady":              reasonTransient,
 		"InvalidSecretWaitingForRotation": reasonTransient,
 		"Error":                           reasonUnclear,
