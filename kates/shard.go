@@ -1,6 +1,7 @@
 package kates
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/bits"
@@ -348,6 +349,36 @@ func (s ShardSpace) StampOwnerShard(obj metav1.Object) bool {
 	labels[OwnerShardLabel] = value
 	obj.SetLabels(labels)
 	return true
+}
+
+// ownerShardKey is the context key of the shard space whose OwnerShardLabel a Client stamps
+// on the owned objects it writes.
+type ownerShardKey struct{}
+
+// WithOwnerShardStamp returns a context whose Client writes stamp their object with
+// OwnerShardLabel for space (see StampOwnerShard): Create, Update, Apply and Upsert label every
+// object that has a controller ownerReference before sending it. shards.Run gives each shard's
+// run such a context, so the objects a sharded controller writes are selected by the API server
+// for queries placed by PlaceByOwnerLabel without the controller stamping them: an object
+// written without the label costs every replica its network and decoding until it is stamped.
+// Patch is left alone (its bytes are the caller's), and so is an object without a controller.
+func WithOwnerShardStamp(ctx context.Context, space ShardSpace) context.Context {
+	return context.WithValue(ctx, ownerShardKey{}, space)
+}
+
+// OwnerShardStampFrom returns the shard space ctx's writes are stamped for, if any (see
+// WithOwnerShardStamp).
+func OwnerShardStampFrom(ctx context.Context) (ShardSpace, bool) {
+	s, ok := ctx.Value(ownerShardKey{}).(ShardSpace)
+	return s, ok && s.Count > 0
+}
+
+// stampForContext stamps obj, about to be written with ctx, with its owner's shard if ctx asks
+// for it (WithOwnerShardStamp).
+func stampForContext(ctx context.Context, obj metav1.Object) {
+	if s, ok := OwnerShardStampFrom(ctx); ok {
+		s.StampOwnerShard(obj)
+	}
 }
 
 // labeledShard returns the shard obj's OwnerShardLabel names in s, and whether it names one

@@ -26,8 +26,9 @@
 // a Lease renewed every RetryPeriod by its owner, and a view of its own if the controller
 // watches per shard: 16 to 64 shards suit groups of up to a dozen replicas. A virtual shard is
 // a number; what it selects is the caller's (kates.ShardSpace maps shard i of n to the API
-// server's shard selectors, and kates.ShardSpace.StampOwnerShard stamps an owned object with
-// its owner's shard, so that kates.PlaceByOwnerLabel has the server select owned objects too).
+// server's shard selectors; and every owned object a run writes with its context carries its
+// owner's shard stamp, kates.OwnerShardLabel, as kates.ShardSpace.StampOwnerShard sets it,
+// so that kates.PlaceByOwnerLabel has the server select owned objects too).
 // Since the count is fixed, so is every stamp: replicas joining or leaving rewrite nothing.
 //
 // # What the guarantee costs

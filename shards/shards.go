@@ -144,7 +144,9 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // virtual shard i it owns, each in a goroutine of its own, while it owns it. run's context
 // carries shard i's kates.Fence (kates.FenceFrom) and ends when the shard is handed to
 // another replica (HandedAway), its Lease is lost (kates.ErrLeaseLost is the cause), or Run's
-// ctx ends; run must then return promptly. Run returns when ctx ends, after every run has
+// ctx ends; run must then return promptly. run's context also stamps the owned objects the
+// Client writes with it (kates.WithOwnerShardStamp, for a space by UID of Shards shards), so
+// that queries placed by kates.PlaceByOwnerLabel have the API server select them. Run returns when ctx ends, after every run has
 // returned: nil, or, if a run returns while its shard is still owned, that error (every other
 // shard is stopped first).
 //
@@ -449,7 +451,9 @@ func (g *group) start(ctx context.Context, s *shard) {
 	termCtx, cancel := context.WithCancelCause(ctx)
 	s.cancel = cancel
 	go func() {
-		ending, err := s.holder.Hold(termCtx, func(ctx context.Context) error { return g.run(ctx, s.i) })
+		ending, err := s.holder.Hold(termCtx, func(ctx context.Context) error {
+			return g.run(kates.WithOwnerShardStamp(ctx, g.space()), s.i)
+		})
 		// Hold has returned: run has returned and the fence is dropped. Release the Lease
 		// unless Run is stopping without Release (as a crash would leave it).
 		if ctx.Err() == nil || g.o.Release {
@@ -461,6 +465,12 @@ func (g *group) start(ctx context.Context, s *shard) {
 		}
 		g.ended <- termEnd{shard: s.i, ending: ending, err: err}
 	}()
+}
+
+// space is the group's shards as a kates.ShardSpace by UID: the space whose OwnerShardLabel
+// the Client stamps on the owned objects each run writes (kates.WithOwnerShardStamp).
+func (g *group) space() kates.ShardSpace {
+	return kates.ShardSpace{Key: kates.ShardByUID, Count: len(g.shards)}
 }
 
 // notify calls Observe if the state changed.
