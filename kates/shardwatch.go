@@ -273,7 +273,11 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 		if probe != "" {
 			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, probe) })
 		}
-		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, sel)
+		var into reflectorStore = feed
+		if sq.byLabel {
+			into = &movingFeed{Feed: feed, ctx: fctx, c: c, rq: sq.rq, narrowed: func() bool { return rf.labelSelector() != "" }}
+		}
+		c.runReflector(fctx, acc, sq.rq, opts, observed, into, sel)
 	}()
 	return rf
 }
