@@ -230,7 +230,8 @@ const (
 	// narrows what the server sends: which shard an object is in is always decided by its
 	// controller's UID, so a stale or wrong label (a controller changed, a hand edit) never
 	// puts an object in two views; see OwnerShardLabel for where such an object goes. Adding
-	// a shard lists the query again with the wider selector (as PlaceByOwner does); removing
+	// a shard lists the query again with the wider selector (as PlaceByOwner does: once
+	// for shards added together, and after a list under way, which is not restarted); removing
 	// one drops its objects at once and narrows the selector from the next request on (a
 	// watch that restarts, a relist), without listing again. Under ShardByNamespace it is
 	// PlaceByKey, as PlaceByOwner is.

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -427,6 +428,7 @@ func (g *group) balance(ctx context.Context, items []coordinationv1.Lease) {
 	owners := Assign(members, len(g.shards))
 	g.state.Members = members
 	g.state.Assigned = Owned(owners, g.o.Identity)
+	var take []*shard
 	for _, s := range g.shards {
 		mine := owners[s.i] == g.o.Identity
 		switch {
@@ -435,13 +437,33 @@ func (g *group) balance(ctx context.Context, items []coordinationv1.Lease) {
 			// after that (see term).
 			s.cancel(errHandedAway)
 		case s.cancel == nil && mine:
-			if s.holder.TryTake(ctx, records[s.i]) {
-				g.start(ctx, s)
-			}
+			take = append(take, s)
 		case s.cancel == nil:
 			// Keep counting how long its record has been unchanged, so that it can be taken
 			// over as soon as it runs out once it is this replica's.
 			s.holder.Observe(records[s.i])
+		}
+	}
+	g.takeTogether(ctx, take, records)
+}
+
+// takeTogether tries to take the shards take, whose records are as just listed, all at once,
+// and starts the runs of those it took together. A dead or departing replica's shards come
+// free together: taken one request at a time they would be taken, and listed, one after
+// another (0.5-1.9 s for eight on a loaded API server), while started together their runs
+// add them to the view as one change (see kates.Accumulator.AddShard). Each take is the same
+// conditional write as alone (lease.Holder.TryTake), on its own shard's holder, which only
+// this goroutine touches while no term of the shard runs.
+func (g *group) takeTogether(ctx context.Context, take []*shard, records []*coordinationv1.Lease) {
+	won := make([]bool, len(take))
+	var wg sync.WaitGroup
+	for k, s := range take {
+		wg.Go(func() { won[k] = s.holder.TryTake(ctx, records[s.i]) })
+	}
+	wg.Wait()
+	for k, s := range take {
+		if won[k] {
+			g.start(ctx, s)
 		}
 	}
 }
