@@ -169,8 +169,11 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // lease duration, a term that ends RenewDeadline after its last renewal was sent, and every
 // kates Client write sent with run's context checked against the shard's Fence just before it
 // leaves. A replica that should no longer own a shard cancels the shard's context, waits for
-// run to return, drops the shard's Fence, and only then releases the Lease; the new owner takes
-// it at its next list. A shard is therefore never acted on by two replicas at once (the
+// run to return, drops the shard's Fence, waits for every write of the term still in flight to
+// be answered by the API server (a write cancelled with run's context may already be on the
+// wire), and only then releases the Lease; the new owner takes it at its next list. Writes not
+// answered within RenewDeadline keep the Lease from being released: it runs out instead, as a
+// crashed replica's does (see kates.Fence for what remains). A shard is therefore never acted on by two replicas at once (the
 // guarantee, and its one exception, are election.Run's), and a shard is left unowned for at most
 // about two RetryPeriods on a handover, LeaseDuration plus one to two RetryPeriods after a
 // crash (a replica sees each record change up to a RetryPeriod late, then acts at its next list).
