@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -31,6 +34,12 @@ const (
 	RoleShard  = "shard"
 	// ShardLabel carries a shard Lease's shard number.
 	ShardLabel = "shards.kates.dev/shard"
+	// LiveAnnotation, on a member Lease, is the members its replica counts live: the
+	// resourceVersion of the list of the group's Leases it judged from, a space, and the
+	// names of the live members' Leases, sorted and separated by commas. A replica that has
+	// not watched a member Lease for its lease duration yet (it has just started) trusts that
+	// judgement: see Run.
+	LiveAnnotation = "shards.kates.dev/live"
 )
 
 // Options configures Run. Name and Shards are required.
@@ -158,8 +167,16 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // duration, as this replica counts it (on its own monotonic clock, from when it first saw
 // each version: replicas' clocks need not agree); a replica that stops cleanly deletes its
 // member Lease, so the others see it leave at their next list, and the member Lease of one
-// that died is deleted by the others once unchanged for five lease durations. Every replica computes the
-// owners of the shards from the live members with Assign.
+// that died is deleted by the others once unchanged for five lease durations. Every replica
+// computes the owners of the shards from the live members with Assign.
+//
+// A replica that has just started has watched no member Lease for a lease duration, and would
+// count a dead member live for that long, disagreeing with the others on who owns what (and
+// leaving the shards they hand it untaken). So each replica writes the members it counts live,
+// and the list it judged from, on its member Lease (LiveAnnotation), and a replica takes a
+// member for dead once any member has judged that very record of it dead. Membership only
+// decides who should own what: the shard Leases alone decide who may write, and they are held
+// as below, whatever the members.
 //
 // # Handover
 //
@@ -199,7 +216,9 @@ func Run(ctx context.Context, client *kates.Client, opts Options, run func(ctx c
 		member: memberLeaseName(o.Name, o.Identity),
 		seen:   map[string]seenMember{},
 		ended:  make(chan termEnd, o.Shards),
-		run:    run,
+		// Capacity 1: a kick waiting is enough.
+		liveKick: make(chan struct{}, 1),
+		run:      run,
 		// Microseconds: what a Lease's times keep.
 		started: metav1.NewMicroTime(time.Now().Truncate(time.Microsecond)),
 	}
@@ -235,6 +254,10 @@ type group struct {
 	ended  chan termEnd
 	// state is the latest state, notified the last one Observe was given.
 	state, notified State
+	// live is this replica's LiveAnnotation, as of its latest list; the heartbeat writes it,
+	// at once when kicked (the members it counts live changed).
+	live     atomic.Pointer[string]
+	liveKick chan struct{}
 }
 
 type seenMember struct {
@@ -276,6 +299,9 @@ func (g *group) loop(ctx context.Context) error {
 			case <-stopCtx.Done():
 				return
 			case <-beat.C:
+			case <-g.liveKick:
+				// The members this replica counts live changed: say so now, so
+				// that a replica joining meanwhile agrees at its next list.
 			}
 		}
 	}()
@@ -284,7 +310,7 @@ func (g *group) loop(ctx context.Context) error {
 	for stopCtx.Err() == nil {
 		list, err := g.leases.List(stopCtx, metav1.ListOptions{LabelSelector: labels.Set{GroupLabel: g.o.Name}.String()})
 		if err == nil {
-			g.balance(stopCtx, list.Items)
+			g.balance(stopCtx, list.ResourceVersion, list.Items)
 		}
 		g.notify()
 		select {
@@ -373,6 +399,13 @@ func (g *group) heartbeat(ctx context.Context) {
 	l.Spec.AcquireTime = &g.started
 	l.Spec.LeaseDurationSeconds = &seconds
 	l.Spec.RenewTime = &now
+	if live := g.live.Load(); live != nil && l.Annotations[LiveAnnotation] != *live {
+		l.Annotations = maps.Clone(l.Annotations)
+		if l.Annotations == nil {
+			l.Annotations = map[string]string{}
+		}
+		l.Annotations[LiveAnnotation] = *live
+	}
 	var err error
 	if l.ResourceVersion == "" {
 		g.held, err = g.leases.Create(ctx, l, metav1.CreateOptions{})
@@ -384,13 +417,16 @@ func (g *group) heartbeat(ctx context.Context) {
 	}
 }
 
-// balance reads the group's Leases as just listed, works out the members and this replica's
-// shards, hands away the shards it should no longer own and takes the free ones it should.
-func (g *group) balance(ctx context.Context, items []coordinationv1.Lease) {
+// balance reads the group's Leases as just listed (at resourceVersion listRV), works out the
+// members and this replica's shards, hands away the shards it should no longer own and takes
+// the free ones it should.
+func (g *group) balance(ctx context.Context, listRV string, items []coordinationv1.Lease) {
 	now := time.Now()
 	records := make([]*coordinationv1.Lease, len(g.shards))
 	members := []string{g.o.Identity}
+	liveNames := []string{g.member}
 	listed := map[string]bool{}
+	judged := judgements(items)
 	for i := range items {
 		l := &items[i]
 		switch l.Labels[RoleLabel] {
@@ -410,8 +446,9 @@ func (g *group) balance(ctx context.Context, items []coordinationv1.Lease) {
 				g.seen[l.Name] = s
 			}
 			switch {
-			case s.identity != "" && now.Sub(s.since) < s.duration:
+			case s.identity != "" && now.Sub(s.since) < s.duration && !judged.dead(l):
 				members = append(members, s.identity)
+				liveNames = append(liveNames, l.Name)
 			case l.Name != g.member && now.Sub(s.since) >= forgetAfter*s.duration:
 				// A replica that died without leaving: delete its record, so that a
 				// group whose Pods come and go does not pile them up. Conditional on the
@@ -428,6 +465,14 @@ func (g *group) balance(ctx context.Context, items []coordinationv1.Lease) {
 	}
 	slices.Sort(members)
 	members = slices.Compact(members)
+	slices.Sort(liveNames)
+	live := listRV + " " + strings.Join(slices.Compact(liveNames), ",")
+	if old := g.live.Swap(&live); old != nil && !sameLive(*old, live) {
+		select {
+		case g.liveKick <- struct{}{}:
+		default:
+		}
+	}
 	owners := Assign(members, len(g.shards))
 	g.state.Members = members
 	g.state.Assigned = Owned(owners, g.o.Identity)
@@ -469,6 +514,66 @@ func (g *group) takeTogether(ctx context.Context, take []*shard, records []*coor
 			g.start(ctx, s)
 		}
 	}
+}
+
+// sameLive reports whether two LiveAnnotations name the same members (as of any list).
+func sameLive(a, b string) bool {
+	_, x, _ := strings.Cut(a, " ")
+	_, y, _ := strings.Cut(b, " ")
+	return x == y
+}
+
+// judgement is one replica's LiveAnnotation: the member Leases it counted live as of a list.
+type judgement struct {
+	asOf int64
+	live map[string]bool
+}
+
+// judgementsOf are the judgements the member Leases of a list carry.
+type judgementsOf []judgement
+
+// judgements reads the LiveAnnotation of every member Lease of items.
+func judgements(items []coordinationv1.Lease) judgementsOf {
+	var out judgementsOf
+	for i := range items {
+		l := &items[i]
+		if l.Labels[RoleLabel] != RoleMember {
+			continue
+		}
+		rv, names, ok := strings.Cut(l.Annotations[LiveAnnotation], " ")
+		asOf, err := strconv.ParseInt(rv, 10, 64)
+		if !ok || err != nil {
+			continue
+		}
+		j := judgement{asOf: asOf, live: map[string]bool{}}
+		for _, n := range strings.Split(names, ",") {
+			j.live[n] = true
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// dead reports whether a member of the group has judged l dead in the version listed now: one
+// that judged from a list at least as new as l's resourceVersion (so it saw this very record)
+// and did not count it live. That member had seen the record unchanged for its lease duration,
+// on its own clock, as this replica would itself, later: a replica that has just started
+// agrees with the group at its first list instead of counting a dead member live for a lease
+// duration (and leaving the shards the others hand it untaken meanwhile). A member that comes
+// back renews its Lease, whose new version no judgement has seen yet. Membership only decides
+// who should own what; the shard Leases alone decide who may write, and each is still taken
+// only once this replica has seen its record unchanged for its lease duration.
+func (js judgementsOf) dead(l *coordinationv1.Lease) bool {
+	rv, err := strconv.ParseInt(l.ResourceVersion, 10, 64)
+	if err != nil {
+		return false
+	}
+	for _, j := range js {
+		if j.asOf >= rv && !j.live[l.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // start runs a term of shard s, which this replica has just taken.
