@@ -381,6 +381,8 @@ type shardManager struct {
 
 	mu    sync.Mutex
 	owned map[int]bool
+	// observed, if not nil, is told how long each AddShard took; set before the Watch returns.
+	observed ShardWatchObserver
 }
 
 type shardCmd struct {
@@ -422,6 +424,7 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 	// shard too.
 	// (So an AddShard racing a RemoveShard of the same shard may add it back: call them in
 	// turn for one shard, as a shard's owner does.)
+	began := time.Now()
 	for {
 		cmd := shardCmd{add: true, shard: i, synced: make(chan []*runningFeed, 1)}
 		select {
@@ -444,6 +447,9 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 			}
 		}
 		if !replaced {
+			if m.observed != nil {
+				m.observed.ShardAdded(i, time.Since(began))
+			}
 			return nil
 		}
 	}

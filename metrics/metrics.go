@@ -74,6 +74,8 @@ type Metrics struct {
 	writes          *prometheus.CounterVec
 	coherence       prometheus.GaugeFunc
 	waitObjects     prometheus.Gauge
+	shardObjects    *shardObjects
+	shardBootstrap  *prometheus.GaugeVec
 }
 
 // New returns the collectors of one Client, registered nowhere. coherenceRecords reports how
@@ -129,12 +131,17 @@ func New(coherenceRecords func() float64) *Metrics {
 			Name: WaitObjectsName,
 			Help: "Number of objects that the Client's Waits in progress wait for and that have not reached the status waited for yet.",
 		}),
+		shardObjects: newShardObjects(),
+		shardBootstrap: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: ShardBootstrapName,
+			Help: "Seconds the latest AddShard of the shard took until the view held it whole, by shard.",
+		}, []string{LabelShard}),
 	}
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.objects, m.events, m.coalesced, m.updateDuration, m.bootstrap,
-		m.listWatchErrors, m.relists, m.stale, m.writes, m.coherence, m.waitObjects}
+		m.listWatchErrors, m.relists, m.stale, m.writes, m.coherence, m.waitObjects, m.shardObjects, m.shardBootstrap}
 }
 
 // Register registers every collector of m on reg, or, if one fails, none: it unregisters those
@@ -282,6 +289,10 @@ func (w *Watch) ListWatchError(query string) {
 // Stop takes the objects the Accumulator's stores hold out of the objects gauge, which other
 // Accumulators with queries of the same name share. The stores must no longer be fed.
 func (w *Watch) Stop() {
+	so := w.m.shardObjects
+	so.mu.Lock()
+	delete(so.views, w)
+	so.mu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, q := range w.byName {

@@ -75,6 +75,25 @@ type Options struct {
 	// Observe, if set, is called with the group's state as this replica sees it, each time it
 	// changes; for logs and metrics. It is called from Run's goroutine: return quickly.
 	Observe func(State)
+	// Handover, if set, is called each time a shard comes to this replica or leaves it, for
+	// metrics (metrics.ShardHandovers). It is called from Run's goroutines, several at
+	// once: it must be safe for concurrent use, and return quickly.
+	Handover func(Handover)
+}
+
+// Handover is one shard coming to this replica or leaving it.
+type Handover struct {
+	Shard int
+	// In: this replica took the shard, Duration after Assign first gave it to this replica
+	// (the time the shard waited for its former owner to let go, or its Lease to run out).
+	// Otherwise the shard's term here ended (handed away, lost, or Run stopping), and
+	// Duration is from then until its Lease was released, or left to run out.
+	In       bool
+	Duration time.Duration
+	// Released, for a shard leaving: its Lease was released, so the next owner takes it at
+	// once. False: it runs out, LeaseDuration after its last renewal (Release not set, the
+	// term lost, or writes of the term not answered in time: see Run).
+	Released bool
 }
 
 // State is a replica's view of its group.
@@ -273,6 +292,9 @@ type shard struct {
 	holder *lease.Holder // holds the shard's Lease and its Fence
 	// cancel ends the running term's context; nil when no term of this replica's runs.
 	cancel context.CancelCauseFunc
+	// assigned is when Assign first gave the shard to this replica while it did not hold it;
+	// zero otherwise. Only the loop's goroutine touches it.
+	assigned time.Time
 }
 
 type termEnd struct {
@@ -479,6 +501,11 @@ func (g *group) balance(ctx context.Context, listRV string, items []coordination
 	var take []*shard
 	for _, s := range g.shards {
 		mine := owners[s.i] == g.o.Identity
+		if mine && s.cancel == nil && s.assigned.IsZero() {
+			s.assigned = now
+		} else if !mine {
+			s.assigned = time.Time{}
+		}
 		switch {
 		case s.cancel != nil && !mine:
 			// Hand it away: its term ends once run has returned, and the Lease is released
@@ -511,6 +538,10 @@ func (g *group) takeTogether(ctx context.Context, take []*shard, records []*coor
 	wg.Wait()
 	for k, s := range take {
 		if won[k] {
+			if g.o.Handover != nil {
+				g.o.Handover(Handover{Shard: s.i, In: true, Duration: time.Since(s.assigned)})
+			}
+			s.assigned = time.Time{}
 			g.start(ctx, s)
 		}
 	}
@@ -581,13 +612,21 @@ func (g *group) start(ctx context.Context, s *shard) {
 	termCtx, cancel := context.WithCancelCause(ctx)
 	s.cancel = cancel
 	go func() {
+		var ended atomic.Int64 // when the term was told to end (Unix nanoseconds)
+		stopEnded := context.AfterFunc(termCtx, func() { ended.CompareAndSwap(0, time.Now().UnixNano()) })
+		defer stopEnded()
 		ending, err := s.holder.Hold(termCtx, func(ctx context.Context) error {
 			return g.run(kates.WithOwnerShardStamp(ctx, g.space()), s.i)
 		})
+		ended.CompareAndSwap(0, time.Now().UnixNano()) // run returned on its own, or the term was lost
 		// Hold has returned: run has returned and the fence is dropped. Release the Lease
 		// unless Run is stopping without Release (as a crash would leave it).
+		released := false
 		if ctx.Err() == nil || g.o.Release {
-			s.holder.Release(ctx)
+			released = !s.holder.Release(ctx) && ending != lease.Lost
+		}
+		if g.o.Handover != nil {
+			g.o.Handover(Handover{Shard: s.i, Duration: time.Since(time.Unix(0, ended.Load())), Released: released})
 		}
 		cancel(nil)
 		if err != nil {
