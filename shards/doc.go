@@ -34,9 +34,11 @@
 // # What the guarantee costs
 //
 // A crashed replica's shards wait LeaseDuration plus one to two RetryPeriods for a new owner
-// (18 s with the defaults, measured);
-// a replica that stops cleanly with Options.Release gives its shards up at once, and a
-// rebalance moves a shard in about two RetryPeriods plus the time run takes to return. Every
+// (18 s with the defaults, measured), which takes them all at once; a replica that stops
+// cleanly with Options.Release gives its shards up at once, and a rebalance moves a shard in
+// about two RetryPeriods plus the time run takes to return and the term's writes in flight
+// take to be answered. A replica that joins agrees with the others on the members at its first
+// lists (LiveAnnotation). Every
 // replica writes its member Lease and each shard Lease it holds every RetryPeriod, and lists
 // the group's Leases as often.
 package shards
