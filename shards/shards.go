@@ -519,7 +519,33 @@ func (g *group) balance(ctx context.Context, listRV string, items []coordination
 			s.holder.Observe(records[s.i])
 		}
 	}
-	g.takeTogether(ctx, take, records)
+	g.takeTogether(ctx, g.ripe(take, records), records)
+}
+
+// ripe returns the shards of take to take now. Every shard Lease of a replica is renewed on a
+// schedule of its own, so a dead replica's records run out up to a RetryPeriod apart: taken
+// as each runs out, its shards would come in two rounds, and be listed twice, the second list
+// after the first. So the free shards of a former holder are left for the next round while
+// another of its records runs out within a RetryPeriod: the last of them is taken no later,
+// and all of them together.
+func (g *group) ripe(take []*shard, records []*coordinationv1.Lease) []*shard {
+	soon := map[string]bool{} // former holders with a record running out within a RetryPeriod
+	free := make([]bool, len(take))
+	for k, s := range take {
+		switch in := s.holder.FreeIn(records[s.i]); {
+		case in == 0:
+			free[k] = true
+		case in <= g.o.RetryPeriod:
+			soon[lease.HolderOf(records[s.i])] = true
+		}
+	}
+	var ripe []*shard
+	for k, s := range take {
+		if free[k] && (records[s.i] == nil || !soon[lease.HolderOf(records[s.i])]) {
+			ripe = append(ripe, s)
+		}
+	}
+	return ripe
 }
 
 // takeTogether tries to take the shards take, whose records are as just listed, all at once,

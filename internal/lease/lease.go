@@ -146,6 +146,19 @@ func (h *Holder) Free(lease *coordinationv1.Lease) bool {
 	return holder == "" || time.Since(h.seenAt) >= duration
 }
 
+// FreeIn returns how long until lease (as just observed; nil: it does not exist) may be
+// taken: 0 if it is free now (see Free).
+func (h *Holder) FreeIn(lease *coordinationv1.Lease) time.Duration {
+	if h.Free(lease) {
+		return 0
+	}
+	duration := h.cfg.LeaseDuration
+	if s := lease.Spec.LeaseDurationSeconds; s != nil && *s > 0 {
+		duration = max(duration, time.Duration(*s)*time.Second)
+	}
+	return max(duration-time.Since(h.seenAt), time.Nanosecond)
+}
+
 // TryTake takes the Lease if lease, this holder's latest read of it (nil: it does not
 // exist), is free. It reports whether this holder now holds it. Errors mean "not now": the
 // next try reads the Lease again.
