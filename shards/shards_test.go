@@ -60,6 +60,7 @@ type term struct {
 	replica    string
 	start, end time.Time
 	handedAway bool // its context ended with shards.HandedAway
+	cause      string
 	fenced     bool // its context carried a held fence when it began
 }
 
@@ -77,10 +78,13 @@ func (r *terms) begin(shard int, replica string, fenced bool) *term {
 	return tm
 }
 
-func (r *terms) finish(tm *term, handedAway bool) {
+func (r *terms) finish(tm *term, ctx context.Context) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tm.end, tm.handedAway = time.Now(), handedAway
+	tm.end, tm.handedAway = time.Now(), shards.HandedAway(ctx)
+	if err := context.Cause(ctx); err != nil {
+		tm.cause = err.Error()
+	}
 }
 
 // open returns the replicas whose callback runs for each shard now.
@@ -169,7 +173,7 @@ func startReplica(t *testing.T, ns, id string, opts shards.Options, rec *terms) 
 			f := kates.FenceFrom(ctx)
 			tm := rec.begin(shard, id, f != nil && f.Check() == nil)
 			<-ctx.Done()
-			rec.finish(tm, shards.HandedAway(ctx))
+			rec.finish(tm, ctx)
 			return nil
 		})
 	}()
@@ -245,12 +249,14 @@ func TestRebalance(t *testing.T) {
 	took = waitCovered(t, rec, n, a, b, c, d)
 	moved, handedAway := 0, 0
 	rec.mu.Lock()
-	for _, ts := range rec.byShard {
+	for i, ts := range rec.byShard {
 		for _, tm := range ts {
 			if !tm.end.IsZero() && tm.end.After(joinedAt) {
 				moved++
 				if tm.handedAway {
 					handedAway++
+				} else {
+					t.Logf("join: shard %d's run on %s ended %s after d started: %s", i, tm.replica, tm.end.Sub(joinedAt).Round(time.Millisecond), tm.cause)
 				}
 			}
 		}
