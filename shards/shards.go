@@ -195,7 +195,10 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // and the list it judged from, on its member Lease (LiveAnnotation), and a replica takes a
 // member for dead once any member has judged that very record of it dead. Membership only
 // decides who should own what: the shard Leases alone decide who may write, and they are held
-// as below, whatever the members.
+// as below, whatever the members. So what a joiner still waits for is its own view of the
+// shard Leases: it takes a dead member's shard only once it has seen its record unchanged for
+// the lease duration itself, so a replica that joins a moment after a kill takes the dead
+// member's shards Assign gives it that moment after the others take theirs.
 //
 // # Handover
 //
