@@ -327,3 +327,28 @@ func (f *Feed) UpdateResourceVersion(resourceVersion string) {
 
 // Transformer is Store.Transformer: objects outside the store's shards are left unbuilt.
 func (f *Feed) Transformer() cache.TransformFunc { return f.s.Transformer() }
+
+// ShardCounts returns how many objects each sharded query's store holds, by shard: for a
+// per-shard gauge read at each scrape. It walks every object of the sharded stores under
+// their locks (a few milliseconds at 100k objects), so call it no more often than a
+// scrape does. Queries not sharded are left out; nil if none is.
+func (a *Accumulator) ShardCounts() map[string]map[int]int {
+	var out map[string]map[int]int
+	for _, q := range a.queries {
+		s := q.store
+		if s.shardOf == nil {
+			continue
+		}
+		counts := map[int]int{}
+		s.mu.Lock()
+		for _, it := range s.objects {
+			counts[it.shard]++
+		}
+		s.mu.Unlock()
+		if out == nil {
+			out = map[string]map[int]int{}
+		}
+		out[q.spec.Name] = counts
+	}
+	return out
+}

@@ -37,8 +37,10 @@ type Options struct {
 	// RetryPeriod is how often the leader renews and the others try to acquire. Default 2 s.
 	RetryPeriod time.Duration
 	// Release gives the lease up when Run returns while holding it — after run has
-	// returned, so no write of run can follow — so that a standby takes over at once instead
-	// of after LeaseDuration. The release is a write conditional on the Lease being exactly
+	// returned and every write it sent has been answered (one cancelled with run's context
+	// may already be on the wire: see kates.Fence), so no write of run can follow; if they
+	// are not all answered within RenewDeadline, the lease is not released and runs out —
+	// so that a standby takes over at once instead of after LeaseDuration. The release is a write conditional on the Lease being exactly
 	// the record this replica last wrote (its resourceVersion): a replica whose lease was
 	// taken over meanwhile (it was paused past its term, say) leaves the successor's record
 	// alone. Default false: the lease runs out, as a crashed leader's does.

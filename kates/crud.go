@@ -90,6 +90,7 @@ func (c *Client) Create(ctx context.Context, resource, target any) error {
 		return fmt.Errorf("kates: create %s: no metadata.name or generateName", t.mapping.GroupVersionKind.Kind)
 	}
 	t.obj.SetResourceVersion("")
+	stampForContext(ctx, t.obj)
 	out, err := t.ri.Create(ctx, t.obj, metav1.CreateOptions{})
 	c.observeWrite("create", err)
 	if err != nil {
@@ -119,6 +120,7 @@ func (c *Client) Update(ctx context.Context, resource, target any) error {
 	if err != nil {
 		return err
 	}
+	stampForContext(ctx, t.obj)
 	out, err := t.ri.Update(ctx, t.obj, metav1.UpdateOptions{})
 	c.observeWrite("update", err)
 	if err != nil {
@@ -295,6 +297,7 @@ func (c *Client) Apply(ctx context.Context, resource, target any, opts ...ApplyO
 		return err
 	}
 	prepareForApply(t.obj)
+	stampForContext(ctx, t.obj)
 	// A patch rather than the dynamic client's Apply, whose options cannot carry the field
 	// validation mode.
 	body, err := t.obj.MarshalJSON()
@@ -374,6 +377,8 @@ func (c *Client) Upsert(ctx context.Context, resource, source, target any) error
 	if err != nil {
 		return err
 	}
+	stampForContext(ctx, t.obj)
+	stampForContext(ctx, src)
 	created, err := t.ri.Create(ctx, t.obj, metav1.CreateOptions{})
 	c.observeWrite("create", err)
 	if err == nil {

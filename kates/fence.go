@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -37,9 +38,18 @@ const FenceCheckedHeader = "Kates-Fence-Checked"
 //     when their rest.Config carries the fence: cfg.Wrap(fence.WrapTransport), where fence is
 //     election.Options.Fence. Such a client sends no write outside a term at all.
 //
+// A write that has passed its check is not abandoned when its context ends: a cancelled
+// request may already be on the wire, and reach the API server after the caller has given up
+// on it, after the term's release. So the caller's call returns at once with its context's
+// error, but the request itself goes on, detached, until the server answers it; the fence
+// counts such writes in flight, and Settle waits for them, so that a holder releases its Lease
+// only once every write of the term has been answered (election and shards do; past a bound
+// they do not release, and the Lease runs out instead).
+//
 // What remains is a write that passed its check and was then stopped before it reached the
-// API server — already on the wire, or between the check and the socket when the process was
-// paused. Nothing on the client can recall it; a write that must never race a successor's
+// API server, and is never answered: its connection broke (the bytes may still be in a proxy
+// between), or Settle gave up on it, or the process was paused between the check and the
+// socket. Nothing on the client can recall it; a write that must never race a successor's
 // should also carry a precondition (a resourceVersion, as Update and UpdateStatus send), so
 // that a stale one fails rather than overwrites.
 //
@@ -50,6 +60,83 @@ type Fence struct {
 
 	mu    sync.RWMutex
 	until time.Time // guarded by mu; carries a monotonic reading; zero when not held
+
+	// The writes in flight (see Settle), guarded by wmu: how many, a channel closed when
+	// none is, and how to abandon each.
+	wmu      sync.Mutex
+	inflight map[*inflightWrite]struct{}
+	idle     chan struct{}
+}
+
+type inflightWrite struct{ abandon context.CancelFunc }
+
+// begin counts a write in flight, abandoned by cancel; the caller calls end when it is answered
+// or abandoned.
+func (f *Fence) begin(cancel context.CancelFunc) *inflightWrite {
+	w := &inflightWrite{abandon: cancel}
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	if f.inflight == nil {
+		f.inflight = map[*inflightWrite]struct{}{}
+	}
+	if len(f.inflight) == 0 {
+		f.idle = make(chan struct{})
+	}
+	f.inflight[w] = struct{}{}
+	return w
+}
+
+func (f *Fence) end(w *inflightWrite) {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	if _, ok := f.inflight[w]; !ok {
+		return
+	}
+	delete(f.inflight, w)
+	if len(f.inflight) == 0 {
+		close(f.idle)
+	}
+}
+
+// InFlight returns how many writes that passed the fence have not been answered yet.
+func (f *Fence) InFlight() int {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	return len(f.inflight)
+}
+
+// Settle waits until every write that passed the fence has been answered by the API server
+// (or failed on the client), and reports true; or, if that takes longer than timeout (or ctx
+// ends first), abandons the writes still in flight — their requests are cancelled, though
+// their bytes may already be on the way — and reports false. A holder that has dropped the
+// fence calls it before it releases its Lease, and does not release it if it reports false:
+// the Lease then runs out, as a crashed holder's does, and no other holder starts a term
+// before that.
+func (f *Fence) Settle(ctx context.Context, timeout time.Duration) bool {
+	f.wmu.Lock()
+	idle := f.idle
+	n := len(f.inflight)
+	f.wmu.Unlock()
+	if n == 0 {
+		return true
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	if len(f.inflight) == 0 {
+		return true
+	}
+	for w := range f.inflight {
+		w.abandon()
+	}
+	return false
 }
 
 // NewFence returns a Fence that is not held.
@@ -145,11 +232,63 @@ func (t *fencedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, fmt.Errorf("%s %s refused: %w", req.Method, req.URL.Path, err)
 	}
+	if err := req.Context().Err(); err != nil {
+		// Given up on before it left: it is not sent, whatever the fence says.
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, err
+	}
+	// Detach the request from its context's end (but not its values), so that a cancelled
+	// write is answered rather than cut off mid-flight: see Fence.
+	callerCtx := req.Context()
+	detached, abandon := context.WithCancel(context.WithoutCancel(callerCtx))
+	req = req.Clone(detached)
 	if f.Stamp {
-		req = req.Clone(req.Context())
 		req.Header.Set(FenceCheckedHeader, strconv.FormatInt(checked.UnixNano(), 10))
 	}
-	return t.next.RoundTrip(req)
+	w := f.begin(abandon)
+	type answer struct {
+		resp *http.Response
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		resp, err := t.next.RoundTrip(req)
+		f.end(w) // answered (or failed on this side): it can no longer land later
+		answered <- answer{resp, err}
+	}()
+	select {
+	case a := <-answered:
+		if a.err != nil {
+			abandon()
+			return nil, a.err
+		}
+		// The body is read under the detached context: end it once the caller is done.
+		a.resp.Body = &cancelOnClose{ReadCloser: a.resp.Body, cancel: abandon}
+		return a.resp, nil
+	case <-callerCtx.Done():
+		go func() {
+			if a := <-answered; a.resp != nil {
+				_, _ = io.Copy(io.Discard, a.resp.Body)
+				_ = a.resp.Body.Close()
+			}
+			abandon()
+		}()
+		return nil, callerCtx.Err()
+	}
+}
+
+// cancelOnClose is a response body that ends its request's context when closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
 }
 
 // contextFence is the Client's fence lookup: the fence election.Run put in the request's context.

@@ -46,6 +46,18 @@ type WatchObserver interface {
 	Stop()
 }
 
+// ShardWatchObserver knows how to record what a sharded Watch holds and adds, shard by shard.
+// A WatchObserver that implements it is told too (the metrics package's does).
+type ShardWatchObserver interface {
+	// ShardCounts is called once, as a Watch with sharded queries starts, with a function
+	// that returns how many objects each of them holds, by shard (Accumulator.ShardCounts):
+	// to call at each scrape, until Stop. It walks every object held.
+	ShardCounts(counts func() map[string]map[int]int)
+	// ShardAdded records that an AddShard(i) returned with the view holding shard i whole, d
+	// after it was called: the time to bootstrap the shard.
+	ShardAdded(shard int, d time.Duration)
+}
+
 // SetObserver makes o record everything the Client does from then on: the Accumulators of the
 // Watches it starts afterwards (Watches already running stay unobserved), its writes, and its
 // Waits. A Client has one Observer: a second call returns an error and changes nothing. A

@@ -1,6 +1,7 @@
 package kates
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/bits"
@@ -229,7 +230,8 @@ const (
 	// narrows what the server sends: which shard an object is in is always decided by its
 	// controller's UID, so a stale or wrong label (a controller changed, a hand edit) never
 	// puts an object in two views; see OwnerShardLabel for where such an object goes. Adding
-	// a shard lists the query again with the wider selector (as PlaceByOwner does); removing
+	// a shard lists the query again with the wider selector (as PlaceByOwner does: once
+	// for shards added together, and after a list under way, which is not restarted); removing
 	// one drops its objects at once and narrows the selector from the next request on (a
 	// watch that restarts, a relist), without listing again. Under ShardByNamespace it is
 	// PlaceByKey, as PlaceByOwner is.
@@ -313,9 +315,11 @@ func (s ShardSpace) placer(p Placement) func(metav1.Object) int {
 // its shard (the owner's hash wins), and an object whose label names another shard is
 // mislabeled and in no view at all. The API server sends it to the replica holding the
 // labeled shard, which drops it and logs a warning (at most one every 10 s); the replica
-// holding the controller's shard is not sent it; one that held it sees it leave (ObjectMoved,
-// or ObjectDelete if the label changed to a shard held elsewhere: the server reports an
-// object leaving a selector as deleted). Keeping it would be worse: the replica that receives
+// holding the controller's shard is not sent it; one that held it sees it leave as
+// ObjectMoved. (The server reports an object leaving a selector as deleted; the replica asks
+// it whether the object still exists before it believes that: one metadata GET per deletion
+// its watch of the query reports, about 2 ms each on a local cluster, made in turn on the
+// query's watch goroutine, so that a mass deletion reaches the view that much later.) Keeping it would be worse: the replica that receives
 // it could keep it only while it holds the labeled shard, and would never hear of it again
 // once it hands that shard away. A controller that stamps every owned object it writes, and
 // writes the owned objects of each owner it reconciles whether its view shows them or not (a
@@ -348,6 +352,36 @@ func (s ShardSpace) StampOwnerShard(obj metav1.Object) bool {
 	labels[OwnerShardLabel] = value
 	obj.SetLabels(labels)
 	return true
+}
+
+// ownerShardKey is the context key of the shard space whose OwnerShardLabel a Client stamps
+// on the owned objects it writes.
+type ownerShardKey struct{}
+
+// WithOwnerShardStamp returns a context whose Client writes stamp their object with
+// OwnerShardLabel for space (see StampOwnerShard): Create, Update, Apply and Upsert label every
+// object that has a controller ownerReference before sending it. shards.Run gives each shard's
+// run such a context, so the objects a sharded controller writes are selected by the API server
+// for queries placed by PlaceByOwnerLabel without the controller stamping them: an object
+// written without the label costs every replica its network and decoding until it is stamped.
+// Patch is left alone (its bytes are the caller's), and so is an object without a controller.
+func WithOwnerShardStamp(ctx context.Context, space ShardSpace) context.Context {
+	return context.WithValue(ctx, ownerShardKey{}, space)
+}
+
+// OwnerShardStampFrom returns the shard space ctx's writes are stamped for, if any (see
+// WithOwnerShardStamp).
+func OwnerShardStampFrom(ctx context.Context) (ShardSpace, bool) {
+	s, ok := ctx.Value(ownerShardKey{}).(ShardSpace)
+	return s, ok && s.Count > 0
+}
+
+// stampForContext stamps obj, about to be written with ctx, with its owner's shard if ctx asks
+// for it (WithOwnerShardStamp).
+func stampForContext(ctx context.Context, obj metav1.Object) {
+	if s, ok := OwnerShardStampFrom(ctx); ok {
+		s.StampOwnerShard(obj)
+	}
 }
 
 // labeledShard returns the shard obj's OwnerShardLabel names in s, and whether it names one

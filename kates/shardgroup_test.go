@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ type gatedLists struct {
 	release    chan struct{}
 	// held receives the selector of each held list once it has been sent.
 	held chan string
+	// cancelled counts the held lists whose request was cancelled while held back.
+	cancelled atomic.Int32
 }
 
 func (g *gatedLists) wrap(cfg *rest.Config) {
@@ -48,6 +51,7 @@ func (g *gatedLists) wrap(cfg *rest.Config) {
 				select {
 				case <-g.release:
 				case <-req.Context().Done():
+					g.cancelled.Add(1)
 					return nil, req.Context().Err()
 				}
 			}
@@ -111,8 +115,9 @@ func createInShards(t *testing.T, ctx context.Context, c *kates.Client, ns strin
 
 // TestShardsArrivingTogetherShareAList: the API server walks the whole collection for every
 // request with a shard selector, so the shards a replica holds at once are listed and watched
-// with one selector, not one request each: those it starts with, and one added while another
-// shard's list is under way (as when a replica takes over a dead one's shards). Removing one
+// with one selector, not one request each: those it starts with, and those added together (as
+// when a replica takes over a dead one's shards). A shard added while another's list is under
+// way does not restart it: it is listed once that list is done. Removing one
 // shard of such a reflector narrows its selector from the next request on, its objects leave as
 // moved, and its later writes stay out of the view; adding it back lists it alone.
 func TestShardsArrivingTogetherShareAList(t *testing.T) {
@@ -148,7 +153,8 @@ func TestShardsArrivingTogetherShareAList(t *testing.T) {
 		t.Errorf("starting with shards 0, 2 and 5 listed (-want +got):\n%s", diff)
 	}
 
-	// Shard 1's list is held back; shard 3, added meanwhile, joins it.
+	// Shard 1's list is held back; shard 3, added meanwhile, neither restarts it nor lists
+	// beside it: it is listed once shard 1's list is done.
 	before := gate.len()
 	added := make(chan error, 2)
 	go func() { added <- acc.AddShard(ctx, 1) }()
@@ -158,13 +164,20 @@ func TestShardsArrivingTogetherShareAList(t *testing.T) {
 		t.Fatal("shard 1's list was never sent")
 	}
 	go func() { added <- acc.AddShard(ctx, 3) }()
+	time.Sleep(500 * time.Millisecond) // AddShard(3) is served well within this
+	if diff := cmp.Diff([]string{space.Selector(1).String()}, gate.lists(before)); diff != "" {
+		t.Errorf("adding shard 3 while shard 1's list was under way listed at once (-want +got):\n%s", diff)
+	}
+	close(gate.release)
 	for range 2 {
 		if err := <-added; err != nil {
 			t.Fatalf("AddShard = %v", err)
 		}
 	}
-	close(gate.release)
-	if diff := cmp.Diff([]string{space.Selector(1).String(), space.Selector(1, 3).String()}, gate.lists(before)); diff != "" {
+	if n := gate.cancelled.Load(); n != 0 {
+		t.Errorf("%d held lists were cancelled: adding shard 3 restarted shard 1's list", n)
+	}
+	if diff := cmp.Diff([]string{space.Selector(1).String(), space.Selector(3).String()}, gate.lists(before)); diff != "" {
 		t.Errorf("adding shard 3 while shard 1's list was under way listed (-want +got):\n%s", diff)
 	}
 	var deltas []*kates.Delta

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -25,11 +26,14 @@ import (
 // (or narrows the selector of a reflector that has other shards too), while the other shards'
 // watches carry on. The API server walks the whole collection for every request with a shard
 // selector, whatever the shard's size, so shards that arrive together (those a replica holds
-// when it starts, or takes over from a dead one) share one reflector: a shard added while the
-// latest reflector's list is still under way joins it, and the list starts again for both. A query placed
-// by owner runs one reflector without a selector (the server cannot select on owner
-// references) into a feed that keeps the shards held; adding a shard lists the query again,
-// and removing one only drops its objects. A query placed by owner label is the same, but its
+// when it starts, or takes over from a dead one) share one reflector: the shard manager gathers
+// the AddShards that arrive within milliseconds of each other into one change. A shard added
+// while a list is under way does not restart it (the server's walk, and its waiters', would be
+// lost): a reflector for it starts once that list is done, and shards added before then join
+// that reflector. A query placed by owner runs one reflector without a selector (the server
+// cannot select on owner references) into a feed that keeps the shards held; adding a shard
+// lists the query again (after a list under way, as above), and removing one only drops its
+// objects. A query placed by owner label is the same, but its
 // reflector's requests carry a label selector leaving out the objects stamped with shards held
 // elsewhere; removing a shard narrows it for the reflector's next request. Every feed matches
 // what arrives with the same hash, so a server that ignores selectors costs network, not
@@ -132,6 +136,11 @@ type shardedQuery struct {
 type runningFeed struct {
 	feed   *accumulator.Feed
 	cancel context.CancelFunc
+	// started is closed when the reflector starts: at once, or, for a feed that follows
+	// another's list, once that list is done (see feedStart).
+	started chan struct{}
+	// following is the feed whose list this one's waits for, if any.
+	following *runningFeed
 	// stopped is closed by stop: an AddShard waiting for this feed's list waits for its
 	// successor's instead (see AddShard).
 	stopped  chan struct{}
@@ -154,15 +163,37 @@ func (r *runningFeed) serverShardSelector() string {
 	return ""
 }
 
-// listing reports whether the feed's first list is still under way.
+// listing reports whether the feed's first list is under way: its reflector has started and
+// its list is not done.
 func (r *runningFeed) listing() bool {
 	select {
-	case <-r.feed.Synced():
+	case <-r.started:
+	default:
 		return false
-	case <-r.stopped:
+	}
+	return !r.done()
+}
+
+// waiting reports whether the feed waits for another's list before it starts its own: shards
+// added meanwhile join it without a request being abandoned.
+func (r *runningFeed) waiting() bool {
+	select {
+	case <-r.started:
 		return false
 	default:
+		return !r.done()
+	}
+}
+
+// done reports whether the feed's first list is done, or the feed stopped.
+func (r *runningFeed) done() bool {
+	select {
+	case <-r.feed.Synced():
 		return true
+	case <-r.stopped:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -201,17 +232,17 @@ func (c *Client) startSharded(ctx context.Context, wg *sync.WaitGroup, acc *accu
 		return sq
 	}
 	if sq.byServer {
-		sq.startShards(ctx, wg, c, acc, rq.sharding.Owned, opts, observed, nil)
+		sq.startShards(ctx, wg, c, acc, rq.sharding.Owned, opts, observed, feedStart{})
 	} else {
-		sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, nil)
+		sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, feedStart{})
 	}
 	return sq
 }
 
-// startShards starts one reflector for shards of sq, a query the server selects for, replacing
-// the reflector replacing if not nil.
-func (sq *shardedQuery) startShards(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, shards []int, opts WatchOptions, observed WatchObserver, replacing *runningFeed) {
-	rf := c.startFeed(ctx, wg, acc, sq, shards, opts, observed, replacing)
+// startShards starts one reflector for shards of sq, a query the server selects for, as how
+// says.
+func (sq *shardedQuery) startShards(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, shards []int, opts WatchOptions, observed WatchObserver, how feedStart) {
+	rf := c.startFeed(ctx, wg, acc, sq, shards, opts, observed, how)
 	for _, i := range shards {
 		sq.feeds[i] = rf
 	}
@@ -235,23 +266,41 @@ func (sq *shardedQuery) dropShard(i int) {
 	r.shardSelector.Store(&sel)
 }
 
+// feedStart says when a new feed's reflector starts, and which feed it takes over from.
+type feedStart struct {
+	// replacing, if not nil, is stopped as soon as the new feed is open: a feed that has not
+	// started (its shards join the new one) or whose list is done (the new one lists again).
+	replacing *runningFeed
+	// follows, if not nil, is a feed whose first list is under way: the new feed's reflector
+	// starts once that list is done, so that a shard added meanwhile neither restarts it (the
+	// server's work on it, and its waiters', would be lost) nor loads the server with a
+	// second walk of the collection at the same time. With thenStop, follows is stopped then,
+	// as replacing is (the new feed lists everything it did).
+	follows  *runningFeed
+	thenStop bool
+}
+
 // startFeed opens a feed of sq's store for shards (nil: every shard it holds, filtered on the
-// client) and starts its reflector. It
-// stops replacing, if not nil, after opening the new feed (so that a query still bootstrapping
-// waits for the new one) and before its reflector starts (so the old feed's late events
-// cannot follow the new feed's list).
-func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shards []int, opts WatchOptions, observed WatchObserver, replacing *runningFeed) *runningFeed {
+// client) and starts its reflector as how says. A feed it takes over from is stopped after
+// the new feed is open (so that a query still bootstrapping waits for the new one) and before
+// its reflector starts (so the old feed's late events cannot follow the new feed's list); a
+// stopped feed's requests are cancelled, so the server stops serving them.
+func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumulator.Accumulator, sq *shardedQuery, shards []int, opts WatchOptions, observed WatchObserver, how feedStart) *runningFeed {
 	var feed *accumulator.Feed
 	if shards == nil {
 		feed = sq.store.NewFeed(accumulator.AllShards)
 	} else {
 		feed = sq.store.NewFeed(shards...)
 	}
-	if replacing != nil {
-		replacing.stop()
+	if how.replacing != nil {
+		how.replacing.stop()
 	}
 	fctx, cancel := context.WithCancel(ctx)
-	rf := &runningFeed{feed: feed, cancel: cancel, stopped: make(chan struct{}), shards: slices.Clone(shards)}
+	rf := &runningFeed{feed: feed, cancel: cancel, started: make(chan struct{}), stopped: make(chan struct{}), shards: slices.Clone(shards)}
+	if how.follows == nil {
+		close(rf.started)
+	}
+	rf.following = how.follows
 	sel := serverSelection{}
 	probe := ""
 	if shards != nil {
@@ -270,10 +319,29 @@ func (c *Client) startFeed(ctx context.Context, wg *sync.WaitGroup, acc *accumul
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		if f := how.follows; f != nil {
+			select {
+			case <-f.feed.Synced():
+			case <-f.stopped:
+			case <-fctx.Done():
+				if how.thenStop {
+					f.stop() // its successor is gone before it began: nothing takes over
+				}
+				return
+			}
+			if how.thenStop {
+				f.stop()
+			}
+			close(rf.started)
+		}
 		if probe != "" {
 			sq.probed.Do(func() { c.checkShardGate(fctx, sq.rq, probe) })
 		}
-		c.runReflector(fctx, acc, sq.rq, opts, observed, feed, sel)
+		var into reflectorStore = feed
+		if sq.byLabel {
+			into = &movingFeed{Feed: feed, ctx: fctx, c: c, rq: sq.rq, narrowed: func() bool { return rf.labelSelector() != "" }}
+		}
+		c.runReflector(fctx, acc, sq.rq, opts, observed, into, sel)
 	}()
 	return rf
 }
@@ -313,6 +381,8 @@ type shardManager struct {
 
 	mu    sync.Mutex
 	owned map[int]bool
+	// observed, if not nil, is told how long each AddShard took; set before the Watch returns.
+	observed ShardWatchObserver
 }
 
 type shardCmd struct {
@@ -346,13 +416,15 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 	if i < 0 || i >= m.space.Count {
 		return fmt.Errorf("kates: shard %d of a space of %d", i, m.space.Count)
 	}
-	// A query placed by owner lists every shard held in one feed, which the next AddShard
-	// replaces (its list must include the new shard), and one placed by key may list shards
-	// added together in one feed, which the next AddShard replaces while its list is under
-	// way: a waiter whose feed was stopped before its list completed asks again, and waits
-	// for the replacement, which holds its shard too.
+	// A query placed by owner lists every shard held in one feed, which a later AddShard
+	// replaces (its list must include the new shard), and one placed by key lists shards
+	// added together in one feed; a feed waiting for another's list to be done is replaced
+	// by one that lists the shards added meanwhile too: a waiter whose feed was stopped
+	// before its list completed asks again, and waits for the replacement, which holds its
+	// shard too.
 	// (So an AddShard racing a RemoveShard of the same shard may add it back: call them in
 	// turn for one shard, as a shard's owner does.)
+	began := time.Now()
 	for {
 		cmd := shardCmd{add: true, shard: i, synced: make(chan []*runningFeed, 1)}
 		select {
@@ -375,6 +447,9 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 			}
 		}
 		if !replaced {
+			if m.observed != nil {
+				m.observed.ShardAdded(i, time.Since(began))
+			}
 			return nil
 		}
 	}
@@ -398,6 +473,15 @@ func (m *shardManager) Shards() []int {
 	return slices.Sorted(maps.Keys(m.owned))
 }
 
+// Shards added together (a dead replica's, taken over at once) are gathered into one change:
+// the manager takes every AddShard that arrives within gatherQuiet of the previous one, up to
+// gatherMax after the first, before it starts any list. A list costs the API server a walk of
+// the whole collection, against these milliseconds.
+const (
+	gatherQuiet = 20 * time.Millisecond
+	gatherMax   = 100 * time.Millisecond
+)
+
 // run serves AddShard and RemoveShard for queries until ctx ends. Static queries (a Sharding
 // of their own) are left alone.
 func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, queries []*shardedQuery, opts WatchOptions, observed WatchObserver) {
@@ -408,61 +492,136 @@ func (m *shardManager) run(ctx context.Context, wg *sync.WaitGroup, c *Client, a
 			dynamic = append(dynamic, sq)
 		}
 	}
+	var next *shardCmd // a command met while gathering adds, served after them
 	for {
 		var cmd shardCmd
-		select {
-		case <-ctx.Done():
-			return
-		case cmd = <-m.cmds:
-		}
-		i := cmd.shard
-		if !cmd.add {
-			m.mu.Lock()
-			delete(m.owned, i)
-			m.mu.Unlock()
-			for _, sq := range dynamic {
-				sq.dropShard(i)
-				sq.store.MoveOut(i)
-				if sq.all != nil && len(m.owned) == 0 {
-					sq.all.stop() // nothing left to hold: stop listing
-					sq.all = nil
-				}
-				if sq.all != nil && sq.byLabel {
-					// Leave shard i's stamped objects out from the next request on: the
-					// watch running now may still send them (they are dropped), but no
-					// list is needed, since the view holds less than before.
-					sq.narrow(sq.all)
-				}
+		if next != nil {
+			cmd, next = *next, nil
+		} else {
+			select {
+			case <-ctx.Done():
+				return
+			case cmd = <-m.cmds:
 			}
-			close(cmd.removed)
+		}
+		if !cmd.add {
+			m.remove(dynamic, cmd)
 			continue
 		}
-		m.mu.Lock()
-		m.owned[i] = true
-		m.mu.Unlock()
+		batch := []shardCmd{cmd}
+		quiet := time.NewTimer(gatherQuiet)
+		limit := time.NewTimer(gatherMax)
+	gather:
+		for {
+			select {
+			case <-ctx.Done():
+				quiet.Stop()
+				limit.Stop()
+				return
+			case more := <-m.cmds:
+				if !more.add {
+					next = &more
+					break gather
+				}
+				batch = append(batch, more)
+				quiet.Reset(gatherQuiet)
+			case <-quiet.C:
+				break gather
+			case <-limit.C:
+				break gather
+			}
+		}
+		quiet.Stop()
+		limit.Stop()
+		m.add(ctx, wg, c, acc, dynamic, batch, opts, observed)
+	}
+}
+
+// remove serves a RemoveShard.
+func (m *shardManager) remove(dynamic []*shardedQuery, cmd shardCmd) {
+	i := cmd.shard
+	m.mu.Lock()
+	delete(m.owned, i)
+	m.mu.Unlock()
+	for _, sq := range dynamic {
+		sq.dropShard(i)
+		sq.store.MoveOut(i)
+		if sq.all != nil && len(m.owned) == 0 {
+			sq.all.stop() // nothing left to hold: stop listing
+			sq.all = nil
+		}
+		if sq.all != nil && sq.byLabel {
+			// Leave shard i's stamped objects out from the next request on: the
+			// watch running now may still send them (they are dropped), but no
+			// list is needed, since the view holds less than before.
+			sq.narrow(sq.all)
+		}
+	}
+	close(cmd.removed)
+}
+
+// add serves the AddShards of batch as one change to every query: the shards not held yet
+// are listed together, by one reflector per query. A list under way for shards added
+// earlier is not restarted: the new shards follow it (their reflector starts once it is
+// done), or join a reflector that has not started yet.
+func (m *shardManager) add(ctx context.Context, wg *sync.WaitGroup, c *Client, acc *accumulator.Accumulator, dynamic []*shardedQuery, batch []shardCmd, opts WatchOptions, observed WatchObserver) {
+	m.mu.Lock()
+	for _, cmd := range batch {
+		m.owned[cmd.shard] = true
+	}
+	m.mu.Unlock()
+	for _, sq := range dynamic {
+		var fresh []int
+		for _, cmd := range batch {
+			i := cmd.shard
+			if sq.byServer && sq.feeds[i] == nil && !slices.Contains(fresh, i) ||
+				!sq.byServer && (!sq.store.Owns(i) || sq.all == nil) && !slices.Contains(fresh, i) {
+				fresh = append(fresh, i)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		for _, i := range fresh {
+			sq.store.Own(i)
+		}
+		if sq.byServer {
+			var how feedStart
+			shards := fresh
+			switch l := sq.latest; {
+			case l != nil && l.waiting():
+				// Not started yet: the new shards join it, and it still follows
+				// the same list. Its waiters wait for the joined one (see AddShard).
+				shards = append(slices.Clone(l.shards), fresh...)
+				how = feedStart{replacing: l, follows: l.following}
+			case l != nil && l.listing():
+				how = feedStart{follows: l}
+			}
+			slices.Sort(shards)
+			sq.startShards(ctx, wg, c, acc, shards, opts, observed, how)
+			continue
+		}
+		switch a := sq.all; {
+		case a != nil && a.waiting():
+			// Its list has not started: it lists the new shards too.
+			if sq.byLabel {
+				sq.narrow(a)
+			}
+		case a != nil && a.listing():
+			sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, feedStart{follows: a, thenStop: true})
+		default:
+			// List the query again, for the shards held now.
+			sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, feedStart{replacing: a})
+		}
+	}
+	for _, cmd := range batch {
 		var synced []*runningFeed
 		for _, sq := range dynamic {
 			if sq.byServer {
-				if sq.feeds[i] == nil {
-					sq.store.Own(i)
-					shards, replacing := []int{i}, (*runningFeed)(nil)
-					if l := sq.latest; l != nil && l.listing() {
-						// Shards arriving together: list them in one pass of the
-						// server's, not one each. The waiters of l's shards wait
-						// for this feed instead (see AddShard).
-						shards, replacing = append(slices.Clone(l.shards), i), l
-					}
-					sq.startShards(ctx, wg, c, acc, shards, opts, observed, replacing)
-				}
-				synced = append(synced, sq.feeds[i])
-				continue
+				synced = append(synced, sq.feeds[cmd.shard])
+			} else {
+				synced = append(synced, sq.all)
 			}
-			if !sq.store.Owns(i) || sq.all == nil {
-				// List the query again, for the shards held now.
-				sq.store.Own(i)
-				sq.all = c.startFeed(ctx, wg, acc, sq, nil, opts, observed, sq.all)
-			}
-			synced = append(synced, sq.all)
 		}
 		cmd.synced <- synced
 	}

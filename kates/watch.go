@@ -245,6 +245,17 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 	for _, rq := range resolved {
 		c.writes.register(rq.mapping.GroupVersionKind, acc, rq.Name)
 	}
+	if so, ok := observed.(ShardWatchObserver); ok {
+		for _, rq := range resolved {
+			if rq.sharding != nil {
+				so.ShardCounts(acc.ShardCounts)
+				break
+			}
+		}
+		if shards != nil {
+			shards.observed = so
+		}
+	}
 	var wg sync.WaitGroup
 	var sharded []*shardedQuery
 	for _, rq := range resolved {

@@ -75,6 +75,8 @@ type Metrics struct {
 	writes          *prometheus.CounterVec
 	coherence       prometheus.GaugeFunc
 	waitObjects     prometheus.Gauge
+	shardObjects    *shardObjects
+	shardBootstrap  *prometheus.GaugeVec
 	// serverReturns is set by Register, which knows the Client; nil from New.
 	serverReturns prometheus.CounterFunc
 }
@@ -132,12 +134,17 @@ func New(coherenceRecords func() float64) *Metrics {
 			Name: WaitObjectsName,
 			Help: "Number of objects that the Client's Waits in progress wait for and that have not reached the status waited for yet.",
 		}),
+		shardObjects: newShardObjects(),
+		shardBootstrap: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: ShardBootstrapName,
+			Help: "Seconds the latest AddShard of the shard took until the view held it whole, by shard.",
+		}, []string{LabelShard}),
 	}
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
 	cs := []prometheus.Collector{m.objects, m.events, m.coalesced, m.updateDuration, m.bootstrap,
-		m.listWatchErrors, m.relists, m.stale, m.writes, m.coherence, m.waitObjects}
+		m.listWatchErrors, m.relists, m.stale, m.writes, m.coherence, m.waitObjects, m.shardObjects, m.shardBootstrap}
 	if m.serverReturns != nil {
 		cs = append(cs, m.serverReturns)
 	}
@@ -289,6 +296,10 @@ func (w *Watch) ListWatchError(query string) {
 // Stop takes the objects the Accumulator's stores hold out of the objects gauge, which other
 // Accumulators with queries of the same name share. The stores must no longer be fed.
 func (w *Watch) Stop() {
+	so := w.m.shardObjects
+	so.mu.Lock()
+	delete(so.views, w)
+	so.mu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, q := range w.byName {

@@ -26,16 +26,19 @@
 // a Lease renewed every RetryPeriod by its owner, and a view of its own if the controller
 // watches per shard: 16 to 64 shards suit groups of up to a dozen replicas. A virtual shard is
 // a number; what it selects is the caller's (kates.ShardSpace maps shard i of n to the API
-// server's shard selectors, and kates.ShardSpace.StampOwnerShard stamps an owned object with
-// its owner's shard, so that kates.PlaceByOwnerLabel has the server select owned objects too).
+// server's shard selectors; and every owned object a run writes with its context carries its
+// owner's shard stamp, kates.OwnerShardLabel, as kates.ShardSpace.StampOwnerShard sets it,
+// so that kates.PlaceByOwnerLabel has the server select owned objects too).
 // Since the count is fixed, so is every stamp: replicas joining or leaving rewrite nothing.
 //
 // # What the guarantee costs
 //
 // A crashed replica's shards wait LeaseDuration plus one to two RetryPeriods for a new owner
-// (18 s with the defaults, measured);
-// a replica that stops cleanly with Options.Release gives its shards up at once, and a
-// rebalance moves a shard in about two RetryPeriods plus the time run takes to return. Every
+// (18 s with the defaults, measured), which takes them all at once; a replica that stops
+// cleanly with Options.Release gives its shards up at once, and a rebalance moves a shard in
+// about two RetryPeriods plus the time run takes to return and the term's writes in flight
+// take to be answered. A replica that joins agrees with the others on the members at its first
+// lists (LiveAnnotation). Every
 // replica writes its member Lease and each shard Lease it holds every RetryPeriod, and lists
 // the group's Leases as often.
 package shards

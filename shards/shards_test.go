@@ -35,11 +35,22 @@ const (
 type partitionable struct {
 	next http.RoundTripper
 	cut  *atomic.Bool
+	// slowTakes, when set, delays each write of a shard Lease by that many nanoseconds: a
+	// loaded API server.
+	slowTakes *atomic.Int64
+	// onSlow, if set, is called with the path of each shard Lease write before it is delayed.
+	onSlow func(path string)
 }
 
 func (p *partitionable) RoundTrip(req *http.Request) (*http.Response, error) {
 	if p.cut.Load() {
 		return nil, errors.New("partitioned")
+	}
+	if d := time.Duration(p.slowTakes.Load()); d > 0 && req.Method == http.MethodPut && strings.Contains(req.URL.Path, "-shard-") {
+		if p.onSlow != nil {
+			p.onSlow(req.URL.Path)
+		}
+		time.Sleep(d)
 	}
 	return p.next.RoundTrip(req)
 }
@@ -49,6 +60,7 @@ type term struct {
 	replica    string
 	start, end time.Time
 	handedAway bool // its context ended with shards.HandedAway
+	cause      string
 	fenced     bool // its context carried a held fence when it began
 }
 
@@ -66,10 +78,13 @@ func (r *terms) begin(shard int, replica string, fenced bool) *term {
 	return tm
 }
 
-func (r *terms) finish(tm *term, handedAway bool) {
+func (r *terms) finish(tm *term, ctx context.Context) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tm.end, tm.handedAway = time.Now(), handedAway
+	tm.end, tm.handedAway = time.Now(), shards.HandedAway(ctx)
+	if err := context.Cause(ctx); err != nil {
+		tm.cause = err.Error()
+	}
 }
 
 // open returns the replicas whose callback runs for each shard now.
@@ -120,6 +135,8 @@ type replica struct {
 	id     string
 	client *kates.Client
 	cut    atomic.Bool
+	slow   atomic.Int64 // see partitionable.slowTakes
+	onSlow atomic.Pointer[func(path string)]
 	cancel context.CancelFunc
 	done   chan error
 
@@ -131,7 +148,13 @@ func startReplica(t *testing.T, ns, id string, opts shards.Options, rec *terms) 
 	t.Helper()
 	r := &replica{id: id, done: make(chan error, 1)}
 	cfg := cluster.RESTConfig()
-	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return &partitionable{next: rt, cut: &r.cut} }
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+		return &partitionable{next: rt, cut: &r.cut, slowTakes: &r.slow, onSlow: func(path string) {
+			if f := r.onSlow.Load(); f != nil {
+				(*f)(path)
+			}
+		}}
+	}
 	client, err := kates.NewClientFromRESTConfig(cfg, ns)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +173,7 @@ func startReplica(t *testing.T, ns, id string, opts shards.Options, rec *terms) 
 			f := kates.FenceFrom(ctx)
 			tm := rec.begin(shard, id, f != nil && f.Check() == nil)
 			<-ctx.Done()
-			rec.finish(tm, shards.HandedAway(ctx))
+			rec.finish(tm, ctx)
 			return nil
 		})
 	}()
@@ -226,12 +249,14 @@ func TestRebalance(t *testing.T) {
 	took = waitCovered(t, rec, n, a, b, c, d)
 	moved, handedAway := 0, 0
 	rec.mu.Lock()
-	for _, ts := range rec.byShard {
+	for i, ts := range rec.byShard {
 		for _, tm := range ts {
 			if !tm.end.IsZero() && tm.end.After(joinedAt) {
 				moved++
 				if tm.handedAway {
 					handedAway++
+				} else {
+					t.Logf("join: shard %d's run on %s ended %s after d started: %s", i, tm.replica, tm.end.Sub(joinedAt).Round(time.Millisecond), tm.cause)
 				}
 			}
 		}
@@ -348,4 +373,63 @@ func TestOptionsRejected(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDeadShardsTakenTogether: a killed replica's shards come free together, and the survivor
+// takes them together, each with its own conditional write, so that their runs start together
+// (and add them to a view as one change) although each write takes 200 ms here: taken one
+// after another, the last would start 1.2 s after the first.
+func TestDeadShardsTakenTogether(t *testing.T) {
+	ns := newNamespace(t)
+	const n = 12
+	opts := shards.Options{Name: "together", Shards: n, LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: testRetry}
+	rec := &terms{byShard: map[int][]*term{}}
+	a := startReplica(t, ns, "a", opts, rec)
+	b := startReplica(t, ns, "b", opts, rec)
+	waitCovered(t, rec, n, a, b)
+	const slow = 200 * time.Millisecond
+	// The first write of a shard Lease a does not hold yet: the first take.
+	var firstTake atomic.Pointer[time.Time]
+	heldByA := map[string]bool{}
+	for i, on := range rec.open(n) {
+		if slices.Contains(on, "a") {
+			heldByA[shards.ShardLeaseName("together", i)] = true
+		}
+	}
+	onSlow := func(path string) {
+		if !heldByA[path[strings.LastIndexByte(path, '/')+1:]] {
+			now := time.Now()
+			firstTake.CompareAndSwap(nil, &now)
+		}
+	}
+	a.onSlow.Store(&onSlow)
+	a.slow.Store(int64(slow))
+	b.stop(t) // Release false: b's shards run out, as a killed replica's do
+	killedAt := time.Now()
+	took := waitCovered(t, rec, n, a)
+	var starts []time.Time
+	rec.mu.Lock()
+	for _, ts := range rec.byShard {
+		for _, tm := range ts {
+			if tm.replica == "a" && tm.start.After(killedAt) {
+				starts = append(starts, tm.start)
+			}
+		}
+	}
+	rec.mu.Unlock()
+	slices.SortFunc(starts, func(x, y time.Time) int { return x.Compare(y) })
+	if len(starts) < 4 {
+		t.Fatalf("a took %d of b's shards: the test proves nothing", len(starts))
+	}
+	if firstTake.Load() == nil {
+		t.Fatal("no take of b's shards recorded")
+	}
+	spread := starts[len(starts)-1].Sub(*firstTake.Load())
+	t.Logf("a took b's %d shards %s after b stopped; the last run started %s after the first take was sent (each take %s)",
+		len(starts), took.Round(time.Millisecond), spread.Round(time.Millisecond), slow)
+	if spread >= 2*slow {
+		t.Errorf("b's %d shards' runs on a started %s after the first take, want within %s: taken one at a time", len(starts), spread, 2*slow)
+	}
+	a.stop(t)
+	rec.checkNoOverlap(t)
 }

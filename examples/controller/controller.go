@@ -17,6 +17,7 @@ import (
 
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/metrics"
 )
 
 // WebApp is the custom resource (testdata/crd.yaml). A Go struct of our own is enough for the
@@ -114,6 +115,8 @@ type Controller struct {
 	leader     prometheus.Gauge
 	owned      prometheus.Gauge
 	left       *prometheus.CounterVec
+	// handovers counts and times the shards this replica takes and gives up (sharded mode).
+	handovers *metrics.ShardHandovers
 }
 
 // FieldManager is the server-side apply field manager of everything the controller writes.
@@ -162,9 +165,15 @@ func New(client *kates.Client, opts Options, reg prometheus.Registerer) (*Contro
 			Name: "webapp_view_left_total",
 			Help: "WebApps that left this replica's view, by reason: deleted, or moved to another replica's shard (sharded mode).",
 		}, []string{"reason"}),
+		handovers: metrics.NewShardHandovers(),
 	}
 	for _, m := range []prometheus.Collector{c.reconciles, c.duration, c.leader, c.owned, c.left} {
 		if err := reg.Register(m); err != nil {
+			return nil, fmt.Errorf("register metrics: %w", err)
+		}
+	}
+	if opts.Shards > 0 {
+		if err := c.handovers.Register(reg); err != nil {
 			return nil, fmt.Errorf("register metrics: %w", err)
 		}
 	}

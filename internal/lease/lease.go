@@ -146,6 +146,19 @@ func (h *Holder) Free(lease *coordinationv1.Lease) bool {
 	return holder == "" || time.Since(h.seenAt) >= duration
 }
 
+// FreeIn returns how long until lease (as just observed; nil: it does not exist) may be
+// taken: 0 if it is free now (see Free).
+func (h *Holder) FreeIn(lease *coordinationv1.Lease) time.Duration {
+	if h.Free(lease) {
+		return 0
+	}
+	duration := h.cfg.LeaseDuration
+	if s := lease.Spec.LeaseDurationSeconds; s != nil && *s > 0 {
+		duration = max(duration, time.Duration(*s)*time.Second)
+	}
+	return max(duration-time.Since(h.seenAt), time.Nanosecond)
+}
+
 // TryTake takes the Lease if lease, this holder's latest read of it (nil: it does not
 // exist), is free. It reports whether this holder now holds it. Errors mean "not now": the
 // next try reads the Lease again.
@@ -234,7 +247,8 @@ func (h *Holder) Hold(ctx context.Context, run func(context.Context) error) (End
 	cause := context.Cause(runCtx)
 	cancel(nil)
 	<-renewing
-	// run has returned: nothing of its can write any more, so the term may end.
+	// run has returned: it sends no more writes, so the term may end. Writes it sent that
+	// are still in flight may yet land; Release waits for them (Fence.Settle).
 	h.cfg.Fence.Drop()
 	switch {
 	case returnedOnItsOwn:
@@ -306,12 +320,22 @@ func (h *Holder) renew(ctx context.Context, cancel context.CancelCauseFunc) {
 // Identity, has its own — so it is released, conditional on that record's resourceVersion.
 // ctx's cancellation is ignored (a release is what a graceful stop does after ctx ends); the
 // release gives up after RenewDeadline.
-func (h *Holder) Release(ctx context.Context) {
+//
+// Release first waits for every write of the term still in flight to be answered (the Fence's
+// Settle): a write cancelled when run's context ended may already be on the wire, and the
+// release record must come after it, or the next holder's term could begin before it lands.
+// If they are not all answered within RenewDeadline, Release does not release: the Lease runs
+// out as a crashed holder's does, LeaseDuration after its last renewal. It reports whether it
+// waited in vain.
+func (h *Holder) Release(ctx context.Context) (unsettled bool) {
 	if h.held == nil {
-		return
+		return false
 	}
 	releaseCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.cfg.RenewDeadline)
 	defer cancel()
+	if !h.cfg.Fence.Settle(releaseCtx, h.cfg.RenewDeadline) {
+		return true
+	}
 	lease := h.held
 	for range 2 {
 		released := lease.DeepCopy()
@@ -322,13 +346,14 @@ func (h *Holder) Release(ctx context.Context) {
 		released.Spec.RenewTime = &now
 		_, err := h.leases.Update(releaseCtx, released, metav1.UpdateOptions{})
 		if !apierrors.IsConflict(err) {
-			return
+			return false
 		}
 		lease, err = h.leases.Get(releaseCtx, h.name, metav1.GetOptions{})
 		if err != nil || !h.ownTerm(lease) {
-			return // someone else's now
+			return false // someone else's now
 		}
 	}
+	return false
 }
 
 // ownTerm reports whether lease is a record of this holder's current term: its holder and
