@@ -65,26 +65,23 @@ func rvCompare(a, b string) (c int, ok bool) {
 }
 
 // fromThePast reports whether an event of key at resource version rv, arriving through feed f
-// (nil: the store's own methods), is older than what the store holds or knows of key. old is
-// the held item, if any. The caller holds writeMu.
+// (nil: the store's own methods), is older than what the store holds or knows of key: what
+// listedFromThePast says, and for an object the store neither holds nor saw deleted, a version
+// no newer than the store's last complete list. old is the held item, if any. The caller holds
+// writeMu.
 func (s *Store) fromThePast(f *Feed, key objKey, old *item, rv string) bool {
-	if old != nil {
-		c, ok := rvCompare(rv, old.rv)
-		return ok && c < 0
+	if s.listedFromThePast(key, old, rv) {
+		return true
 	}
-	if deleted, ok := s.gone[key]; ok {
-		c, ok := rvCompare(rv, deleted)
-		return ok && c <= 0
+	if _, deleted := s.gone[key]; old != nil || deleted || f != nil || s.pastRV == "" {
+		return false
 	}
-	if f == nil && s.pastRV != "" {
-		c, ok := rvCompare(rv, s.pastRV)
-		return ok && c <= 0
-	}
-	return false
+	c, ok := rvCompare(rv, s.pastRV)
+	return ok && c <= 0
 }
 
-// listedFromThePast reports whether key, listed at resource version rv, is older than what the
-// store holds of it (old) or knows of its deletion. The caller holds writeMu.
+// listedFromThePast reports whether key at resource version rv is older than what the store
+// holds of it (old) or knows of its deletion. The caller holds writeMu.
 func (s *Store) listedFromThePast(key objKey, old *item, rv string) bool {
 	if old != nil {
 		c, ok := rvCompare(rv, old.rv)

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/kates-dev/kates/shards"
 )
 
 // Per-shard metric names.
@@ -103,11 +101,15 @@ func (w *Watch) ShardAdded(shard int, d time.Duration) {
 }
 
 // ShardHandovers counts the handovers of one replica of a shards.Run group, by shard and
-// direction, and times them: pass its Observe as shards.Options.Handover.
+// direction, and times them: call its Observe from shards.Options.Handover. (It takes the
+// handover's fields, not a shards.Handover, so that a program that reports metrics does not
+// link package shards for it.)
 //
 //	h := metrics.NewShardHandovers()
 //	if err := h.Register(reg); err != nil { ... }
-//	err := shards.Run(ctx, client, shards.Options{..., Handover: h.Observe}, run)
+//	err := shards.Run(ctx, client, shards.Options{..., Handover: func(ho shards.Handover) {
+//		h.Observe(ho.Shard, ho.In, ho.Duration, ho.Released)
+//	}}, run)
 type ShardHandovers struct {
 	count    *prometheus.CounterVec
 	duration *prometheus.HistogramVec
@@ -140,12 +142,14 @@ func (h *ShardHandovers) Register(reg prometheus.Registerer) error {
 	return nil
 }
 
-// Observe records one handover; it is safe for concurrent use.
-func (h *ShardHandovers) Observe(ho shards.Handover) {
-	dir, released := "out", strconv.FormatBool(ho.Released)
-	if ho.In {
-		dir, released = "in", ""
+// Observe records one handover, as shards.Handover describes it: of shard, taken by this
+// replica (in) or leaving it, after d, its Lease released (for one leaving). It is safe for
+// concurrent use.
+func (h *ShardHandovers) Observe(shard int, in bool, d time.Duration, released bool) {
+	dir, rel := "out", strconv.FormatBool(released)
+	if in {
+		dir, rel = "in", ""
 	}
-	h.count.WithLabelValues(strconv.Itoa(ho.Shard), dir, released).Inc()
-	h.duration.WithLabelValues(dir).Observe(ho.Duration.Seconds())
+	h.count.WithLabelValues(strconv.Itoa(shard), dir, rel).Inc()
+	h.duration.WithLabelValues(dir).Observe(d.Seconds())
 }

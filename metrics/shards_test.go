@@ -78,7 +78,7 @@ func TestShardMetrics(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- shards.Run(runCtx, c, shards.Options{Name: "metrics", Shards: 2, LeaseDuration: 2 * time.Second,
-			RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond, Release: true, Handover: h.Observe},
+			RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond, Release: true, Handover: func(ho shards.Handover) { h.Observe(ho.Shard, ho.In, ho.Duration, ho.Released) }},
 			func(ctx context.Context, shard int) error {
 				running <- shard
 				<-ctx.Done()

@@ -117,7 +117,9 @@ func (c *Controller) runSharded(ctx context.Context) error {
 	e := c.opts.Election
 	err = shards.Run(ctx, c.client, shards.Options{Name: group, Namespace: ns, Identity: id, Shards: c.opts.Shards,
 		LeaseDuration: e.LeaseDuration, RenewDeadline: e.RenewDeadline, RetryPeriod: e.RetryPeriod, Release: e.Release,
-		StampFences: e.Fence != nil && e.Fence.Stamp, Handover: c.handovers.Observe,
+		StampFences: e.Fence != nil && e.Fence.Stamp, Handover: func(ho shards.Handover) {
+			c.handovers.Observe(ho.Shard, ho.In, ho.Duration, ho.Released)
+		},
 		Observe: func(s shards.State) {
 			c.owned.Set(float64(len(s.Held)))
 			fmt.Fprintf(c.opts.Log, "%s: members %v, assigned %v, held %v\n", id, s.Members, s.Assigned, s.Held)

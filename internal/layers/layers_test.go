@@ -31,7 +31,7 @@ var layers = [][]string{
 	// Apply-and-wait, over validation and ApplySets.
 	{"apply"},
 	// Programs.
-	{"cmd/...", "examples", "examples/..."},
+	{"cmd/...", "examples", "examples/...", "hack/..."},
 }
 
 // layerOf returns pkg's layer (relative to the module), or -1 if the table has none.
