@@ -434,8 +434,18 @@ func (m *shardManager) AddShard(ctx context.Context, i int) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		// The manager may stop between taking the command and answering it (the Watch
+		// ended): wait for either.
+		var feeds []*runningFeed
+		select {
+		case feeds = <-cmd.synced:
+		case <-m.done:
+			return fmt.Errorf("kates: add shard %d: %w", i, accumulator.ErrStopped)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 		replaced := false
-		for _, f := range <-cmd.synced {
+		for _, f := range feeds {
 			select {
 			case <-f.feed.Synced():
 			case <-f.stopped:
