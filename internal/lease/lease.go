@@ -35,7 +35,7 @@ type Config struct {
 	Labels map[string]string
 	// Wait waits d before a retry, or less: kates.Client.WaitToRetry, which returns early when
 	// the API server answers again after an outage, so that a renewal or a campaign that
-	// failed while it was down goes again at once. Nil: a plain timer.
+	// failed while it was down goes again at once. Required.
 	Wait func(ctx context.Context, d time.Duration) error
 }
 
@@ -84,24 +84,9 @@ func (h *Holder) Acquire(ctx context.Context) error {
 		if h.TryAcquire(ctx) {
 			return nil
 		}
-		if err := h.wait(ctx, h.cfg.RetryPeriod); err != nil {
+		if err := h.cfg.Wait(ctx, h.cfg.RetryPeriod); err != nil {
 			return err
 		}
-	}
-}
-
-// wait waits d with cfg.Wait, or a timer; it returns ctx's error if ctx ends first.
-func (h *Holder) wait(ctx context.Context, d time.Duration) error {
-	if h.cfg.Wait != nil {
-		return h.cfg.Wait(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
@@ -265,11 +250,11 @@ func (h *Holder) Hold(ctx context.Context, run func(context.Context) error) (End
 func (h *Holder) renew(ctx context.Context, cancel context.CancelCauseFunc) {
 	for {
 		// The next renewal is RetryPeriod after the last one, or sooner after one that failed
-		// if the API server comes back (h.wait); the term ends at the fence's deadline if no
+		// if the API server comes back (cfg.Wait); the term ends at the fence's deadline if no
 		// renewal has succeeded by then.
 		deadline, _ := h.cfg.Fence.Deadline()
 		waitCtx, stop := context.WithDeadline(ctx, deadline)
-		_ = h.wait(waitCtx, h.cfg.RetryPeriod)
+		_ = h.cfg.Wait(waitCtx, h.cfg.RetryPeriod)
 		expired := waitCtx.Err() != nil
 		stop()
 		if ctx.Err() != nil {
