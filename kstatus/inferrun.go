@@ -376,7 +376,7 @@ func isStateField(name string) bool {
 		// "cassandraOperatorProgress"; or ends a name in lower case alone ("buildstatus").
 		c := tail[0]
 		if c == w[0]-('a'-'A') && tail[1:] == w[1:] || (name[len(name)-len(w)-1] == '_' && tail == w) ||
-			tail == w && len(name) > len(w)+2 && allLower(name) {
+			tail == w && len(name) > len(w)+2 && every(name, isLower) {
 			return !notNow(name)
 		}
 	}
@@ -418,22 +418,12 @@ func partCounts(status map[string]any, tr *trace) (verdict, bool) {
 }
 
 // isNumber reports whether s is a whole number: digits alone.
-func isNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isNumber(s string) bool { return s != "" && every(s, isDigit) }
 
-// allLower reports whether s is made of lower-case ASCII letters only.
-func allLower(s string) bool {
+// every reports whether is holds of every byte of s (vocab.go's isLower, isDigit).
+func every(s string, is func(byte) bool) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] < 'a' || s[i] > 'z' {
+		if !is(s[i]) {
 			return false
 		}
 	}
