@@ -13,6 +13,7 @@ import (
 
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/testenv"
 )
 
 // recoveryBar is how soon after the API server answers again a view must be exact and a
@@ -30,14 +31,9 @@ func TestBackWithinASecondOfTheAPIServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("restarts the API server five times")
 	}
-	cl := privateCluster(t)
+	cl, a, b, ns := outageClients(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, ns := newClientOn(t, cl)
-	cfgB, err := cl.StartSecondAPIServer(ctx)
-	require.NoError(t, err)
-	b, err := kates.NewClientFromRESTConfig(cfgB, ns)
-	require.NoError(t, err)
 
 	const n = 100
 	forEach(t, n, func(i int) error {
@@ -141,6 +137,20 @@ func TestBackWithinASecondOfTheAPIServer(t *testing.T) {
 	}
 }
 
+// outageClients returns the private cluster, a Client a of its API server A in a fresh
+// namespace ns, and a Client b of the same namespace through a second API server B on the
+// same etcd, which stays up while a test stops A.
+func outageClients(t *testing.T) (cl *testenv.Cluster, a, b *kates.Client, ns string) {
+	t.Helper()
+	cl = privateCluster(t)
+	a, ns = newClientOn(t, cl)
+	cfgB, err := cl.StartSecondAPIServer(context.Background())
+	require.NoError(t, err)
+	b, err = kates.NewClientFromRESTConfig(cfgB, ns)
+	require.NoError(t, err)
+	return cl, a, b, ns
+}
+
 // atLeast lists kind in ns through c and returns each object's resource version, keyed as a
 // snapshot keys them.
 func atLeast(t *testing.T, c *kates.Client, ns, kind, selector string) map[string]string {
@@ -185,14 +195,9 @@ func TestElectedControllerResumesWithinASecond(t *testing.T) {
 	if testing.Short() {
 		t.Skip("restarts the API server three times")
 	}
-	cl := privateCluster(t)
+	cl, a, b, ns := outageClients(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, ns := newClientOn(t, cl)
-	cfgB, err := cl.StartSecondAPIServer(ctx)
-	require.NoError(t, err)
-	b, err := kates.NewClientFromRESTConfig(cfgB, ns)
-	require.NoError(t, err)
 
 	acc, err := a.WatchWith(ctx, kates.WatchOptions{PersistentErrorAfter: 2 * time.Minute},
 		kates.Query{Name: "ConfigMaps", Kind: "cm", Namespace: ns, LabelSelector: "set=elected"})
