@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
@@ -105,8 +106,12 @@ func TestDeltaFields(t *testing.T) {
 		Query: "Deployments", APIVersion: "apps/v1", Kind: "Deployment",
 		Namespace: "a", Name: "web", ResourceVersion: "104", DeltaType: accumulator.ObjectAdd,
 	}}
-	if diff := cmp.Diff(want, ds); diff != "" {
+	if diff := cmp.Diff(want, ds, cmpopts.IgnoreFields(accumulator.Delta{}, "Object")); diff != "" {
 		t.Errorf("deltas mismatch (-want +got):\n%s", diff)
+	}
+	// Object is the snapshot's own object, not a copy.
+	if len(ds) == 1 && len(snap.Deployments) == 1 && ds[0].Object != snap.Deployments[0] {
+		t.Errorf("Delta.Object = %p, want the snapshot's object %p", ds[0].Object, snap.Deployments[0])
 	}
 }
 

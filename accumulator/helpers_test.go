@@ -235,7 +235,15 @@ func deltaStrings(ds []*accumulator.Delta) []string {
 		if d.Namespace != "" {
 			key = d.Namespace + "/" + d.Name
 		}
-		out = append(out, fmt.Sprintf("%s %s %s@%s", d.DeltaType, d.Query, key, d.ResourceVersion))
+		s := fmt.Sprintf("%s %s %s@%s", d.DeltaType, d.Query, key, d.ResourceVersion)
+		// The delta's Object must be the version it names: the new one, or the last seen.
+		switch o := d.Object; {
+		case o == nil:
+			s += " (no Object)"
+		case o.GetNamespace() != d.Namespace || o.GetName() != d.Name || o.GetResourceVersion() != d.ResourceVersion:
+			s += fmt.Sprintf(" (Object %s/%s@%s)", o.GetNamespace(), o.GetName(), o.GetResourceVersion())
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -185,6 +185,12 @@ type Delta struct {
 	// caller saw for a delete.
 	ResourceVersion string    `json:"resourceVersion,omitempty"`
 	DeltaType       DeltaType `json:"deltaType"`
+	// Object is the object as the new view holds it for an add or update, and as the last
+	// view held it for a delete or move (the Object of an Entry). It is the view's own object,
+	// shared with the snapshot: read it, never modify it.
+	// It lets a consumer map a change to the objects it concerns (an owner, say) without a
+	// lookup, including a deleted object's last labels and owner references.
+	Object metav1.Object `json:"-"`
 }
 
 // Entry is a snapshot element that carries an object together with its computed status.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -56,6 +57,9 @@ type change struct {
 	keepPrev bool
 	// moved: prev leaves the view because its shard moved away, not because it was deleted.
 	moved bool
+	// prevOut is prev's element in the last view, kept by commit when prev leaves it, for
+	// its Delta's Object.
+	prevOut reflect.Value
 }
 
 // pending is one query's part of an Update between its two phases.
@@ -467,11 +471,13 @@ func (pd *pending) commit(target reflect.Value) bool {
 		// The view's object stands for this version: the store need not keep another copy.
 		c.next.obj = nil
 	}
-	for _, c := range pd.changes {
+	for i := range pd.changes {
+		c := &pd.changes[i]
 		if c.keepPrev {
 			keepLeaving(c.prev, lv.entries[c.key].out, pd.q.spec.GVK)
 		}
 		if c.next == nil {
+			c.prevOut = lv.entries[c.key].out
 			delete(lv.entries, c.key)
 		} else {
 			lv.entries[c.key] = viewEntry{src: c.next, out: c.out}
@@ -659,6 +665,11 @@ func (pd *pending) appendDeltas(ds []*Delta) []*Delta {
 			Namespace:  c.key.namespace,
 			Name:       c.key.name,
 		}
+		if c.next != nil {
+			d.Object = metaOf(c.out)
+		} else {
+			d.Object = metaOf(c.prevOut)
+		}
 		switch {
 		case c.prev == nil:
 			d.DeltaType, d.ResourceVersion = ObjectAdd, c.next.rv
@@ -672,4 +683,23 @@ func (pd *pending) appendDeltas(ds []*Delta) []*Delta {
 		ds = append(ds, d)
 	}
 	return ds
+}
+
+// metaOf returns the metadata of a view element (a *T or an Entry[*T]): the object itself, or
+// the Entry's Object; nil for an invalid Value or a nil object.
+func metaOf(v reflect.Value) metav1.Object {
+	if !v.IsValid() {
+		return nil
+	}
+	if isEntryType(v.Type()) {
+		v = v.Field(0)
+	}
+	if v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Kind() != reflect.Pointer || v.IsNil() || !v.CanInterface() {
+		return nil
+	}
+	m, _ := v.Interface().(metav1.Object)
+	return m
 }
