@@ -28,8 +28,9 @@ var layers = [][]string{
 	{"internal/lease"},
 	// One concept per package, each linked only by the programs that use it.
 	{"validate", "applyset", "election", "shards", "metrics", "testenv/katestest"},
-	// Apply-and-wait, over validation and ApplySets.
-	{"apply"},
+	// Apply-and-wait, over validation and ApplySets; the controller runtime, over election,
+	// shards and metrics.
+	{"apply", "controller"},
 	// Programs.
 	{"cmd/...", "examples", "examples/...", "hack/..."},
 }
