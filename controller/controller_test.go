@@ -514,7 +514,9 @@ func TestMapAndDeltaObjects(t *testing.T) {
 
 func TestOptionsAreChecked(t *testing.T) {
 	c, _ := newClient(t)
-	reconcile := func(context.Context, controller.Request[view]) (controller.Result, error) { return controller.Result{}, nil }
+	reconcile := func(context.Context, controller.Request[view]) (controller.Result, error) {
+		return controller.Result{}, nil
+	}
 	queries := []kates.Query{{Name: "Apps", Kind: "configmaps"}}
 	for name, opts := range map[string]controller.Options[view]{
 		"no name":      {Queries: queries, For: "Apps", Reconcile: reconcile},
