@@ -656,7 +656,10 @@ func resultLabel(res Result, err error) string {
 // shards it holds are in the view. Otherwise the error says what it waits for.
 func (c *Controller[S]) Ready() error {
 	acc := c.acc.Load()
-	if acc == nil {
+	switch {
+	case acc == nil && c.started.Load():
+		return errors.New("view not complete yet: starting the watch")
+	case acc == nil:
 		return errors.New("not running")
 	}
 	select {

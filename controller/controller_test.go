@@ -26,6 +26,7 @@ import (
 type view struct {
 	Apps        map[string]*kates.ConfigMap
 	Deployments map[string]*kates.Deployment
+	Widgets     []*kates.Unstructured // TestNotReadyBeforeTheViewIsComplete's only
 }
 
 const fieldManager = "controller-test"
