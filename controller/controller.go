@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kates-dev/kates/election"
+	"github.com/kates-dev/kates/internal/lease"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/shards"
 )
@@ -206,6 +207,23 @@ func New[S any](client *kates.Client, opts Options[S]) (*Controller[S], error) {
 		opts.Log = logr.Discard()
 	}
 	opts.Log = opts.Log.WithValues("controller", opts.Name)
+	// The identity is decided here rather than by election or shards, so that the logs name it.
+	switch {
+	case opts.Election != nil:
+		e := *opts.Election
+		if e.Identity == "" {
+			e.Identity = lease.Identity()
+		}
+		opts.Election = &e
+		opts.Log = opts.Log.WithValues("identity", e.Identity)
+	case opts.Shards != nil:
+		s := *opts.Shards
+		if s.Identity == "" {
+			s.Identity = lease.Identity()
+		}
+		opts.Shards = &s
+		opts.Log = opts.Log.WithValues("identity", s.Identity)
+	}
 	c := &Controller[S]{
 		client: client,
 		opts:   opts,
@@ -240,6 +258,20 @@ func (c *Controller[S]) Run(ctx context.Context) error {
 	runCtx, stopAll := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopAll()
 
+	// The probes answer from the start (not ready until the view is complete), so that a
+	// kubelet's liveness probe passes while the watch waits for its kinds or lists.
+	var servers *Servers
+	if c.opts.Serve != nil {
+		var err error
+		if servers, err = c.serve(*c.opts.Serve); err != nil {
+			return err
+		}
+		defer func() {
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = servers.Close(shutdown)
+		}()
+	}
 	watch := c.opts.Watch
 	watch.Snapshot = (*S)(nil)
 	if c.opts.Shards != nil {
@@ -250,15 +282,6 @@ func (c *Controller[S]) Run(ctx context.Context) error {
 		return err
 	}
 	c.acc.Store(acc)
-	var servers *Servers
-	if c.opts.Serve != nil {
-		if servers, err = c.serve(*c.opts.Serve); err != nil {
-			stopAll()
-			for range acc.Changed() {
-			}
-			return err
-		}
-	}
 
 	var bg sync.WaitGroup
 	bg.Go(func() { c.loop(runCtx, acc) })
@@ -297,11 +320,6 @@ func (c *Controller[S]) Run(ctx context.Context) error {
 	stopAll()
 	bg.Wait()
 	for range acc.Changed() { // closed once the Watch's goroutines have returned
-	}
-	if servers != nil {
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = servers.Close(shutdown)
 	}
 	return runErr
 }
@@ -350,6 +368,7 @@ func (c *Controller[S]) runScopes(ctx context.Context, acc *kates.Accumulator) e
 			c.scopesMu.Lock()
 			c.taking++
 			c.scopesMu.Unlock()
+			begin := time.Now()
 			err := acc.AddShard(ctx, i)
 			c.scopesMu.Lock()
 			c.taking--
@@ -358,7 +377,16 @@ func (c *Controller[S]) runScopes(ctx context.Context, acc *kates.Accumulator) e
 			if err != nil {
 				return nil // the shard went away while its objects were being listed
 			}
+			c.opts.Log.Info("shard in the view; reconciling it", "shard", i, "listed", time.Since(begin).Round(time.Millisecond).String())
 			c.hold(ctx, i)
+			why := "stopping"
+			switch {
+			case shards.HandedAway(ctx):
+				why = "handed away"
+			case errors.Is(context.Cause(ctx), kates.ErrLeaseLost):
+				why = "lease lost"
+			}
+			c.opts.Log.Info("shard no longer reconciled", "shard", i, "why", why)
 			return nil
 		})
 	default:
@@ -408,6 +436,7 @@ func (c *Controller[S]) acquire(i int) *scope {
 func (c *Controller[S]) loop(ctx context.Context, acc *kates.Accumulator) {
 	select {
 	case <-acc.Bootstrapped():
+		c.opts.Log.Info("view complete")
 	case <-ctx.Done():
 		return
 	}
@@ -520,10 +549,12 @@ func (c *Controller[S]) queueDelta(d *kates.Delta) {
 		case kates.ObjectDelete:
 			delete(c.known, key)
 			c.q.add(key, i, fresh) // the reconcile finds it gone, and cleans up what it must
+			c.opts.Log.V(1).Info("deleted", "key", key.String())
 		case kates.ObjectMoved:
 			// Another replica's now: not a delete, nothing to do.
 			delete(c.known, key)
 			c.q.drop(key)
+			c.opts.Log.V(1).Info("moved to another replica", "key", key.String())
 		}
 		return
 	}

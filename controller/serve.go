@@ -91,7 +91,7 @@ const Disabled = "0"
 // Serve starts the metrics server (metrics gathered by gatherer, from New's registry and the
 // client's) and the probe server as opts says, and returns once both listen. Callers are
 // authenticated and authorized with the controller's client's identity, which therefore needs
-// the right to create tokenreviews and subjectaccessreviews (testdata/rbac.yaml). These reviews
+// the right to create tokenreviews and subjectaccessreviews (examples/controller/testdata/rbac.yaml has the ClusterRoles). These reviews
 // are no writes of the controller's: they are sent whether it leads or stands by.
 func (c *Controller[S]) Serve(opts ServeOptions, gatherer prometheus.Gatherer) (*Servers, error) {
 	s := &Servers{}
@@ -232,7 +232,21 @@ func (c *Controller[S]) serve(opts ServeOptions) (*Servers, error) {
 	if g == nil {
 		return nil, errors.New("controller: ServeOptions.Gatherer is required when Options.Metrics is not a prometheus.Gatherer")
 	}
-	return c.Serve(opts, g)
+	servers, err := c.Serve(opts, g)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case servers.MetricsURL == "":
+	case opts.Insecure:
+		c.opts.Log.Info("serving metrics in plain HTTP, without authentication", "url", servers.MetricsURL)
+	default:
+		c.opts.Log.Info("serving metrics to authorized callers", "url", servers.MetricsURL)
+	}
+	if servers.ProbeURL != "" {
+		c.opts.Log.Info("serving /healthz and /readyz", "url", servers.ProbeURL)
+	}
+	return servers, nil
 }
 
 // verdict is what the API server said of a caller: the HTTP status to answer and who it is.
@@ -466,7 +480,7 @@ func selfSigned(hosts []string, now time.Time) (tls.Certificate, error) {
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: "webapp-controller metrics (self-signed)"},
+		Subject:      pkix.Name{CommonName: "kates controller metrics (self-signed)"},
 		NotBefore:    now.Add(-time.Hour),
 		NotAfter:     now.Add(365 * 24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
