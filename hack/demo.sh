@@ -27,7 +27,7 @@ echo "\$ go run ./examples/crud   # the Go client: create, update, patch, apply,
 go run ./examples/crud --kubeconfig "$kubeconfig" --namespace "kates-crud-$RANDOM"
 
 echo
-echo "\$ go run ./examples/controller --namespace kates-demo --for 8s &   # a WebApp controller: one Accumulator, SSA, conditions, elected"
+echo "\$ go run ./examples/controller --namespace kates-demo --for 8s &   # a WebApp controller on package controller: per-key reconciles, SSA, conditions, elected"
 go build -o .kates/bin/webapp-controller ./examples/controller
 go build -o .kates/bin/satoken ./hack/satoken
 kates apply --wait --timeout 1m -f examples/controller/testdata/crd.yaml -o name
@@ -35,7 +35,8 @@ kates apply --wait --timeout 1m -f examples/controller/testdata/crd.yaml -o name
 kates apply --wait --timeout 1m -f examples/controller/testdata/demo-scraper.yaml -o name
 token=$(.kates/bin/satoken --kubeconfig "$kubeconfig" --namespace kates-demo metrics-scraper)
 .kates/bin/webapp-controller --kubeconfig "$kubeconfig" --namespace kates-demo --lease kates-demo/webapp-controller \
-  --metrics-addr 127.0.0.1:18089 --for 8s 2>&1 | grep --line-buffered -v "^I[0-9]" | sed -u "s/^/  controller| /" &
+  --metrics-addr 127.0.0.1:18089 --for 8s 2>&1 | grep --line-buffered 'controller="webapp"' |
+  sed -u -E 's/^[IWE][0-9]{4} ([0-9:]{8})[.0-9]* +[0-9]+ [^]]+\] /  controller| \1 /; s/ controller="webapp"//' &
 controller=$!
 sleep 1
 echo "\$ kates apply --wait --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml"
@@ -46,7 +47,7 @@ if command -v curl >/dev/null; then
   # whose bearer token the API server vouches for and who may get /metrics.
   echo "\$ curl -sk https://127.0.0.1:18089/metrics -o /dev/null -w '%{http_code}'   # no token: refused"
   curl -sk https://127.0.0.1:18089/metrics -o /dev/null -w '%{http_code}\n' || true
-  echo "\$ curl -sk -H \"Authorization: Bearer \$(satoken -n kates-demo metrics-scraper)\" https://127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)'"
-  curl -sk -H "Authorization: Bearer $token" https://127.0.0.1:18089/metrics | grep -E '^(webapp_|kates_accumulator_objects|kates_client_writes_total)' | grep -v _bucket || true
+  echo "\$ curl -sk -H \"Authorization: Bearer \$(satoken -n kates-demo metrics-scraper)\" https://127.0.0.1:18089/metrics | grep -E '^(kates_controller_reconcile_total|kates_controller_leader|kates_accumulator_objects|kates_client_writes_total)'"
+  curl -sk -H "Authorization: Bearer $token" https://127.0.0.1:18089/metrics | grep -E '^(kates_controller_reconcile_total|kates_controller_leader|kates_accumulator_objects|kates_client_writes_total)' || true
 fi
 wait "$controller"

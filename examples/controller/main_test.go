@@ -12,11 +12,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr/funcr"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -24,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/endpoints/request"
 
+	"github.com/kates-dev/kates/controller"
 	"github.com/kates-dev/kates/election"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
@@ -148,14 +151,16 @@ func (l *writeLog) listsSince(replica string, since time.Time) int {
 // replica is one controller replica in the test process, with a client of its own.
 type replica struct {
 	id     string
-	ctrl   *Controller
+	ctrl   *controller.Controller[Snapshot]
 	reg    *prometheus.Registry
 	cancel context.CancelFunc
 	done   chan error
+	wonAt  atomic.Pointer[time.Time] // when it last logged that it leads
 }
 
 // startReplica starts a replica of the controller for namespace ns, with a client of its own
-// (so its LISTs and writes are its own), and waits until its view is complete.
+// (so its LISTs and writes are its own), and waits until its view is complete. Its log lines
+// go to out, timed.
 func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, election election.Options, out io.Writer) *replica {
 	t.Helper()
 	cfg := base.RESTConfig()
@@ -169,23 +174,21 @@ func startReplica(t *testing.T, base *kates.Client, id string, log *writeLog, el
 	if err := metrics.Register(client, r.reg); err != nil { // as main does
 		t.Fatal(err)
 	}
-	r.ctrl, err = New(client, Options{Namespace: base.Namespace(), Election: election, Log: out, Retry: 200 * time.Millisecond}, r.reg)
+	logger := funcr.New(func(prefix, args string) {
+		now := time.Now()
+		if strings.Contains(args, `"msg"="leading"`) {
+			r.wonAt.Store(&now)
+		}
+		fmt.Fprintf(out, "%s %s %s\n", now.Format("15:04:05.000"), prefix, args)
+	}, funcr.Options{Verbosity: 1})
+	r.ctrl, err = New(client, Options{Namespace: base.Namespace(), Election: election, Log: logger, Metrics: r.reg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	go func() { r.done <- r.ctrl.Run(ctx) }()
-	eventually(t, 30*time.Second, id+" view complete", func() error {
-		if acc := r.ctrl.acc.Load(); acc != nil {
-			select {
-			case <-acc.Bootstrapped():
-				return nil
-			default:
-			}
-		}
-		return fmt.Errorf("not bootstrapped")
-	})
+	eventually(t, 30*time.Second, id+" view complete", r.ctrl.Ready)
 	return r
 }
 
@@ -202,7 +205,15 @@ func (r *replica) stop(t *testing.T) {
 	}
 }
 
-func (r *replica) leading() bool { l, _ := r.ctrl.Leading(); return l }
+func (r *replica) leading() bool { return r.ctrl.Leading() }
+
+// wonAt returns when r last began to lead.
+func (r *replica) lastWon() time.Time {
+	if at := r.wonAt.Load(); at != nil {
+		return *at
+	}
+	return time.Time{}
+}
 
 // eventually retries f every 50ms until it returns nil, failing with its last error after d.
 func eventually(t *testing.T, d time.Duration, what string, f func() error) {
@@ -386,11 +397,15 @@ func TestWebAppLifecycle(t *testing.T) {
 		t.Errorf("kstatus.Compute of the ready WebApp = %+v, %v; want Current", res, err)
 	}
 
-	srv := httptest.NewServer(openHandler(r.ctrl, r.reg))
+	// The probes, and the metrics without authentication (what -metrics-secure=false serves).
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{}))
+	mux.Handle("/", r.ctrl.ProbeHandler())
+	srv := httptest.NewServer(mux)
 	for _, c := range []struct{ path, want string }{
 		{"/healthz", "ok"},
 		{"/readyz", "leading"},
-		{"/metrics", `webapp_reconcile_total{result="success"}`},
+		{"/metrics", `kates_controller_reconcile_total{controller="webapp",result="success"}`},
 		{"/metrics", `kates_accumulator_objects{kind="Deployment"`},
 		{"/metrics", `kates_client_writes_total{result="success",verb="apply"}`},
 	} {
@@ -490,7 +505,7 @@ func TestFailoverToWarmStandby(t *testing.T) {
 		return nil
 	})
 	next := leadingReplica(t, replicas)
-	_, wonAt := next.ctrl.Leading()
+	wonAt := next.lastWon()
 	if next == leader {
 		t.Fatalf("the killed %s leads again", leader.id)
 	}
@@ -550,6 +565,24 @@ func TestFailoverToWarmStandby(t *testing.T) {
 	goleak.VerifyNone(t, append(katestest.IgnoreConnections, ignore)...)
 }
 
+// reconciles returns the reconciles reg has counted, whatever their result.
+func reconciles(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0.0
+	for _, f := range families {
+		if f.GetName() == "kates_controller_reconcile_total" {
+			for _, m := range f.GetMetric() {
+				n += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return n
+}
+
 func leadingReplica(t *testing.T, replicas []*replica) *replica {
 	t.Helper()
 	var leader *replica
@@ -604,10 +637,7 @@ func TestBurstIsCoalesced(t *testing.T) {
 		}
 		return n
 	}
-	passes := func() float64 {
-		return testutil.ToFloat64(r.ctrl.reconciles.WithLabelValues("success")) +
-			testutil.ToFloat64(r.ctrl.reconciles.WithLabelValues("error"))
-	}
+	passes := func() float64 { return reconciles(t, r.reg) }
 	appliesBefore, passesBefore := deploymentApplies(), passes()
 
 	var wg sync.WaitGroup
@@ -629,7 +659,7 @@ func TestBurstIsCoalesced(t *testing.T) {
 		})
 	}
 	applies := deploymentApplies() - appliesBefore
-	t.Logf("%d changes: %d Deployment applies, %.0f reconcile passes (some for the Deployments' own status changes)",
+	t.Logf("%d changes: %d Deployment applies, %.0f reconciles (some for the Deployments' own status changes)",
 		apps*changesEach, applies, passes()-passesBefore)
 	if applies >= apps*changesEach {
 		t.Errorf("%d Deployment applies for %d changes: the burst was not coalesced", applies, apps*changesEach)

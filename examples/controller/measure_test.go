@@ -87,7 +87,7 @@ func TestMeasureElection(t *testing.T) {
 			return nil
 		})
 		winner := leadingReplica(t, replicas)
-		_, wonAt := winner.ctrl.Leading()
+		wonAt := winner.lastWon()
 		detect = append(detect, wonAt.Sub(killedAt))
 		total = append(total, reconciledAt.Sub(killedAt))
 		lines = append(lines, fmt.Sprintf("round %d: killed→won %s, won→reconciled %s, killed→reconciled %s; the winner's lists after winning: %d, writes until then: %d",
@@ -283,7 +283,7 @@ func TestMeasureBurstAfterFailover(t *testing.T) {
 		wg.Wait()
 		changedAt := time.Now()
 		winner := leadingReplica(t, replicas)
-		_, wonAt := winner.ctrl.Leading()
+		wonAt := winner.lastWon()
 		var appliedAt, rolledAt, readyAt time.Time
 		eventually(t, 2*time.Minute, "every Deployment applied", func() error {
 			applied, last := 0, time.Time{}

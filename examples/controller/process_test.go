@@ -73,7 +73,7 @@ func (s *processSet) start(id string) *process {
 	cmd := exec.Command(s.bin, "-kubeconfig", kubeconfig, "-namespace", s.ns, "-lease", s.ns+"/webapp",
 		"-identity", id, "-lease-duration", procLease.String(), "-renew-deadline", procRenew.String(),
 		"-retry-period", procRetry.String(), "-release-on-exit="+strconv.FormatBool(s.release),
-		"-metrics-addr", "127.0.0.1:0", "-health-probe-addr", "127.0.0.1:0", "-fence-stamp")
+		"-metrics-addr", "127.0.0.1:0", "-health-probe-addr", "127.0.0.1:0", "-fence-stamp", "-v=1")
 	if s.shards > 0 {
 		cmd.Args = append(cmd.Args, "-shards", strconv.Itoa(s.shards))
 	}
@@ -88,9 +88,10 @@ func (s *processSet) start(id string) *process {
 	// A replica campaigns only once its view is complete: wait for that, so that each round
 	// has two warm standbys, as a deployment that waits for readiness has.
 	began := time.Now()
-	starts := strings.Count(s.out.String(), id+": view complete")
+	viewComplete := `"view complete" controller="webapp" identity="` + id + `"`
+	starts := strings.Count(s.out.String(), viewComplete)
 	eventually(s.t, time.Minute, id+" view complete", func() error {
-		if strings.Count(s.out.String(), id+": view complete") > starts {
+		if strings.Count(s.out.String(), viewComplete) > starts {
 			return nil
 		}
 		return fmt.Errorf("not yet")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -12,116 +13,99 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/kates-dev/kates/controller"
 	"github.com/kates-dev/kates/kates"
 	"github.com/kates-dev/kates/kstatus"
 )
 
-// The labels on everything the controller owns. The Deployment and Service queries select on
-// managed-by, so the view never holds other programs' objects.
+// FieldManager applies everything the controller writes; the view selects on managedByLabel,
+// so it never holds other programs' objects.
 const (
+	FieldManager      = "webapp-controller"
 	managedByLabel    = "app.kubernetes.io/managed-by"
 	managedBySelector = managedByLabel + "=" + FieldManager
 	appLabel          = "examples.kates.dev/webapp"
 )
 
+type reconciler struct{ client *kates.Client }
+
 // reconcile brings one WebApp's Deployment and Service to what its spec asks, and writes its
-// status. It writes only what differs from the view: a pass over a thousand settled WebApps
-// sends nothing.
-func (c *Controller) reconcile(ctx context.Context, app *WebApp) error {
-	if app.DeletionTimestamp != nil {
-		return nil // the garbage collector deletes what it owns (owner references)
+// status. It is level-based: it compares the WebApp with what it owns now, whatever changed,
+// and writes only what differs, so a reconcile of a settled WebApp sends nothing.
+func (r *reconciler) reconcile(ctx context.Context, req controller.Request[Snapshot]) (controller.Result, error) {
+	var app *WebApp
+	var dep kates.Entry[*kates.Deployment]
+	var svc *kates.Service
+	key := req.Key.String()
+	req.View(func(s *Snapshot) { app, dep, svc = s.WebApps[key], s.Deployments[key], s.Services[key] })
+	if app == nil || app.DeletionTimestamp != nil {
+		return controller.Result{}, nil // the garbage collector deletes what it owned
 	}
-	key := app.Namespace + "/" + app.Name
-	dep, svc := desired(app)
-	if err := kates.SetOwnerReferences(app, dep, svc); err != nil {
-		return c.stalled(ctx, app, "NotOwner", err)
+	log := logr.FromContextOrDiscard(ctx) // with the WebApp's key
+	wantDep, wantSvc := desired(app)
+	if err := kates.SetOwnerReferences(app, wantDep, wantSvc); err != nil {
+		return controller.Result{}, r.failed(ctx, app, "NotOwner", err)
 	}
-	if c.opts.Shards > 0 {
-		// Sharded: stamp the WebApp's shard on what it owns, so that each replica's API
-		// server sends it only its own shards' (kates.PlaceByOwnerLabel). An object without
-		// the label differs from what is wanted, and the apply below stamps it.
-		space := kates.ShardSpace{Key: kates.ShardByUID, Count: c.opts.Shards}
-		space.StampOwnerShard(dep)
-		space.StampOwnerShard(svc)
+	// The Deployment's kstatus, as the view computed it; one we change now is rolling out,
+	// and its next version in the view reconciles this WebApp again.
+	status, live := dep.Status, dep.Object
+	if why := deploymentDiffers(live, wantDep); why != "" {
+		if err := r.client.Apply(ctx, wantDep, nil, kates.FieldManager(FieldManager), kates.ForceOwnership()); err != nil {
+			return controller.Result{}, r.failed(ctx, app, "ApplyRefused", fmt.Errorf("Deployment: %w", err))
+		}
+		log.Info("applied Deployment", "replicas", app.Spec.Replicas, "image", app.Spec.Image, "why", why)
+		status, live = kstatus.Result{Status: kstatus.InProgressStatus, Message: "Deployment applied"}, nil
+	}
+	if why := serviceDiffers(svc, wantSvc); why != "" {
+		if err := r.client.Apply(ctx, wantSvc, nil, kates.FieldManager(FieldManager), kates.ForceOwnership()); err != nil {
+			return controller.Result{}, r.failed(ctx, app, "ApplyRefused", fmt.Errorf("Service: %w", err))
+		}
+		log.Info("applied Service", "port", app.Spec.Port, "why", why)
 	}
 
-	// The Deployment's kstatus: the view's, or, if we change it now, the server's answer's.
-	depStatus := c.snap.Deployments[key].Status
-	live := c.snap.Deployments[key].Object
-	if why := deploymentDiffers(live, dep); why != "" {
-		applied := &kates.Unstructured{}
-		if err := c.client.Apply(ctx, dep, applied, kates.FieldManager(FieldManager), kates.ForceOwnership()); err != nil {
-			return c.applyFailed(ctx, app, "Deployment", err)
-		}
-		fmt.Fprintf(c.opts.Log, "applied Deployment %s: %d × %s (%s)\n", key, *dep.Spec.Replicas, dep.Spec.Template.Spec.Containers[0].Image, why)
-		r, err := kstatus.Compute(applied)
-		if err != nil {
-			return err
-		}
-		depStatus = *r
-		live = nil
-	}
-	if why := serviceDiffers(c.snap.Services[key], svc); why != "" {
-		if err := c.client.Apply(ctx, svc, nil, kates.FieldManager(FieldManager), kates.ForceOwnership()); err != nil {
-			return c.applyFailed(ctx, app, "Service", err)
-		}
-		fmt.Fprintf(c.opts.Log, "applied Service %s: port %d (%s)\n", key, app.Spec.Port, why)
-	}
-
-	// The conditions follow the Deployment's computed status: Ready once it is Current (rolled
-	// out and available), Stalled if it Failed (its progress deadline passed), Reconciling
-	// while it rolls.
+	// The conditions follow the Deployment's status: Ready once Current (rolled out and
+	// available), Stalled if Failed (past its progress deadline), Reconciling while it rolls.
 	next := app.DeepCopyObject().(*WebApp)
 	next.Status.ObservedGeneration = app.Generation
 	if live != nil {
 		next.Status.AvailableReplicas = live.Status.AvailableReplicas
 	}
-	switch depStatus.Status {
+	switch status.Status {
 	case kstatus.CurrentStatus:
 		kstatus.MarkReady(next, "Available", fmt.Sprintf("%d/%d replicas available", next.Status.AvailableReplicas, app.Spec.Replicas))
 	case kstatus.FailedStatus:
-		kstatus.MarkStalled(next, "DeploymentFailed", depStatus.Message)
+		kstatus.MarkStalled(next, "DeploymentFailed", status.Message)
 	default:
-		kstatus.MarkReconciling(next, "RollingOut", orDefault(depStatus.Message, "Deployment applied"))
+		kstatus.MarkReconciling(next, "RollingOut", status.Message)
 	}
-	return c.writeStatus(ctx, app, next)
+	return controller.Result{}, r.writeStatus(ctx, app, next)
 }
 
-// applyFailed records a failed apply: as Stalled if retrying cannot help (the spec is refused,
-// or the object belongs to someone else), as an error to retry otherwise.
-func (c *Controller) applyFailed(ctx context.Context, app *WebApp, kind string, err error) error {
+// failed reports err as Stalled, where the user looks, if retrying cannot help until the spec
+// changes (it is refused, or an object belongs to someone else), and returns it to be retried
+// otherwise.
+func (r *reconciler) failed(ctx context.Context, app *WebApp, reason string, err error) error {
 	var owned *kates.AlreadyOwnedError
-	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || errors.As(err, &owned) {
-		return c.stalled(ctx, app, "ApplyRefused", fmt.Errorf("%s: %w", kind, err))
+	if reason == "ApplyRefused" && !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err) && !errors.As(err, &owned) {
+		return err
 	}
-	return err
-}
-
-func (c *Controller) stalled(ctx context.Context, app *WebApp, reason string, cause error) error {
 	next := app.DeepCopyObject().(*WebApp)
 	next.Status.ObservedGeneration = app.Generation
-	kstatus.MarkStalled(next, reason, cause.Error())
-	if err := c.writeStatus(ctx, app, next); err != nil {
-		return errors.Join(cause, err)
-	}
-	return nil // reported where the user looks; retrying will not help until the spec changes
+	kstatus.MarkStalled(next, reason, err.Error())
+	return r.writeStatus(ctx, app, next)
 }
 
-// writeStatus writes next's status if it differs from app's. UpdateStatus carries the view's
-// resourceVersion: if the WebApp changed meanwhile the write fails with a Conflict rather than
-// overwrite a newer status, and the change's event brings another pass.
-func (c *Controller) writeStatus(ctx context.Context, app, next *WebApp) error {
+// writeStatus writes next's status if it differs from app's, at the view's resourceVersion: a
+// WebApp changed meanwhile gives a Conflict, not an overwrite, and its change a new reconcile.
+func (r *reconciler) writeStatus(ctx context.Context, app, next *WebApp) error {
 	if apiequality.Semantic.DeepEqual(app.Status, next.Status) {
 		return nil
 	}
-	if err := c.client.UpdateStatus(ctx, next, nil); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			return nil // a newer version (or its deletion) is on its way through the watch
-		}
+	if err := r.client.UpdateStatus(ctx, next, nil); err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
 		return err
 	}
 	ready := kstatus.GetCondition(next, string(kstatus.ConditionReady))
-	fmt.Fprintf(c.opts.Log, "status %s/%s: Ready=%s %s: %s\n", app.Namespace, app.Name, ready.Status, ready.Reason, ready.Message)
+	logr.FromContextOrDiscard(ctx).Info("status", "ready", ready.Status, "reason", ready.Reason, "message", ready.Message)
 	return nil
 }
 
@@ -130,31 +114,24 @@ func (c *Controller) writeStatus(ctx context.Context, app, next *WebApp) error {
 func desired(app *WebApp) (*kates.Deployment, *kates.Service) {
 	labels := map[string]string{managedByLabel: FieldManager, appLabel: app.Name}
 	meta := kates.ObjectMeta{Name: app.Name, Namespace: app.Namespace, Labels: labels}
+	selector := map[string]string{appLabel: app.Name}
 	replicas := app.Spec.Replicas
 	dep := &kates.Deployment{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: meta,
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"}, ObjectMeta: meta,
 		Spec: appsv1.DeploymentSpec{
 			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{appLabel: app.Name}},
+			Selector: &metav1.LabelSelector{MatchLabels: selector},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{appLabel: app.Name}},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name:  "web",
-					Image: app.Spec.Image,
-					Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: app.Spec.Port}},
-				}}},
+				ObjectMeta: metav1.ObjectMeta{Labels: selector},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: app.Spec.Image,
+					Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: app.Spec.Port}}}}},
 			},
 		},
 	}
 	svc := &kates.Service{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: *meta.DeepCopy(),
-		Spec: corev1.ServiceSpec{
-			Selector: map[string]string{appLabel: app.Name},
-			Ports: []corev1.ServicePort{{Name: "http", Port: app.Spec.Port,
-				TargetPort: intstr.FromString("http")}},
-		},
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: *meta.DeepCopy(),
+		Spec: corev1.ServiceSpec{Selector: selector, Ports: []corev1.ServicePort{{Name: "http", Port: app.Spec.Port,
+			TargetPort: intstr.FromString("http")}}},
 	}
 	if app.Spec.Headless {
 		svc.Spec.ClusterIP = corev1.ClusterIPNone
@@ -162,35 +139,27 @@ func desired(app *WebApp) (*kates.Deployment, *kates.Service) {
 	return dep, svc
 }
 
-// deploymentDiffers says how live differs from want in the fields the controller sets, or ""
-// if it does not.
+// deploymentDiffers says how live differs from want in the fields the controller sets, or "".
 func deploymentDiffers(live, want *kates.Deployment) string {
-	switch {
-	case live == nil:
-		return "missing"
-	case !ownedAs(live.ObjectMeta, want.ObjectMeta):
-		return "not labelled or owned"
-	case live.Spec.Replicas == nil || *live.Spec.Replicas != *want.Spec.Replicas:
-		return "replicas"
+	if live == nil || !ownedAs(live.ObjectMeta, want.ObjectMeta) {
+		return "missing, or not labelled and owned"
 	}
 	lc, wc := live.Spec.Template.Spec.Containers, want.Spec.Template.Spec.Containers
-	if len(lc) != 1 || lc[0].Image != wc[0].Image || len(lc[0].Ports) != 1 || lc[0].Ports[0].ContainerPort != wc[0].Ports[0].ContainerPort {
-		return "container"
+	if live.Spec.Replicas == nil || *live.Spec.Replicas != *want.Spec.Replicas || len(lc) != 1 || lc[0].Image != wc[0].Image ||
+		len(lc[0].Ports) != 1 || lc[0].Ports[0].ContainerPort != wc[0].Ports[0].ContainerPort {
+		return "spec"
 	}
 	return ""
 }
 
 // serviceDiffers is deploymentDiffers for the Service.
 func serviceDiffers(live, want *kates.Service) string {
-	switch {
-	case live == nil:
-		return "missing"
-	case !ownedAs(live.ObjectMeta, want.ObjectMeta):
-		return "not labelled or owned"
-	case len(live.Spec.Ports) != 1 || live.Spec.Ports[0].Port != want.Spec.Ports[0].Port:
-		return "port"
-	case (live.Spec.ClusterIP == corev1.ClusterIPNone) != (want.Spec.ClusterIP == corev1.ClusterIPNone):
-		return "headless"
+	if live == nil || !ownedAs(live.ObjectMeta, want.ObjectMeta) {
+		return "missing, or not labelled and owned"
+	}
+	if len(live.Spec.Ports) != 1 || live.Spec.Ports[0].Port != want.Spec.Ports[0].Port ||
+		(live.Spec.ClusterIP == corev1.ClusterIPNone) != (want.Spec.ClusterIP == corev1.ClusterIPNone) {
+		return "spec"
 	}
 	return ""
 }
@@ -204,11 +173,4 @@ func ownedAs(live, want metav1.ObjectMeta) bool {
 	}
 	ref := metav1.GetControllerOfNoCopy(&live)
 	return ref != nil && ref.UID == want.OwnerReferences[0].UID
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -227,7 +227,7 @@ func TestShardedReplicas(t *testing.T) {
 
 	// A join: r0 comes back, and r1 and r2, running steadily, hand it its shards, whose
 	// WebApps leave their views as moved.
-	movedBefore := strings.Count(s.out.String(), " moved to another replica\n")
+	movedBefore := strings.Count(s.out.String(), `"moved to another replica"`)
 	at := time.Now()
 	procs["r0"] = s.start("r0")
 	eventually(t, 30*time.Second, "shards settled after the join", func() error {
@@ -240,7 +240,7 @@ func TestShardedReplicas(t *testing.T) {
 	})
 	t.Logf("join: every shard held by its owner again %s after r0 restarted", time.Since(at).Round(time.Millisecond))
 	eventually(t, 30*time.Second, "moved WebApps seen", func() error {
-		if strings.Count(s.out.String(), " moved to another replica\n") == movedBefore {
+		if strings.Count(s.out.String(), `"moved to another replica"`) == movedBefore {
 			return fmt.Errorf("none since r0 restarted")
 		}
 		return nil
@@ -267,7 +267,7 @@ func TestShardedReplicas(t *testing.T) {
 	if n := strings.Count(out, " deleted\n"); n > 0 {
 		t.Errorf("%d WebApps seen deleted, none was", n)
 	}
-	moved := strings.Count(out, " moved to another replica\n")
+	moved := strings.Count(out, `"moved to another replica"`)
 	if moved == 0 {
 		t.Error("no WebApp seen moved, though shards were handed over")
 	}
@@ -303,7 +303,7 @@ func unstructuredString(obj map[string]any, fields ...string) (string, bool, err
 	return s, ok, nil
 }
 
-var bootstrapLine = regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d{3}) \S+ \S+ shard (\d+): view holds it after (\S+);`)
+var bootstrapLine = regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d{3}) .*"shard in the view; reconciling it" .* shard=(\d+) listed="([^"]+)"`)
 
 // bootstrapsAfter returns, by shard, how long AddShard took for each shard a replica began to
 // hold after since, as the replicas logged it.
