@@ -304,6 +304,7 @@ func (c *Controller[S]) Run(ctx context.Context) error {
 		scopesReturned = true
 	}
 	c.stopping.Store(true)
+	c.opts.Log.Info("shutting down: no new reconciles; letting those in flight finish", "timeout", c.opts.ShutdownTimeout.String())
 	c.q.close() // take no more keys; the workers finish what they run
 	drained := make(chan struct{})
 	go func() { workers.Wait(); close(drained) }()
@@ -317,6 +318,14 @@ func (c *Controller[S]) Run(ctx context.Context) error {
 	if !scopesReturned {
 		runErr = <-scopesDone
 	}
+	release := "left to run out"
+	switch {
+	case c.opts.Election != nil && c.opts.Election.Release, c.opts.Shards != nil && c.opts.Shards.Release:
+		release = "released"
+	case c.opts.Election == nil && c.opts.Shards == nil:
+		release = "none held"
+	}
+	c.opts.Log.Info("stopped reconciling", "leases", release)
 	stopAll()
 	bg.Wait()
 	for range acc.Changed() { // closed once the Watch's goroutines have returned

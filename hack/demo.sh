@@ -27,17 +27,20 @@ echo "\$ go run ./examples/crud   # the Go client: create, update, patch, apply,
 go run ./examples/crud --kubeconfig "$kubeconfig" --namespace "kates-crud-$RANDOM"
 
 echo
-echo "\$ go run ./examples/controller --namespace kates-demo --for 8s &   # a WebApp controller on package controller: per-key reconciles, SSA, conditions, elected"
+echo "\$ go run ./examples/controller --namespace kates-demo &   # a WebApp controller on package controller: per-key reconciles, SSA, conditions, elected"
 go build -o .kates/bin/webapp-controller ./examples/controller
 go build -o .kates/bin/satoken ./hack/satoken
 kates apply --wait --timeout 1m -f examples/controller/testdata/crd.yaml -o name
 # A scraper's ServiceAccount, allowed to get /metrics, and a token of it (as Prometheus has).
 kates apply --wait --timeout 1m -f examples/controller/testdata/demo-scraper.yaml -o name
 token=$(.kates/bin/satoken --kubeconfig "$kubeconfig" --namespace kates-demo metrics-scraper)
+# Its lines, without klog's header and client-go's own; it runs until the demo is done with it.
 .kates/bin/webapp-controller --kubeconfig "$kubeconfig" --namespace kates-demo --lease kates-demo/webapp-controller \
-  --metrics-addr 127.0.0.1:18089 --for 8s 2>&1 | grep --line-buffered 'controller="webapp"' |
-  sed -u -E 's/^[IWE][0-9]{4} ([0-9:]{8})[.0-9]* +[0-9]+ [^]]+\] /  controller| \1 /; s/ controller="webapp"//' &
+  --metrics-addr 127.0.0.1:18089 --health-probe-addr 127.0.0.1:0 --for 5m \
+  > >(grep --line-buffered 'controller="webapp"' |
+    sed -u -E 's/^[IWE][0-9]{4} ([0-9:]{8})[.0-9]* +[0-9]+ [^]]+\] /  controller| \1 /; s/ controller="webapp"//') 2>&1 &
 controller=$!
+trap 'kill -TERM "$controller" 2>/dev/null || true' EXIT
 sleep 1
 echo "\$ kates apply --wait --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml"
 kates apply --wait --timeout 1m --status-rules examples/controller/testdata/status-rules.yaml -n kates-demo -f examples/controller/testdata/webapp.yaml
@@ -50,4 +53,7 @@ if command -v curl >/dev/null; then
   echo "\$ curl -sk -H \"Authorization: Bearer \$(satoken -n kates-demo metrics-scraper)\" https://127.0.0.1:18089/metrics | grep -E '^(kates_controller_reconcile_total|kates_controller_leader|kates_accumulator_objects|kates_client_writes_total)'"
   curl -sk -H "Authorization: Bearer $token" https://127.0.0.1:18089/metrics | grep -E '^(kates_controller_reconcile_total|kates_controller_leader|kates_accumulator_objects|kates_client_writes_total)' || true
 fi
-wait "$controller"
+echo "\$ kill -TERM %1   # the controller drains, releases its Lease and exits"
+kill -TERM "$controller"
+wait "$controller" || true
+sleep 0.2 # its last lines
