@@ -208,21 +208,21 @@ func New[S any](client *kates.Client, opts Options[S]) (*Controller[S], error) {
 	}
 	opts.Log = opts.Log.WithValues("controller", opts.Name)
 	// The identity is decided here rather than by election or shards, so that the logs name it.
-	switch {
-	case opts.Election != nil:
+	identify := func(id *string) {
+		if *id == "" {
+			*id = lease.Identity()
+		}
+		opts.Log = opts.Log.WithValues("identity", *id)
+	}
+	if opts.Election != nil {
 		e := *opts.Election
-		if e.Identity == "" {
-			e.Identity = lease.Identity()
-		}
+		identify(&e.Identity)
 		opts.Election = &e
-		opts.Log = opts.Log.WithValues("identity", e.Identity)
-	case opts.Shards != nil:
+	}
+	if opts.Shards != nil {
 		s := *opts.Shards
-		if s.Identity == "" {
-			s.Identity = lease.Identity()
-		}
+		identify(&s.Identity)
 		opts.Shards = &s
-		opts.Log = opts.Log.WithValues("identity", s.Identity)
 	}
 	c := &Controller[S]{
 		client: client,

@@ -6,7 +6,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -124,7 +123,7 @@ func TestMetricsAuth(t *testing.T) {
 	defer probe.CloseIdleConnections()
 
 	// Before Run: no view at all.
-	if code, body := httpGet(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "not running") {
+	if code, body := controller.GetURL(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "not running") {
 		t.Errorf("/readyz before Run = %d %q, want 503 not running", code, body)
 	}
 	runCtx, stop := context.WithCancel(ctx)
@@ -133,21 +132,21 @@ func TestMetricsAuth(t *testing.T) {
 	// Running, but its identity may not list ConfigMaps: the view stays incomplete, and so
 	// does readiness, while liveness is fine.
 	for range 10 {
-		if code, body := httpGet(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusServiceUnavailable {
+		if code, body := controller.GetURL(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusServiceUnavailable {
 			t.Fatalf("/readyz while the controller may not list = %d %q, want 503", code, body)
 		}
-		if code, body := httpGet(t, probe, servers.ProbeURL+"/healthz", ""); code != http.StatusOK {
+		if code, body := controller.GetURL(t, probe, servers.ProbeURL+"/healthz", ""); code != http.StatusOK {
 			t.Errorf("/healthz = %d %q, want 200", code, body)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if code, body := httpGet(t, probe, servers.ProbeURL+"/readyz", ""); !strings.Contains(body, "view not complete") {
+	if code, body := controller.GetURL(t, probe, servers.ProbeURL+"/readyz", ""); !strings.Contains(body, "view not complete") {
 		t.Errorf("/readyz while the controller may not list = %d %q, want it to say the view is not complete", code, body)
 	}
 	bindClusterRole(t, base, ns, "controller", "kates-controller-test-controller")
 	boundAt := time.Now()
 	eventually(t, time.Minute, func() error {
-		if code, body := httpGet(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusOK || !strings.Contains(body, "view complete") {
+		if code, body := controller.GetURL(t, probe, servers.ProbeURL+"/readyz", ""); code != http.StatusOK || !strings.Contains(body, "view complete") {
 			return fmt.Errorf("/readyz once the controller may list: %d %q", code, body)
 		}
 		return nil
@@ -195,7 +194,7 @@ func TestMetricsAuth(t *testing.T) {
 		{"the controller's own, without the right either", controllerToken, http.StatusForbidden, "may not get /metrics"},
 		{"the metrics reader", scraperToken, http.StatusOK, `kates_controller_reconcile_total{controller="auth",result="success"}`},
 	} {
-		code, body := httpGet(t, scraper, servers.MetricsURL, c.token)
+		code, body := controller.GetURL(t, scraper, servers.MetricsURL, c.token)
 		if code != c.wantCode || !strings.Contains(body, c.wantBody) {
 			t.Errorf("%s: GET /metrics = %d %.200q, want %d with %q", c.name, code, body, c.wantCode, c.wantBody)
 		}
@@ -209,10 +208,10 @@ func TestMetricsAuth(t *testing.T) {
 		}
 	}
 	// The probes are not on the metrics server, nor the metrics on the probe server.
-	if code, _ := httpGet(t, scraper, strings.TrimSuffix(servers.MetricsURL, "/metrics")+"/healthz", scraperToken); code != http.StatusNotFound {
+	if code, _ := controller.GetURL(t, scraper, strings.TrimSuffix(servers.MetricsURL, "/metrics")+"/healthz", scraperToken); code != http.StatusNotFound {
 		t.Errorf("/healthz on the metrics server = %d, want 404", code)
 	}
-	if code, _ := httpGet(t, probe, servers.ProbeURL+"/metrics", ""); code != http.StatusNotFound {
+	if code, _ := controller.GetURL(t, probe, servers.ProbeURL+"/metrics", ""); code != http.StatusNotFound {
 		t.Errorf("/metrics on the probe server = %d, want 404", code)
 	}
 
@@ -220,7 +219,7 @@ func TestMetricsAuth(t *testing.T) {
 	time.Sleep(ttl)
 	reviewsBefore := tokenReviews.Load()
 	for i := range 6 {
-		if code, _ := httpGet(t, scraper, servers.MetricsURL, scraperToken); code != http.StatusOK {
+		if code, _ := controller.GetURL(t, scraper, servers.MetricsURL, scraperToken); code != http.StatusOK {
 			t.Errorf("scrape %d = %d, want 200", i, code)
 		}
 	}
@@ -267,7 +266,7 @@ func TestServeFromRun(t *testing.T) {
 		{"http://" + probeAddr + "/healthz", "ok"},
 		{"http://" + probeAddr + "/readyz", "ok: view complete, leading"},
 	} {
-		if code, body := httpGet(t, client, c.url, ""); code != http.StatusOK || !strings.Contains(body, c.wantBody) {
+		if code, body := controller.GetURL(t, client, c.url, ""); code != http.StatusOK || !strings.Contains(body, c.wantBody) {
 			t.Errorf("GET %s while Run runs = %d %.300q, want 200 with %q", c.url, code, body, c.wantBody)
 		}
 	}
@@ -333,28 +332,6 @@ func successfulReconciles(t *testing.T, g prometheus.Gatherer) float64 {
 		}
 	}
 	return n
-}
-
-// httpGet GETs url, with token as a bearer token unless empty, and returns the status and body.
-func httpGet(t *testing.T, client *http.Client, url, token string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(body)
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
