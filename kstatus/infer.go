@@ -179,6 +179,9 @@ var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
 	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
 	"succeed": phaseDone,
+	// A verdict's words (a test's or an experiment's, see isStateField): passed is a run's
+	// outcome; awaited is a verdict not given yet.
+	"passed": phaseDone, "pass": phaseDone,
 
 	"healthy": phaseUp, "ready": phaseUp, "available": phaseUp, "bound": phaseUp,
 	"active": phaseUp, "established": phaseUp, "deployed": phaseUp, "online": phaseUp,
@@ -214,13 +217,14 @@ var phases = map[string]phaseKind{
 	"warn": phaseProgressing, "yellow": phaseProgressing, "new": phaseProgressing,
 	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
 	"scheduled": phaseProgressing, "rolling": phaseProgressing, "rollingupdate": phaseProgressing,
+	"awaited": phaseProgressing, "awaiting": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
 	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,
 	"faulted": phaseFailed, "err": phaseFailed, "red": phaseFailed, "aborted": phaseFailed,
 	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
 	"rejected": phaseFailed, "crashed": phaseFailed, "lost": phaseFailed,
-	"alreadyexists": phaseFailed, "conflict": phaseFailed,
+	"alreadyexists": phaseFailed, "conflict": phaseFailed, "fail": phaseFailed,
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }

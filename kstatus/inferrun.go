@@ -361,6 +361,9 @@ func isStateField(name string) bool {
 	if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
 		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
 	}
+	if name == "verdict" || strings.HasSuffix(name, "Verdict") && !notNow(name) {
+		return true // a run's verdict: Pass, Fail, Awaited (a test's, an experiment's)
+	}
 	for _, w := range [...]string{"phase", "state", "status", "health", "robustness", "progress"} {
 		if len(name) < len(w) {
 			continue
@@ -564,7 +567,7 @@ func (f stateField) before(g stateField) bool {
 
 // entryStates are the names of state fields read in the entries of a list: only the plain
 // ones, as entries carry other fields ending in Status.
-var entryStates = [...]string{"status", "state", "phase", "health"}
+var entryStates = [...]string{"status", "state", "phase", "health", "verdict"}
 
 // maxEntries bounds the entries of a list read for states: a long list is inventory, not
 // state, and its first entries say enough.
