@@ -195,8 +195,11 @@
 //	    a state field's enum), or the object does
 //	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy; a condition of an
-//	    outcome type, whatever its status), or its kind is named for a run (…Job, …Run).
-//	    So a job that is still running never reads Current.
+//	    outcome type, whatever its status), or its kind is named for a run: its last word
+//	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), unless
+//	    it schedules runs (a word Cron or Schedule in the kind, as CronJob or
+//	    ScheduledBackup, or a spec.schedule). So a job that is still running never reads
+//	    Current.
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
 //	    KindInfo), a kind that declares a status — status properties in its schema, or the
 //	    status subresource — has not been reported on by its controller yet: InProgress,

@@ -258,12 +258,32 @@ func (rf *runFacts) finishesWhy() string {
 			return "it has a " + t + " condition"
 		}
 	}
-	for _, suffix := range [...]string{"Job", "Run"} {
-		if len(rf.kind) > len(suffix) && strings.HasSuffix(rf.kind, suffix) {
-			return "a kind named for a run (" + rf.kind + ")"
-		}
+	if runKindName(rf.kind, spec) {
+		return "a kind named for a run (" + rf.kind + ")"
 	}
 	return ""
+}
+
+// runNouns are the last words of kinds named for a run: a job, a run, an execution, a
+// backup or a restore each ends (…Job, TaskRun, TestExecution, SGBackup, VeleroRestore).
+var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore"}
+
+// runKindName reports whether kind is named for a run (runNouns), and is not a schedule of
+// runs: no word Cron or Schedule (CronJob, ScheduledBackup, BackupSchedule) and no
+// spec.schedule.
+func runKindName(kind string, spec map[string]any) bool {
+	named := false
+	for _, suffix := range runNouns {
+		if len(kind) > len(suffix) && strings.HasSuffix(kind, suffix) {
+			named = true
+			break
+		}
+	}
+	if !named || strings.Contains(kind, "Cron") || strings.Contains(kind, "Schedule") {
+		return false
+	}
+	_, scheduled := spec["schedule"]
+	return !scheduled
 }
 
 // suspensionAsked returns the spec field that asks for the object to be suspended or
