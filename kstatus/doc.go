@@ -153,6 +153,12 @@
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed).
 //	    - Suspended, Paused and Suspend: see 6e.
+//	    - A stop the spec asks for: when a string field of spec named state or action, or
+//	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
+//	      Cancel, Halt or Halted, a value one of whose words is Stopped, Aborted, Cancelled,
+//	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
+//	      Current, "as spec.engineState asks" (kstatus/PAUSED.md). Other values are read as
+//	      ever: a verdict Fail beside a stop asked is still Failed.
 //	    - Running: InProgress for a kind that finishes (6f), whose phases as its CRD's
 //	      schema lists them (an enum) include a terminal success, or that its definition
 //	      or the object marks as a run. For a kind whose enum has no terminal success,

@@ -286,7 +286,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 	// 6c: phases and states, wherever status keeps them.
-	st := scanStates(status, tr)
+	st := scanStates(m, status, tr)
 	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus {
 		return st.v // a run's outcome decides alone, as Succeeded does
 	}

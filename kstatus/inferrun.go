@@ -458,12 +458,27 @@ func every(s string, is func(byte) bool) bool {
 // status.applicationState.state, status.lastOperation.state, status.pd.phase), sorting
 // each value by phaseClassOf. The worst value gives the verdict; the suspended and
 // running classes are left for 6e and 6f.
-func scanStates(status map[string]any, tr *trace) stateScan {
+//
+// A stop the spec asks for (stopAsked: spec.engineState stop) makes a state that says the
+// object stopped (Stopped, Aborted, Cancelled, Halted: stopWord) where it is meant to be:
+// it is read as a steady state.
+func scanStates(m, status map[string]any, tr *trace) stateScan {
 	var sc stateScan
 	var best, unknown, done stateField
 	var doneValue string
+	stop, stopKnown := "", false
+	asked := false // best is a stop the spec asks for
 	eachStateField(status, func(at stateField, value string) {
 		k := phaseClassOf(value)
+		stopped := false
+		if (k == phaseUnknown || k == phaseFailed) && stopWord(value) {
+			if !stopKnown {
+				stop, stopKnown = stopAsked(m), true
+			}
+			if stop != "" {
+				k, stopped = phaseUp, true
+			}
+		}
 		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
 			done, doneValue = at, value
 		}
@@ -482,13 +497,13 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 		// Status is a map: ties go to the field named first by before, so the message
 		// does not depend on the map's order.
 		if r, cur := phaseRank(k), phaseRank(sc.class); sc.class == phaseUnknown || r > cur || r == cur && at.before(best) {
-			sc.class, best, sc.value = k, at, value
+			sc.class, best, sc.value, asked = k, at, value, stopped
 		}
 	})
 	if done.k != "" && (sc.class == phaseRunning || sc.class == phaseUp) && best.k2 != "" {
 		// A run's outcome at the top of status decides over what its parts report below
 		// it (an OpsRequest Succeed whose database component is Running).
-		sc.class, best, sc.value = phaseDone, done, doneValue
+		sc.class, best, sc.value, asked = phaseDone, done, doneValue, false
 	}
 	if unknown.k != "" {
 		sc.unknown = "status." + unknown.path() + " " + strconv.Quote(sc.unknownValue)
@@ -498,6 +513,9 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 	}
 	if tr != nil {
 		noteStates(status, tr)
+		if stop != "" {
+			tr.note(stop, m["spec"].(map[string]any)[stop[len("spec."):]])
+		}
 	}
 	// A state in progress whose reason says a person must act (NGINX's Warning, reason
 	// Rejected) is a failure.
@@ -514,6 +532,9 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 	case phaseDone:
 		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:outcome"}
 	case phaseUp:
+		if asked {
+			what += ", as " + stop + " asks"
+		}
 		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:phase"}
 	case phaseProgressing:
 		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
@@ -523,6 +544,47 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
 	}
 	return sc
+}
+
+// stopWord reports a state that says the object was stopped: one of its words is Stopped,
+// Aborted, Cancelled, Canceled or Halted ("Forcefully Aborted").
+func stopWord(value string) bool {
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "stopped", "aborted", "cancelled", "canceled", "halted":
+			return true
+		}
+	}
+	return false
+}
+
+// stopAsked returns the spec field that asks for the object to be stopped, or "": a string
+// field named state or action, or whose name ends in State or Action (engineState,
+// desiredState, runAction), whose value is Stop, Stopped, Abort, Cancel, Halt or Halted.
+// Fields are tried in name order, so the answer is stable.
+func stopAsked(m map[string]any) string {
+	spec, _ := m["spec"].(map[string]any)
+	found := ""
+	for k, v := range spec {
+		s, ok := v.(string)
+		if !ok || found != "" && k > found {
+			continue
+		}
+		if !(strings.EqualFold(k, "state") || strings.EqualFold(k, "action") ||
+			strings.HasSuffix(k, "State") || strings.HasSuffix(k, "Action")) {
+			continue
+		}
+		var buf [16]byte
+		switch w, _ := normalize(s, buf[:]); w {
+		case "stop", "stopped", "abort", "cancel", "halt", "halted":
+			found = k
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return "spec." + found
 }
 
 // stateField names a state field of status: status.<k>, status.<k>.<k2>,
