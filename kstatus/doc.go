@@ -124,7 +124,11 @@
 //	    32 entries of lists, at the top of status, in an object or in an entry
 //	    (featureSummaries[].status, workflow.steps[].phase, actions[].phases[].state,
 //	    experiments[].verdict); but not a state wanted or past (names starting with
-//	    desired, target, requested, expected, previous, latest, last or old). The worst
+//	    desired, target, requested, expected, previous, latest, last or old), unless it
+//	    is a record of the run the object is: an object named last or latest and the
+//	    kind's last word (status.latestExecution.executionResult.status on a
+//	    TestExecution, lastScan on a VulnerabilityScan; lastBackup on a Database is
+//	    history). The worst
 //	    value decides, and a state in progress whose status.reason is terminal is Failed; a
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
@@ -197,8 +201,9 @@
 //	    NotFinished, unless status records a completion time (completionTime, endTime, ...)
 //	    and nothing says the run failed. A kind finishes when its definition says so
 //	    (KindInfo.Finishes: a completion-time field in status, a run's limits in spec, an
-//	    outcome among the conditions' types, a terminal success, Passed among them, among
-//	    a state field's enum), or the object does
+//	    outcome among the conditions' types, a terminal success, Passed among them, in the
+//	    enum of a state field of status, one or two objects down, as 6c reads them:
+//	    executionResult.status in a TestExecution's latestExecution), or the object does
 //	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy; a condition of an
 //	    outcome type, whatever its status), or its kind is named for a run: its last word

@@ -366,6 +366,31 @@ func notNow(name string) bool {
 	return false
 }
 
+// kindNoun returns the last word of a CamelCase kind (TestExecution → Execution, SGBackup
+// → Backup), or "" when it is shorter than three letters.
+func kindNoun(kind string) string {
+	for i := len(kind) - 2; i >= 0; i-- {
+		if isUpper(kind[i]) && isLower(kind[i+1]) {
+			if len(kind)-i < 3 {
+				return ""
+			}
+			return kind[i:]
+		}
+	}
+	return ""
+}
+
+// ownRecord reports whether a status field named for a run past (latestExecution,
+// lastRun) names the kind's own noun (own, from kindNoun): on a TestExecution,
+// latestExecution is the execution the object is, not one before it.
+func ownRecord(name, own string) bool {
+	if own == "" || len(name) <= len(own) || !strings.EqualFold(name[len(name)-len(own):], own) {
+		return false
+	}
+	p := name[:len(name)-len(own)]
+	return strings.EqualFold(p, "latest") || strings.EqualFold(p, "last")
+}
+
 // isStateField reports whether a status field's name says it holds a phase or a state:
 // phase, state, status, health or robustness, or a name ending in one of them (jobStatus,
 // provisioningState, lifecycleState, operationalStatus), or result; never one notNow names.
@@ -462,13 +487,14 @@ func every(s string, is func(byte) bool) bool {
 // A stop the spec asks for (stopAsked: spec.engineState stop) makes a state that says the
 // object stopped (Stopped, Aborted, Cancelled, Halted: stopWord) where it is meant to be:
 // it is read as a steady state.
-func scanStates(m, status map[string]any, tr *trace) stateScan {
+func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	var sc stateScan
 	var best, unknown, done stateField
 	var doneValue string
+	own := kindNoun(kind)
 	stop, stopKnown := "", false
 	asked := false // best is a stop the spec asks for
-	eachStateField(status, func(at stateField, value string) {
+	eachStateField(status, own, func(at stateField, value string) {
 		k := phaseClassOf(value)
 		stopped := false
 		if (k == phaseUnknown || k == phaseFailed) && stopWord(value) {
@@ -512,7 +538,7 @@ func scanStates(m, status map[string]any, tr *trace) stateScan {
 		sc.path = best.path()
 	}
 	if tr != nil {
-		noteStates(status, tr)
+		noteStates(status, own, tr)
 		if stop != "" {
 			tr.note(stop, m["spec"].(map[string]any)[stop[len("spec."):]])
 		}
@@ -665,7 +691,11 @@ const maxFields = 64
 // in an object (workflow.steps[].phase) or in an entry (actions[].phases[].state), the
 // first maxEntries of each. Conditions are not states, and a field named for a state
 // wanted or past (notNow) is not read.
-func eachStateField(status map[string]any, fn func(at stateField, value string)) {
+//
+// A field named for the last run (latestExecution, lastRun) is past for most kinds, but
+// for a kind named for that noun (a TestExecution's latestExecution) it is the object's own
+// run, and is read: own is the kind's last word (kindNoun).
+func eachStateField(status map[string]any, own string, fn func(at stateField, value string)) {
 	// entries reads the entries of list, found at "at" (whose j or i the loop sets).
 	entries := func(list []any, at stateField, nested bool) {
 		for n, e := range list {
@@ -715,7 +745,7 @@ func eachStateField(status map[string]any, fn func(at stateField, value string))
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) || len(v) > maxFields {
+			if k == "conditions" || notNow(k) && !ownRecord(k, own) || len(v) > maxFields {
 				continue // a large object is inventory (members by name), not a state
 			}
 			for k2, v2 := range v {
@@ -991,13 +1021,13 @@ func nothingToWaitFor(status map[string]any, conds []any, unknown string) string
 }
 
 // noteStates records for Explain the state fields scanStates read, in a stable order.
-func noteStates(status map[string]any, tr *trace) {
+func noteStates(status map[string]any, own string, tr *trace) {
 	type read struct {
 		at    stateField
 		value string
 	}
 	var reads []read
-	eachStateField(status, func(at stateField, value string) { reads = append(reads, read{at, value}) })
+	eachStateField(status, own, func(at stateField, value string) { reads = append(reads, read{at, value}) })
 	sort.Slice(reads, func(i, j int) bool { return reads[i].at.before(reads[j].at) })
 	for _, r := range reads {
 		tr.note("status."+r.at.path(), r.value)
