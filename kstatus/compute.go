@@ -320,7 +320,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			}
 			// A state that says the object failed (KubeVela's workflowFailed beside a
 			// Ready about rendering) outranks Ready True.
-			if st := scanStates(status, tr); st.class == phaseFailed {
+			if st := scanStates(m, status, f.kind, tr); st.class == phaseFailed {
 				return st.v
 			}
 		default:

@@ -118,19 +118,26 @@
 //	    cassandraOperatorProgress) or in lower case alone (buildstatus), and the same fields
 //	    one and two objects down (status.provisioning.state, status.cluster.status,
 //	    status.pd.phase, status.lastOperation.state, status.kubernetesResources.version.status;
-//	    not in an object of more than 64 fields, which is an inventory), a run's result (status.result), and the plain status,
-//	    state, phase and health of the first 32 entries of lists, at the top of status, in
-//	    an object or in an entry (featureSummaries[].status, workflow.steps[].phase,
-//	    actions[].phases[].state); but not a state wanted or past (names starting with
-//	    desired, target, requested, expected, previous, latest, last or old). The worst
+//	    not in an object of more than 64 fields, which is an inventory), a run's result
+//	    (status.result) or verdict (a field named verdict or ending in Verdict: a test's, an
+//	    experiment's), and the plain status, state, phase, health and verdict of the first
+//	    32 entries of lists, at the top of status, in an object or in an entry
+//	    (featureSummaries[].status, workflow.steps[].phase, actions[].phases[].state,
+//	    experiments[].verdict); but not a state wanted or past (names starting with
+//	    desired, target, requested, expected, previous, latest, last or old), unless it
+//	    is a record of the run the object is: an object named last or latest and the
+//	    kind's last word (status.latestExecution.executionResult.status on a
+//	    TestExecution, lastScan on a VulnerabilityScan; lastBackup on a Database is
+//	    history). The worst
 //	    value decides, and a state in progress whose status.reason is terminal is Failed; a
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
-//	      Successful, Accomplished (a run's outcome, which decides alone unless something
-//	      failed), and Healthy, Ready, Available, Bound, Active, Established,
-//	      Deployed, Online, OK, Green, Provisioned, Externally Provisioned, Stable, Synced,
-//	      Serving, Operational, Up, Reconciled, Applied, Allocated, Reserved.
+//	      Successful, Accomplished, and a test's or a verdict's Passed and Pass (a run's
+//	      outcome, which decides alone unless something failed), and Healthy, Ready,
+//	      Available, Bound, Active, Established, Deployed, Online, OK, Green, Provisioned,
+//	      Externally Provisioned, Stable, Synced, Serving, Operational, Up, Reconciled,
+//	      Applied, Allocated, Reserved.
 //	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
@@ -141,14 +148,21 @@
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
-//	      words Warning, Warn and Yellow; Unknown in status.phase or status.state.
+//	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting);
+//	      Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
-//	      Conflict, and any compound that
+//	      Conflict, a verdict's Fail, and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed).
 //	    - Suspended, Paused and Suspend: see 6e.
+//	    - A stop the spec asks for: when a string field of spec named state or action, or
+//	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
+//	      Cancel, Halt or Halted, a value one of whose words is Stopped, Aborted, Cancelled,
+//	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
+//	      Current, "as spec.engineState asks" (kstatus/PAUSED.md). Other values are read as
+//	      ever: a verdict Fail beside a stop asked is still Failed.
 //	    - Running: InProgress for a kind that finishes (6f), whose phases as its CRD's
 //	      schema lists them (an enum) include a terminal success, or that its definition
 //	      or the object marks as a run. For a kind whose enum has no terminal success,
@@ -185,13 +199,18 @@
 //	6f. A kind that finishes is Current only once its run has ended: a Current read from
 //	    Running, a run begun (Created True) or nothing at all is InProgress, reason
 //	    NotFinished, unless status records a completion time (completionTime, endTime, ...)
-//	    and nothing says the run failed. A kind finishes when its definition says so (KindInfo.Finishes: a
-//	    completion-time field in status, a run's limits in spec, an outcome among the
-//	    conditions' types, a terminal success among a state field's enum), or the object
-//	    does (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
+//	    and nothing says the run failed. A kind finishes when its definition says so
+//	    (KindInfo.Finishes: a completion-time field in status, a run's limits in spec, an
+//	    outcome among the conditions' types, a terminal success, Passed among them, in the
+//	    enum of a state field of status, one or two objects down, as 6c reads them:
+//	    executionResult.status in a TestExecution's latestExecution), or the object does
+//	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy; a condition of an
-//	    outcome type, whatever its status), or its kind is named for a run (…Job, …Run).
-//	    So a job that is still running never reads Current.
+//	    outcome type, whatever its status), or its kind is named for a run: its last word
+//	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), unless
+//	    it schedules runs (a word Cron or Schedule in the kind, as CronJob or
+//	    ScheduledBackup, or a spec.schedule). So a job that is still running never reads
+//	    Current.
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
 //	    KindInfo), a kind that declares a status — status properties in its schema, or the
 //	    status subresource — has not been reported on by its controller yet: InProgress,

@@ -23,7 +23,9 @@ type KindInfo struct {
 	// Done, Finished) marks a kind that finishes, whose Running phase is InProgress.
 	PhaseValues []string
 	// Finishes reports that the definition describes runs that end, as a Job's: an enum of
-	// a phase or state field anywhere in status lists a terminal success, the enum of the
+	// a phase or state field of status, one or two objects down (not in a record of a
+	// past run, unless of the kind's own noun: a TestExecution's latestExecution), lists a
+	// terminal success (Succeeded, Completed, Passed, ...), the enum of the
 	// conditions' types lists an outcome (Succeeded, Complete, Completed, Finished),
 	// status has a completion time (completionTime, finishedAt, endTime, ...), or spec has
 	// a run's limits (backoffLimit, ttlSecondsAfterFinished, activeDeadlineSeconds,
@@ -81,7 +83,9 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 				info.HasStatus = true
 			}
 		}
-		info.Finishes, info.FinishesBy = schemaFinishes(status, property(root, "spec"))
+		names, _ := spec["names"].(map[string]any)
+		kind, _ := names["kind"].(string)
+		info.Finishes, info.FinishesBy = schemaFinishes(status, property(root, "spec"), kindNoun(kind))
 		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}} {
 			s := status
 			for _, p := range path {
@@ -102,8 +106,9 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 }
 
 // schemaFinishes reads from the schemas of status and spec whether the kind's objects are
-// runs that end (KindInfo.Finishes), and says why.
-func schemaFinishes(status, spec map[string]any) (bool, string) {
+// runs that end (KindInfo.Finishes), and says why. own is the kind's last word (kindNoun):
+// a field named for the last run of that noun is the object's own (ownRecord).
+func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 	props, _ := status["properties"].(map[string]any)
 	for _, k := range completionFields {
 		if _, ok := props[k]; ok {
@@ -125,7 +130,9 @@ func schemaFinishes(status, spec map[string]any) (bool, string) {
 			}
 		}
 	}
-	// Enums of phase and state fields, in status and one object down.
+	// Enums of phase and state fields, in status and one and two objects down
+	// (latestExecution.executionResult.status on a TestExecution), but not in a record of
+	// a state wanted or past (lastBackup.phase), unless it is the object's own run.
 	var found string
 	var walk func(s map[string]any, path string, depth int)
 	walk = func(s map[string]any, path string, depth int) {
@@ -139,12 +146,12 @@ func schemaFinishes(status, spec map[string]any) (bool, string) {
 					}
 				}
 			}
-			if depth > 0 && name != "conditions" {
+			if depth > 0 && name != "conditions" && (!notNow(name) || ownRecord(name, own)) {
 				walk(pm, path+name+".", depth-1)
 			}
 		}
 	}
-	walk(status, "status.", 1)
+	walk(status, "status.", 2)
 	if found != "" {
 		return true, "its definition lists a terminal success among the values of " + found
 	}
@@ -179,6 +186,9 @@ var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
 	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
 	"succeed": phaseDone,
+	// A verdict's words (a test's or an experiment's, see isStateField): passed is a run's
+	// outcome; awaited is a verdict not given yet.
+	"passed": phaseDone, "pass": phaseDone,
 
 	"healthy": phaseUp, "ready": phaseUp, "available": phaseUp, "bound": phaseUp,
 	"active": phaseUp, "established": phaseUp, "deployed": phaseUp, "online": phaseUp,
@@ -214,13 +224,14 @@ var phases = map[string]phaseKind{
 	"warn": phaseProgressing, "yellow": phaseProgressing, "new": phaseProgressing,
 	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
 	"scheduled": phaseProgressing, "rolling": phaseProgressing, "rollingupdate": phaseProgressing,
+	"awaited": phaseProgressing, "awaiting": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
 	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,
 	"faulted": phaseFailed, "err": phaseFailed, "red": phaseFailed, "aborted": phaseFailed,
 	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
 	"rejected": phaseFailed, "crashed": phaseFailed, "lost": phaseFailed,
-	"alreadyexists": phaseFailed, "conflict": phaseFailed,
+	"alreadyexists": phaseFailed, "conflict": phaseFailed, "fail": phaseFailed,
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }
@@ -282,7 +293,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 	// 6c: phases and states, wherever status keeps them.
-	st := scanStates(status, tr)
+	st := scanStates(m, status, f.kind, tr)
 	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus {
 		return st.v // a run's outcome decides alone, as Succeeded does
 	}

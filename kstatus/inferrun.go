@@ -258,12 +258,32 @@ func (rf *runFacts) finishesWhy() string {
 			return "it has a " + t + " condition"
 		}
 	}
-	for _, suffix := range [...]string{"Job", "Run"} {
-		if len(rf.kind) > len(suffix) && strings.HasSuffix(rf.kind, suffix) {
-			return "a kind named for a run (" + rf.kind + ")"
-		}
+	if runKindName(rf.kind, spec) {
+		return "a kind named for a run (" + rf.kind + ")"
 	}
 	return ""
+}
+
+// runNouns are the last words of kinds named for a run: a job, a run, an execution, a
+// backup or a restore each ends (…Job, TaskRun, TestExecution, SGBackup, VeleroRestore).
+var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore"}
+
+// runKindName reports whether kind is named for a run (runNouns), and is not a schedule of
+// runs: no word Cron or Schedule (CronJob, ScheduledBackup, BackupSchedule) and no
+// spec.schedule.
+func runKindName(kind string, spec map[string]any) bool {
+	named := false
+	for _, suffix := range runNouns {
+		if len(kind) > len(suffix) && strings.HasSuffix(kind, suffix) {
+			named = true
+			break
+		}
+	}
+	if !named || strings.Contains(kind, "Cron") || strings.Contains(kind, "Schedule") {
+		return false
+	}
+	_, scheduled := spec["schedule"]
+	return !scheduled
 }
 
 // suspensionAsked returns the spec field that asks for the object to be suspended or
@@ -346,6 +366,31 @@ func notNow(name string) bool {
 	return false
 }
 
+// kindNoun returns the last word of a CamelCase kind (TestExecution → Execution, SGBackup
+// → Backup), or "" when it is shorter than three letters.
+func kindNoun(kind string) string {
+	for i := len(kind) - 2; i >= 0; i-- {
+		if isUpper(kind[i]) && isLower(kind[i+1]) {
+			if len(kind)-i < 3 {
+				return ""
+			}
+			return kind[i:]
+		}
+	}
+	return ""
+}
+
+// ownRecord reports whether a status field named for a run past (latestExecution,
+// lastRun) names the kind's own noun (own, from kindNoun): on a TestExecution,
+// latestExecution is the execution the object is, not one before it.
+func ownRecord(name, own string) bool {
+	if own == "" || len(name) <= len(own) || !strings.EqualFold(name[len(name)-len(own):], own) {
+		return false
+	}
+	p := name[:len(name)-len(own)]
+	return strings.EqualFold(p, "latest") || strings.EqualFold(p, "last")
+}
+
 // isStateField reports whether a status field's name says it holds a phase or a state:
 // phase, state, status, health or robustness, or a name ending in one of them (jobStatus,
 // provisioningState, lifecycleState, operationalStatus), or result; never one notNow names.
@@ -360,6 +405,9 @@ func isStateField(name string) bool {
 	}
 	if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
 		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
+	}
+	if name == "verdict" || strings.HasSuffix(name, "Verdict") && !notNow(name) {
+		return true // a run's verdict: Pass, Fail, Awaited (a test's, an experiment's)
 	}
 	for _, w := range [...]string{"phase", "state", "status", "health", "robustness", "progress"} {
 		if len(name) < len(w) {
@@ -435,12 +483,28 @@ func every(s string, is func(byte) bool) bool {
 // status.applicationState.state, status.lastOperation.state, status.pd.phase), sorting
 // each value by phaseClassOf. The worst value gives the verdict; the suspended and
 // running classes are left for 6e and 6f.
-func scanStates(status map[string]any, tr *trace) stateScan {
+//
+// A stop the spec asks for (stopAsked: spec.engineState stop) makes a state that says the
+// object stopped (Stopped, Aborted, Cancelled, Halted: stopWord) where it is meant to be:
+// it is read as a steady state.
+func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	var sc stateScan
 	var best, unknown, done stateField
 	var doneValue string
-	eachStateField(status, func(at stateField, value string) {
+	own := kindNoun(kind)
+	stop, stopKnown := "", false
+	asked := false // best is a stop the spec asks for
+	eachStateField(status, own, func(at stateField, value string) {
 		k := phaseClassOf(value)
+		stopped := false
+		if (k == phaseUnknown || k == phaseFailed) && stopWord(value) {
+			if !stopKnown {
+				stop, stopKnown = stopAsked(m), true
+			}
+			if stop != "" {
+				k, stopped = phaseUp, true
+			}
+		}
 		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
 			done, doneValue = at, value
 		}
@@ -459,13 +523,13 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 		// Status is a map: ties go to the field named first by before, so the message
 		// does not depend on the map's order.
 		if r, cur := phaseRank(k), phaseRank(sc.class); sc.class == phaseUnknown || r > cur || r == cur && at.before(best) {
-			sc.class, best, sc.value = k, at, value
+			sc.class, best, sc.value, asked = k, at, value, stopped
 		}
 	})
 	if done.k != "" && (sc.class == phaseRunning || sc.class == phaseUp) && best.k2 != "" {
 		// A run's outcome at the top of status decides over what its parts report below
 		// it (an OpsRequest Succeed whose database component is Running).
-		sc.class, best, sc.value = phaseDone, done, doneValue
+		sc.class, best, sc.value, asked = phaseDone, done, doneValue, false
 	}
 	if unknown.k != "" {
 		sc.unknown = "status." + unknown.path() + " " + strconv.Quote(sc.unknownValue)
@@ -474,7 +538,10 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 		sc.path = best.path()
 	}
 	if tr != nil {
-		noteStates(status, tr)
+		noteStates(status, own, tr)
+		if stop != "" {
+			tr.note(stop, m["spec"].(map[string]any)[stop[len("spec."):]])
+		}
 	}
 	// A state in progress whose reason says a person must act (NGINX's Warning, reason
 	// Rejected) is a failure.
@@ -491,6 +558,9 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 	case phaseDone:
 		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:outcome"}
 	case phaseUp:
+		if asked {
+			what += ", as " + stop + " asks"
+		}
 		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:phase"}
 	case phaseProgressing:
 		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
@@ -500,6 +570,47 @@ func scanStates(status map[string]any, tr *trace) stateScan {
 		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
 	}
 	return sc
+}
+
+// stopWord reports a state that says the object was stopped: one of its words is Stopped,
+// Aborted, Cancelled, Canceled or Halted ("Forcefully Aborted").
+func stopWord(value string) bool {
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "stopped", "aborted", "cancelled", "canceled", "halted":
+			return true
+		}
+	}
+	return false
+}
+
+// stopAsked returns the spec field that asks for the object to be stopped, or "": a string
+// field named state or action, or whose name ends in State or Action (engineState,
+// desiredState, runAction), whose value is Stop, Stopped, Abort, Cancel, Halt or Halted.
+// Fields are tried in name order, so the answer is stable.
+func stopAsked(m map[string]any) string {
+	spec, _ := m["spec"].(map[string]any)
+	found := ""
+	for k, v := range spec {
+		s, ok := v.(string)
+		if !ok || found != "" && k > found {
+			continue
+		}
+		if !(strings.EqualFold(k, "state") || strings.EqualFold(k, "action") ||
+			strings.HasSuffix(k, "State") || strings.HasSuffix(k, "Action")) {
+			continue
+		}
+		var buf [16]byte
+		switch w, _ := normalize(s, buf[:]); w {
+		case "stop", "stopped", "abort", "cancel", "halt", "halted":
+			found = k
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return "spec." + found
 }
 
 // stateField names a state field of status: status.<k>, status.<k>.<k2>,
@@ -564,7 +675,7 @@ func (f stateField) before(g stateField) bool {
 
 // entryStates are the names of state fields read in the entries of a list: only the plain
 // ones, as entries carry other fields ending in Status.
-var entryStates = [...]string{"status", "state", "phase", "health"}
+var entryStates = [...]string{"status", "state", "phase", "health", "verdict"}
 
 // maxEntries bounds the entries of a list read for states: a long list is inventory, not
 // state, and its first entries say enough.
@@ -580,7 +691,11 @@ const maxFields = 64
 // in an object (workflow.steps[].phase) or in an entry (actions[].phases[].state), the
 // first maxEntries of each. Conditions are not states, and a field named for a state
 // wanted or past (notNow) is not read.
-func eachStateField(status map[string]any, fn func(at stateField, value string)) {
+//
+// A field named for the last run (latestExecution, lastRun) is past for most kinds, but
+// for a kind named for that noun (a TestExecution's latestExecution) it is the object's own
+// run, and is read: own is the kind's last word (kindNoun).
+func eachStateField(status map[string]any, own string, fn func(at stateField, value string)) {
 	// entries reads the entries of list, found at "at" (whose j or i the loop sets).
 	entries := func(list []any, at stateField, nested bool) {
 		for n, e := range list {
@@ -630,7 +745,7 @@ func eachStateField(status map[string]any, fn func(at stateField, value string))
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) || len(v) > maxFields {
+			if k == "conditions" || notNow(k) && !ownRecord(k, own) || len(v) > maxFields {
 				continue // a large object is inventory (members by name), not a state
 			}
 			for k2, v2 := range v {
@@ -906,13 +1021,13 @@ func nothingToWaitFor(status map[string]any, conds []any, unknown string) string
 }
 
 // noteStates records for Explain the state fields scanStates read, in a stable order.
-func noteStates(status map[string]any, tr *trace) {
+func noteStates(status map[string]any, own string, tr *trace) {
 	type read struct {
 		at    stateField
 		value string
 	}
 	var reads []read
-	eachStateField(status, func(at stateField, value string) { reads = append(reads, read{at, value}) })
+	eachStateField(status, own, func(at stateField, value string) { reads = append(reads, read{at, value}) })
 	sort.Slice(reads, func(i, j int) bool { return reads[i].at.before(reads[j].at) })
 	for _, r := range reads {
 		tr.note("status."+r.at.path(), r.value)

@@ -118,7 +118,7 @@ func TestEachStateFieldBounds(t *testing.T) {
 		"stores":  list,
 	}
 	var got []string
-	eachStateField(status, func(at stateField, value string) { got = append(got, at.path()+"="+value) })
+	eachStateField(status, "", func(at stateField, value string) { got = append(got, at.path()+"="+value) })
 	if len(got) != 1+maxEntries {
 		t.Errorf("read %d fields, want %d (pd.phase and the first %d stores): %v", len(got), 1+maxEntries, maxEntries, got)
 	}
