@@ -479,9 +479,11 @@ func (c *Controller[S]) loop(ctx context.Context, acc *kates.Accumulator) {
 		// which their kick brings.
 		c.scopesMu.Lock()
 		var opening []*scope
-		for _, s := range c.scopes {
+		openingAt := map[int]bool{}
+		for i, s := range c.scopes {
 			if !s.ready {
 				opening = append(opening, s)
+				openingAt[i] = true
 			}
 		}
 		open := len(c.scopes) > 0
@@ -501,7 +503,7 @@ func (c *Controller[S]) loop(ctx context.Context, acc *kates.Accumulator) {
 			continue
 		}
 		for _, d := range deltas {
-			c.queueDelta(d)
+			c.queueDelta(d, openingAt)
 		}
 		if len(opening) > 0 {
 			c.scopesMu.Lock()
@@ -541,8 +543,10 @@ func (c *Controller[S]) queueKnown(p priority, only []*scope) {
 	}
 }
 
-// queueDelta queues the keys one change concerns.
-func (c *Controller[S]) queueDelta(d *kates.Delta) {
+// queueDelta queues the keys one change concerns, but for the keys of scopes opening (whose
+// every key queueKnown queues next, once: queueing them here too would reconcile a key that a
+// worker took at once twice).
+func (c *Controller[S]) queueDelta(d *kates.Delta, opening map[int]bool) {
 	if d.Query == c.opts.For {
 		key := Key{Namespace: d.Namespace, Name: d.Name}
 		if c.primary.Kind == "" {
@@ -554,7 +558,9 @@ func (c *Controller[S]) queueDelta(d *kates.Delta) {
 		switch d.DeltaType {
 		case kates.ObjectAdd, kates.ObjectUpdate:
 			c.known[key] = i
-			c.q.add(key, i, fresh)
+			if !opening[i] {
+				c.q.add(key, i, fresh)
+			}
 		case kates.ObjectDelete:
 			delete(c.known, key)
 			c.q.add(key, i, fresh) // the reconcile finds it gone, and cleans up what it must
@@ -577,7 +583,7 @@ func (c *Controller[S]) queueDelta(d *kates.Delta) {
 		keys = c.ownerOf(d.Object)
 	}
 	for _, k := range keys {
-		if i, ok := c.known[k]; ok {
+		if i, ok := c.known[k]; ok && !opening[i] {
 			c.q.add(k, i, fresh)
 		}
 	}

@@ -19,8 +19,8 @@ import (
 )
 
 func electionOptions(id string) *election.Options {
-	return &election.Options{Lease: "test-controller", Identity: id, LeaseDuration: 2 * time.Second,
-		RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond, Release: true}
+	return &election.Options{Lease: "test-controller", Identity: id, LeaseDuration: testLease,
+		RenewDeadline: testRenew, RetryPeriod: testRetry, Release: true}
 }
 
 func leaseHolder(t *testing.T, c *kates.Client, ns string) string {

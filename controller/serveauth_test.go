@@ -97,8 +97,8 @@ func TestMetricsAuth(t *testing.T) {
 		},
 		BackoffBase: 100 * time.Millisecond,
 		BackoffMax:  time.Second,
-		Election: &election.Options{Lease: "auth-controller", Identity: "auth", LeaseDuration: 2 * time.Second,
-			RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond, Release: true},
+		Election: &election.Options{Lease: "auth-controller", Identity: "auth", LeaseDuration: testLease,
+			RenewDeadline: testRenew, RetryPeriod: testRetry, Release: true},
 		Metrics: reg,
 		Log:     funcr.New(func(prefix, args string) { out.WriteLine(prefix + " " + args) }, funcr.Options{}),
 	})

@@ -23,8 +23,8 @@ func TestShardedReplicasSplitTheKeys(t *testing.T) {
 	a := newHarness(t, apps)
 	b := &harness{t: t, client: a.client, ns: a.ns, label: a.label, counts: map[string]int{}, inflight: map[string]int{}}
 	sharded := func(h *harness, id string) *shards.Options {
-		return &shards.Options{Name: "test-controller", Identity: id, Shards: count, LeaseDuration: 2 * time.Second,
-			RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond, Release: true}
+		return &shards.Options{Name: "test-controller", Identity: id, Shards: count, LeaseDuration: testLease,
+			RenewDeadline: testRenew, RetryPeriod: testRetry, Release: true}
 	}
 	optsA, optsB := a.options(), b.options()
 	optsA.Shards, optsB.Shards = sharded(a, "a"), sharded(b, "b")
