@@ -67,6 +67,9 @@ type query struct {
 	schemeType reflect.Type
 	// reuseSlices is Options.ReuseSlices.
 	reuseSlices bool
+	// ckind is what the query's compact objects share (see compactKind); nil until a plan
+	// with a Compact field for it is built (New or Update, serialized).
+	ckind *compactKind
 
 	err error // guarded by Accumulator.errMu
 
@@ -151,6 +154,7 @@ func (a *Accumulator) convertAhead(snapshot any) error {
 	a.plans[t.Elem()] = p
 	for i, q := range a.queries {
 		q.store.holdType = p.fields[i].objType
+		q.store.compact = p.fields[i].kind // nil unless the field is compact
 	}
 	return nil
 }
