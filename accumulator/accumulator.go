@@ -55,6 +55,11 @@ type Accumulator struct {
 	// context ends. It guards plans and every query.view.
 	updateSem chan struct{}
 	plans     map[reflect.Type]*plan
+
+	// results and resultCount are the shared status results of compact objects (see
+	// sharedResult).
+	results     sync.Map // resultKey → *kstatus.Result
+	resultCount atomic.Int32
 }
 
 // query is one QuerySpec with its store and what the consumer last saw of it.

@@ -255,6 +255,39 @@ func newCompact(obj any, k *compactKind, st *kstatus.Result) (*compactObject, er
 	return &compactObject{data: data, status: st, kind: k}, nil
 }
 
+// maxSharedResults bounds an Accumulator's table of shared results (sharedResult).
+const maxSharedResults = 4096
+
+// resultKey is a status result without conditions.
+type resultKey struct {
+	status  kstatus.Status
+	message string
+}
+
+// sharedResult returns the Accumulator's one copy of r when r has no conditions: most objects
+// of a view read the same few results ("Current: Resource is always ready" for every
+// ConfigMap), and a compact object, whose status is kept from its arrival, would otherwise
+// hold its own copy (64 bytes and more). Results are never modified once computed (Entry and
+// Compact.Status hand out copies), so they can be shared. The table is bounded: once full,
+// results it does not hold are kept as they are.
+func (a *Accumulator) sharedResult(r *kstatus.Result) *kstatus.Result {
+	if r == nil || len(r.Conditions) > 0 || len(r.Message) > 256 {
+		return r
+	}
+	k := resultKey{r.Status, r.Message}
+	if v, ok := a.results.Load(k); ok {
+		return v.(*kstatus.Result)
+	}
+	if a.resultCount.Load() >= maxSharedResults {
+		return r
+	}
+	v, loaded := a.results.LoadOrStore(k, r)
+	if !loaded {
+		a.resultCount.Add(1)
+	}
+	return v.(*kstatus.Result)
+}
+
 // isCompactType reports whether t is an instantiation of Compact.
 func isCompactType(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct && t.PkgPath() == entryPkgPath && strings.HasPrefix(t.Name(), "Compact[") &&

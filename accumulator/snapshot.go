@@ -43,6 +43,8 @@ type fieldPlan struct {
 	// status computes an entry's status (the Accumulator's computeStatus) when its item has
 	// none yet.
 	status func(*unstructured.Unstructured) (*kstatus.Result, error)
+	// shared returns the Accumulator's shared copy of a result (sharedResult).
+	shared func(*kstatus.Result) *kstatus.Result
 }
 
 // planFor returns the plan for target, which must be a non-nil pointer to a struct.
@@ -79,6 +81,7 @@ func (a *Accumulator) buildPlan(t reflect.Type) *plan {
 			continue
 		}
 		fp.status = a.computeStatus
+		fp.shared = a.sharedResult
 		p.fields[i] = fp
 	}
 	if len(errs) > 0 {
@@ -196,7 +199,7 @@ func (fp *fieldPlan) convert(obj any, owned bool, it *item, gvk schema.GroupVers
 		if !ok {
 			// A struct or unstructured source (a store that holds structs, the client's own
 			// write): encode it, with its status.
-			if co, err = newCompact(obj, fp.kind, it.statusOf(obj, gvk, fp.status)); err != nil {
+			if co, err = newCompact(obj, fp.kind, fp.shared(it.statusOf(obj, gvk, fp.status))); err != nil {
 				return reflect.Value{}, false, err
 			}
 		}

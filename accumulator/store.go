@@ -657,7 +657,8 @@ func (s *Store) newItem(obj any) *item {
 		// Status first, from the struct (it is computed once per version either way); the
 		// struct goes once encoded. An object that does not encode is kept as it came, and
 		// Update reports the failure when it compacts it.
-		st := it.statusOf(it.obj, s.gvk, s.acc.computeStatus)
+		st := s.acc.sharedResult(it.statusOf(it.obj, s.gvk, s.acc.computeStatus))
+		it.status = st
 		if co, err := newCompact(it.obj, s.compact, st); err == nil {
 			it.obj = co
 		}
