@@ -92,7 +92,7 @@
 //   - Delta.Object of a compact entry is the object's metadata, decoded for the delta (a
 //     *ObjectMeta: labels, owner references and the rest), a small decode per delta.
 //   - A FilteredUpdate predicate gets each new version decoded and converted to
-//     unstructured, as for struct views; a Update into a struct field decodes every object.
+//     unstructured, as for struct views; an Update into a struct field decodes every object.
 //   - Each arriving version is encoded once (a generated Marshal, a fraction of its decode).
 //
 // Only kinds the scheme registers have a compact form (custom resources have no protobuf
