@@ -221,3 +221,98 @@ func TestCompactViewAgreesWithStructs(t *testing.T) {
 	compact, structs := views(t, cs, ss)
 	require.Empty(t, cmp.Diff(structs, compact, cmpopts.EquateEmpty()), "filtered views differ (-struct +compact)")
 }
+
+type compactOwnedView struct {
+	Owners map[string]kates.Compact[*kates.ConfigMap]
+	Owned  map[string]kates.Compact[*kates.Secret]
+}
+
+// TestCompactShardedViewAgreesWithStructs: a replica watches owners and the Secrets they
+// control (placed by their owner's UID) in shard 0 of 4, compact and as structs; both views
+// hold the same objects as shards are added and moved away, and as the client writes.
+func TestCompactShardedViewAgreesWithStructs(t *testing.T) {
+	c, ns := newClient(t)
+	createOwned(t, c, ns, 40)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 4}
+	r := replicaClient(t, cluster, ns, nil)
+	queries := []kates.Query{
+		{Name: "Owners", Kind: "ConfigMap", Namespace: ns, LabelSelector: "set=owners"},
+		{Name: "Owned", Kind: "Secret", Namespace: ns, Placement: kates.PlaceByOwner},
+	}
+	sharding := func() *kates.Sharding { return &kates.Sharding{Space: space, Owned: []int{0}} }
+	compactAcc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: sharding(), Snapshot: (*compactOwnedView)(nil)}, queries...)
+	require.NoError(t, err)
+	structAcc, err := r.WatchWith(ctx, kates.WatchOptions{Sharding: sharding()}, queries...)
+	require.NoError(t, err)
+	var cs compactOwnedView
+	var ss ownedView
+	nextSnapshot(t, ctx, compactAcc, &cs)
+	nextSnapshot(t, ctx, structAcc, &ss)
+
+	render := func() (compact, structs map[string]any) {
+		compact, structs = map[string]any{}, map[string]any{}
+		for k, c := range cs.Owners {
+			compact["owner "+k] = decodeCompact(t, c).Object
+		}
+		for k, c := range cs.Owned {
+			compact["owned "+k] = decodeCompact(t, c).Object
+		}
+		for k, o := range ss.Owners {
+			structs["owner "+k] = o
+		}
+		for k, o := range ss.Owned {
+			structs["owned "+k] = o
+		}
+		return compact, structs
+	}
+	agree := func(what string) {
+		t.Helper()
+		var diff string
+		for ctx.Err() == nil {
+			_, err := compactAcc.Update(ctx, &cs)
+			require.NoError(t, err)
+			_, err = structAcc.Update(ctx, &ss)
+			require.NoError(t, err)
+			compact, structs := render()
+			if diff = cmp.Diff(structs, compact, cmpopts.EquateEmpty()); diff == "" && len(structs) > 0 {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("%s: the views never agreed; last difference (-struct +compact):\n%s", what, diff)
+	}
+	agree("shard 0")
+	owners0 := len(ss.Owners)
+	require.NoError(t, compactAcc.AddShard(ctx, 1))
+	require.NoError(t, structAcc.AddShard(ctx, 1))
+	agree("shards 0 and 1")
+	require.Greater(t, len(ss.Owners), owners0, "shard 1 added owners")
+	compactAcc.RemoveShard(0)
+	structAcc.RemoveShard(0)
+	var ds []*kates.Delta
+	_, err = compactAcc.UpdateWithDeltas(ctx, &cs, &ds)
+	require.NoError(t, err)
+	for _, d := range ds {
+		require.Equal(t, kates.ObjectMoved, d.DeltaType, "%s %s", d.Kind, d.Name)
+		require.NotNil(t, d.Object, "delta Object of %s", d.Name)
+	}
+	agree("shard 1")
+
+	// The client's own write of an owner in a held shard shows at once in both.
+	var name string
+	for _, o := range ss.Owners {
+		name = o.Name
+		break
+	}
+	var cm kates.ConfigMap
+	require.NoError(t, r.Get(ctx, &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: name, Namespace: ns}}, &cm))
+	cm.Data = map[string]string{"written": "yes"}
+	var written kates.ConfigMap
+	require.NoError(t, r.Update(ctx, &cm, &written))
+	_, err = compactAcc.Update(ctx, &cs)
+	require.NoError(t, err)
+	require.Equal(t, written.ResourceVersion, cs.Owners[ns+"/"+name].ResourceVersion(), "the write shows at once")
+	agree("written")
+}
