@@ -55,6 +55,11 @@ type Accumulator struct {
 	// context ends. It guards plans and every query.view.
 	updateSem chan struct{}
 	plans     map[reflect.Type]*plan
+
+	// results and resultCount are the shared status results of compact objects (see
+	// sharedResult).
+	results     sync.Map // resultKey → *kstatus.Result
+	resultCount atomic.Int32
 }
 
 // query is one QuerySpec with its store and what the consumer last saw of it.
@@ -67,6 +72,9 @@ type query struct {
 	schemeType reflect.Type
 	// reuseSlices is Options.ReuseSlices.
 	reuseSlices bool
+	// ckind is what the query's compact objects share (see compactKind); nil until a plan
+	// with a Compact field for it is built (New or Update, serialized).
+	ckind *compactKind
 
 	err error // guarded by Accumulator.errMu
 
@@ -151,6 +159,7 @@ func (a *Accumulator) convertAhead(snapshot any) error {
 	a.plans[t.Elem()] = p
 	for i, q := range a.queries {
 		q.store.holdType = p.fields[i].objType
+		q.store.compact = p.fields[i].kind // nil unless the field is compact
 	}
 	return nil
 }

@@ -90,6 +90,19 @@ the same version (into another struct or element type) are copies of the view's 
     map field that still holds the map the previous Update handed out is always updated in
     place. Copy either to keep an old view; for large views prefer a map or ReuseSlices.
 
+# Compact fields
+
+A field of Compact elements ([]Compact[*T], map[string]Compact[*T], T a kind the scheme
+registers) holds each object as its protobuf encoding, with its status, and decodes it on
+Compact.Get, into a new object each time. A store whose field Options.Snapshot names Compact
+encodes each object as it arrives, after computing its status, and keeps no struct (Store.Compact
+tells the I/O shell, which then decodes without shared parts); otherwise Update encodes the
+objects it hands out. The encoding is immutable and shared by the store, the view and every
+snapshot: nothing a caller does to a decoded object reaches it. A compact entry's Delta.Object
+is its metadata (a *metav1.ObjectMeta decoded for the delta); a predicate, or an Update into a
+struct field, decodes the objects it needs; statuses without conditions are shared within an
+Accumulator. The client's own writes (unstructured) are converted into T and encoded.
+
 # Deltas and filters
 
 UpdateWithDeltas reports the net difference between the previous view and the new one:

@@ -34,10 +34,17 @@ type fieldPlan struct {
 	isMap     bool
 	elemType  reflect.Type // E: *T or Entry[*T]
 	entry     bool         // E is Entry[*T]
-	objType   reflect.Type // T
+	// compact: E is Compact[*T]; maker makes its elements, and kind is what decoding them
+	// needs (shared with the store's compact objects, when it compacts them as they arrive).
+	compact bool
+	maker   compactValue
+	kind    *compactKind
+	objType reflect.Type // T
 	// status computes an entry's status (the Accumulator's computeStatus) when its item has
 	// none yet.
 	status func(*unstructured.Unstructured) (*kstatus.Result, error)
+	// shared returns the Accumulator's shared copy of a result (sharedResult).
+	shared func(*kstatus.Result) *kstatus.Result
 }
 
 // planFor returns the plan for target, which must be a non-nil pointer to a struct.
@@ -74,6 +81,7 @@ func (a *Accumulator) buildPlan(t reflect.Type) *plan {
 			continue
 		}
 		fp.status = a.computeStatus
+		fp.shared = a.sharedResult
 		p.fields[i] = fp
 	}
 	if len(errs) > 0 {
@@ -120,6 +128,10 @@ func (q *query) fieldPlan(t reflect.Type) (fieldPlan, error) {
 	if isEntryType(fp.elemType) {
 		fp.entry = true
 		ptr = fp.elemType.Field(0).Type
+	} else if isCompactType(fp.elemType) {
+		fp.compact = true
+		fp.maker = reflect.Zero(fp.elemType).Interface().(compactValue)
+		ptr = compactElem(fp.elemType)
 	}
 	if ptr.Kind() != reflect.Pointer || ptr.Elem().Kind() != reflect.Struct {
 		return fieldPlan{}, wrongType("does not hold pointers to structs")
@@ -127,6 +139,12 @@ func (q *query) fieldPlan(t reflect.Type) (fieldPlan, error) {
 	fp.objType = ptr.Elem()
 	if err := q.checkObjType(fp.objType); err != nil {
 		return fieldPlan{}, wrongType(err.Error())
+	}
+	if fp.compact {
+		if err := q.checkCompact(fp.objType); err != nil {
+			return fieldPlan{}, wrongType(err.Error())
+		}
+		fp.kind = q.compactKind()
 	}
 	return fp, nil
 }
@@ -176,6 +194,18 @@ func (q *query) wantTypes() string {
 // field wants one, with it's status (computed now if no one asked for it before). It reports
 // whether it took obj itself.
 func (fp *fieldPlan) convert(obj any, owned bool, it *item, gvk schema.GroupVersionKind) (out reflect.Value, took bool, err error) {
+	if fp.compact {
+		co, ok := obj.(*compactObject)
+		if !ok {
+			// A struct or unstructured source (a store that holds structs, the client's own
+			// write): encode it, with its status.
+			if co, err = newCompact(obj, fp.kind, fp.shared(it.statusOf(obj, gvk, fp.status))); err != nil {
+				return reflect.Value{}, false, err
+			}
+		}
+		// A compact object is immutable: the view shares the store's.
+		return reflect.ValueOf(fp.maker.with(co)), ok && owned, nil
+	}
 	var v reflect.Value
 	if owned && reflect.TypeOf(obj) == reflect.PointerTo(fp.objType) {
 		v, took = reflect.ValueOf(obj), true
@@ -193,6 +223,9 @@ func (fp *fieldPlan) convert(obj any, owned bool, it *item, gvk schema.GroupVers
 
 // outObject returns the object of a snapshot element made by convert.
 func outObject(out reflect.Value) any {
+	if out.Kind() == reflect.Struct && out.Type().Implements(compactValueType) {
+		return out.Interface().(compactValue).held()
+	}
 	if out.Kind() == reflect.Struct {
 		out = out.Field(0)
 	}

@@ -75,7 +75,16 @@ type item struct {
 // serialized; two goroutines of one Update never share an item.
 func (it *item) statusOf(obj any, gvk schema.GroupVersionKind, compute func(*unstructured.Unstructured) (*kstatus.Result, error)) *kstatus.Result {
 	if it.status == nil {
-		if u, ok := obj.(*unstructured.Unstructured); ok {
+		if co, ok := obj.(*compactObject); ok {
+			if it.status = co.status; it.status == nil {
+				decoded, err := co.decode()
+				if err != nil {
+					it.status = resultOf(nil, err)
+				} else {
+					it.status = resultOf(compute(statusView(gvk, decoded)))
+				}
+			}
+		} else if u, ok := obj.(*unstructured.Unstructured); ok {
 			it.status = resultOf(compute(u))
 		} else {
 			it.status = resultOf(compute(statusView(gvk, obj)))
@@ -136,6 +145,9 @@ type Store struct {
 	// schemeType is the struct type the Scheme registers for gvk; nil if none. A typed object
 	// must be of it or of holdType.
 	schemeType reflect.Type
+	// compact, if not nil, makes the store hold its objects compact (see Compact): each is
+	// encoded as it arrives, after its status is computed, and its struct dropped.
+	compact *compactKind
 	// obs observes the store's events (Options.Observer); nil if none.
 	obs QueryObserver
 
@@ -202,6 +214,12 @@ func newStore(acc *Accumulator, query string, gvk schema.GroupVersionKind) *Stor
 // does for every kind the Scheme registers), unstructured otherwise. The I/O shell reads it to
 // decide how to decode a query's objects.
 func (s *Store) Hold() reflect.Type { return s.holdType }
+
+// Compact reports whether the store holds its objects compact (Options.Snapshot names a
+// Compact field for its query): they still arrive decoded, as typed structs (Hold), and the
+// store encodes each as it arrives. The I/O shell reads it to decode such a query's objects
+// without what would only be kept for structs (shared parts, interned strings).
+func (s *Store) Compact() bool { return s.compact != nil }
 
 // arrival returns obj's metadata, its object, and its item if Transformer built it already.
 func (s *Store) arrival(op string, obj any) (metav1.Object, any, *item, error) {
@@ -279,6 +297,16 @@ func (s *Store) Transformer() cache.TransformFunc {
 		}
 		it := s.newItem(obj)
 		it.shard = shard
+		if co, ok := it.obj.(*compactObject); ok {
+			// Keep the metadata Replace reads (key, version, placement), not the struct:
+			// a list's decoded objects then go as they are compacted, not at its end.
+			if acc, ok := m.(metav1.ObjectMetaAccessor); ok {
+				if om, ok := acc.GetObjectMeta().(*metav1.ObjectMeta); ok {
+					meta := *om
+					return &arrived{Object: &meta, obj: co, it: it}, nil
+				}
+			}
+		}
 		return &arrived{Object: m, obj: obj, it: it}, nil
 	}
 }
@@ -623,6 +651,16 @@ func (s *Store) newItem(obj any) *item {
 	if s.holdType != nil && reflect.TypeOf(it.obj) != reflect.PointerTo(s.holdType) {
 		if held, err := convertObject(it.obj, s.holdType, s.gvk); err == nil {
 			it.obj = held.Interface()
+		}
+	}
+	if s.compact != nil {
+		// Status first, from the struct (it is computed once per version either way); the
+		// struct goes once encoded. An object that does not encode is kept as it came, and
+		// Update reports the failure when it compacts it.
+		st := s.acc.sharedResult(it.statusOf(it.obj, s.gvk, s.acc.computeStatus))
+		it.status = st
+		if co, err := newCompact(it.obj, s.compact, st); err == nil {
+			it.obj = co
 		}
 	}
 	return it

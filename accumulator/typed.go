@@ -25,6 +25,16 @@ import (
 // a *t already, and otherwise a conversion through the unstructured form (typed objects lack
 // apiVersion and kind after protobuf decoding; they are set from gvk).
 func convertObject(obj any, t reflect.Type, gvk schema.GroupVersionKind) (reflect.Value, error) {
+	if co, ok := obj.(*compactObject); ok {
+		decoded, err := co.decode()
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		if reflect.TypeOf(decoded) == reflect.PointerTo(t) {
+			return reflect.ValueOf(decoded), nil // new: the caller's own
+		}
+		obj = decoded
+	}
 	if reflect.TypeOf(obj) == reflect.PointerTo(t) {
 		switch o := obj.(type) {
 		case *unstructured.Unstructured:

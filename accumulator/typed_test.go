@@ -101,6 +101,13 @@ func TestTypedAndUnstructuredStoresAgree(t *testing.T) {
 }
 
 func scriptTypedStream(t *testing.T, form storeForm, cms, deploys, pods []*unstructured.Unstructured) []string {
+	var snap typedSnapshot
+	return scriptStream(t, form, cms, deploys, pods, &snap, func() any { return snap })
+}
+
+// scriptStream runs TestTypedAndUnstructuredStoresAgree's script, Updating snap (a pointer to a
+// snapshot struct of ConfigMaps, Deployments and Pods) and logging what render returns of it.
+func scriptStream(t *testing.T, form storeForm, cms, deploys, pods []*unstructured.Unstructured, snap any, render func() any) []string {
 	ov := &fakeOverlay{}
 	opts := accumulator.Options{Overlay: ov}
 	form.opts(&opts)
@@ -120,10 +127,9 @@ func scriptTypedStream(t *testing.T, form storeForm, cms, deploys, pods []*unstr
 	must(t, acc.Store("Pods").Replace(feedAll(pods), "1000"))
 
 	var log []string
-	var snap typedSnapshot
 	record := func(step string, deltas []*accumulator.Delta) {
 		t.Helper()
-		data, err := json.Marshal(snap)
+		data, err := json.Marshal(render())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +138,7 @@ func scriptTypedStream(t *testing.T, form storeForm, cms, deploys, pods []*unstr
 	step := func(name string) {
 		t.Helper()
 		var ds []*accumulator.Delta
-		if _, err := acc.UpdateWithDeltas(context.Background(), &snap, &ds); err != nil {
+		if _, err := acc.UpdateWithDeltas(context.Background(), snap, &ds); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		record(name, ds)
@@ -168,7 +174,7 @@ func scriptTypedStream(t *testing.T, form storeForm, cms, deploys, pods []*unstr
 	// A predicate refuses a changed version.
 	must(t, acc.Store("ConfigMaps").Update(form.feed(t, withLabels(newCM("a", "cm-0000", "1020", "k", "x"), "app", "hidden"))))
 	var fds []*accumulator.Delta
-	if _, err := acc.FilteredUpdate(context.Background(), &snap, &fds, func(u *unstructured.Unstructured) bool {
+	if _, err := acc.FilteredUpdate(context.Background(), snap, &fds, func(u *unstructured.Unstructured) bool {
 		return u.GetLabels()["app"] != "hidden" && u.GetKind() != ""
 	}); err != nil {
 		t.Fatal(err)
@@ -195,8 +201,8 @@ func scriptTypedStream(t *testing.T, form storeForm, cms, deploys, pods []*unstr
 			t.Errorf("unstructured %s has apiVersion %q, kind %q", u.GetName(), u.GetAPIVersion(), u.GetKind())
 		}
 	}
-	var fresh typedSnapshot
-	snap = fresh
+	fresh := reflect.ValueOf(snap).Elem()
+	fresh.SetZero()
 	step("fresh struct")
 	return log
 }

@@ -517,6 +517,10 @@ func keepLeaving(it *item, out reflect.Value, gvk schema.GroupVersionKind) {
 		return
 	}
 	obj := outObject(out)
+	if co, ok := obj.(*compactObject); ok {
+		it.obj = co // immutable: shared
+		return
+	}
 	if c, err := convertObject(obj, reflect.TypeOf(obj).Elem(), gvk); err == nil {
 		it.obj = c.Interface()
 	}
@@ -693,6 +697,14 @@ func metaOf(v reflect.Value) metav1.Object {
 	}
 	if isEntryType(v.Type()) {
 		v = v.Field(0)
+	}
+	if v.Kind() == reflect.Struct && v.Type().Implements(compactValueType) {
+		co := v.Interface().(compactValue).held()
+		if co == nil {
+			return nil
+		}
+		m, _ := co.meta() // on error, what could be read
+		return m
 	}
 	if v.Kind() == reflect.Interface {
 		v = v.Elem()

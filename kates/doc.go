@@ -59,6 +59,46 @@
 // delete by name disappears at once. Writes made through DynamicInterface or a clientset built
 // on HTTPClient, or by other clients, show when the watch delivers them.
 //
+// # Compact views
+//
+// A snapshot field of Compact elements holds each object as its protobuf encoding (managedFields
+// stripped, unless KeepManagedFields) with its status, and decodes it only when asked:
+//
+//	type inventory struct {
+//		Pods map[string]kates.Compact[*kates.Pod]
+//	}
+//	acc, err := client.WatchWith(ctx, kates.WatchOptions{Snapshot: (*inventory)(nil)},
+//		kates.Query{Name: "Pods", Kind: "pod"})
+//	...
+//	for key, c := range snap.Pods {
+//		if c.Status().Status != kstatus.CurrentStatus { // no decoding
+//			pod, err := c.Get() // a new *Pod, the caller's own
+//			...
+//		}
+//	}
+//
+// With WatchOptions.Snapshot naming the field, the query's store encodes each object as it
+// arrives (decoded once, its status computed, the struct dropped) and never holds structs;
+// without it, each Update encodes what it hands out, and the store holds the structs of
+// objects until then (a bootstrap's whole list, say). Compact views are for many objects of
+// which each pass reads few: a Pod's encoding is about a quarter of its struct, a small
+// ConfigMap's most of it (the README has the figures).
+//
+// Everything works as with structs: Update costs what changed, selectors, sharding and the
+// client's own writes (encoded again from the server's answer) show the same objects, and a
+// Get gives a new object each time, so editing it changes nothing held. What costs more:
+//   - Get decodes the whole object (as much as decoding it from the wire): keep what it
+//     returns for the rest of a pass instead of calling it again.
+//   - Delta.Object of a compact entry is the object's metadata, decoded for the delta (a
+//     *ObjectMeta: labels, owner references and the rest), a small decode per delta.
+//   - A FilteredUpdate predicate gets each new version decoded and converted to
+//     unstructured, as for struct views; an Update into a struct field decodes every object.
+//   - Each arriving version is encoded once (a generated Marshal, a fraction of its decode).
+//
+// Only kinds the scheme registers have a compact form (custom resources have no protobuf
+// form): a compact field of another kind is an error, from WatchWith when Snapshot names it,
+// else from Update.
+//
 // # Outages
 //
 // A Watch (and a Wait, which watches) survives the API server going away: its queries retry,

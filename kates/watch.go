@@ -32,6 +32,9 @@ type (
 	DeltaType   = accumulator.DeltaType
 	// Entry is a snapshot element that carries its object's computed kstatus.
 	Entry[T any] = accumulator.Entry[T]
+	// Compact is a snapshot element that holds its object encoded, as protobuf, with its
+	// computed kstatus, and decodes it on Get: see the package documentation's Compact views.
+	Compact[T any] = accumulator.Compact[T]
 )
 
 // Delta types.
@@ -219,6 +222,10 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 		check = mutationCheck(opts.sharer)
 	}
 	observed := c.watchObserver(opts, queries, began) // nil without an Observer
+	// compactKinds are the kinds every query of which is compact (WatchOptions.Snapshot names
+	// Compact fields for them): their objects are encoded and dropped as they arrive, so
+	// interning their strings would only fill the interner. Set before any reflector starts.
+	compactKinds := map[schema.GroupVersionKind]bool{}
 	acc, err := accumulator.New(specs, accumulator.Options{
 		Overlay:   c.writes,
 		Transform: transformFor(opts, metadataOnlyKinds(resolved)),
@@ -228,6 +235,9 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 			}
 			// The parts the sharer decoded were interned as it decoded them (and, shared,
 			// are read by other objects meanwhile): interning leaves them alone.
+			if compactKinds[obj.GetObjectKind().GroupVersionKind()] {
+				return
+			}
 			_, unstructured := obj.(*Unstructured)
 			interned.internObject(obj, !unstructured)
 		},
@@ -241,6 +251,12 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)
+	}
+	for _, rq := range resolved {
+		gvk := rq.mapping.GroupVersionKind
+		if compact, seen := compactKinds[gvk]; !seen || compact {
+			compactKinds[gvk] = acc.Store(rq.Name).Compact()
+		}
 	}
 	for _, rq := range resolved {
 		c.writes.register(rq.mapping.GroupVersionKind, acc, rq.Name)
@@ -363,6 +379,11 @@ type serverSelection struct {
 // runReflector lists and watches rq's objects into store, sending sel's selectors, until ctx
 // ends: see runQuery.
 func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator, rq *resolvedQuery, opts WatchOptions, observed WatchObserver, into reflectorStore, sel serverSelection) {
+	if acc.Store(rq.Name).Compact() {
+		// Objects are encoded as they arrive: parts shared or copied from a Sharer's table
+		// would only keep that table alive.
+		opts.sharer = nil
+	}
 	lw, expected, err := c.listWatcher(rq, opts, acc.Store(rq.Name).Hold(), into.Transformer(), sel)
 	if err != nil {
 		if observed != nil {

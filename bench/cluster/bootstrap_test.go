@@ -18,6 +18,12 @@ type bootstrapSnapshot struct {
 	Pods       []*corev1.Pod
 }
 
+// compactSnapshot is bootstrapSnapshot held compact (BenchmarkView's kates-compact).
+type compactSnapshot struct {
+	ConfigMaps []kates.Compact[*corev1.ConfigMap]
+	Pods       []kates.Compact[*corev1.Pod]
+}
+
 // BenchmarkBootstrap measures the time from starting to watch N realistic ConfigMaps and
 // 3,000 realistic Pods (see fixture.RealisticConfigMap and RealisticPod) to a complete typed
 // view. One op is one bootstrap from scratch; clients are built and kinds looked up

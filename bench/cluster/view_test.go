@@ -66,6 +66,9 @@ func writeHeapProfile(b *testing.B, path string) {
 //     struct{ConfigMaps []*corev1.ConfigMap; Pods []*corev1.Pod}; the consumer holds it.
 //   - kates-shared: the same with WatchOptions.SharedValues: objects share identical label
 //     maps, owner references and Pod spec parts (a changed contract: see its doc).
+//   - kates-compact: Client.WatchWith with WatchOptions.Snapshot naming
+//     struct{ConfigMaps []kates.Compact[*corev1.ConfigMap]; Pods []kates.Compact[*corev1.Pod]}
+//     and the first Update into it: objects held as their protobuf encoding (issue 37).
 //   - controller-runtime: its cache with its defaults (typed, protobuf, managedFields kept).
 //   - controller-runtime-strip: its cache with DefaultTransform set to
 //     cache.TransformStripManagedFields(), as a memory-minded user runs it.
@@ -98,6 +101,14 @@ func BenchmarkView(b *testing.B) {
 			peer{"kates-shared", func(b *testing.B) {
 				var snap bootstrapSnapshot
 				benchView(b, objects, katesSession(ns, kates.WatchOptions{SharedValues: true}, &snap, kinds...))
+				if got := len(snap.ConfigMaps) + len(snap.Pods); got < objects {
+					b.Fatalf("snapshot holds %d objects, want at least %d", got, objects)
+				}
+			}},
+			peer{"kates-compact", func(b *testing.B) {
+				var snap compactSnapshot
+				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil)}
+				benchView(b, objects, katesSession(ns, opts, &snap, kinds...))
 				if got := len(snap.ConfigMaps) + len(snap.Pods); got < objects {
 					b.Fatalf("snapshot holds %d objects, want at least %d", got, objects)
 				}

@@ -19,8 +19,9 @@ import (
 // arrival and a decompression on every read; whether that is worth a choice is to be measured
 // on whole views. CompactItem gives the bytes such a view keeps of a list item or of an
 // object from a watch frame; DecodeItem decodes them, each time into a new object that is the
-// caller's alone. This is the wire-side half of issue 37's compact mode; the store, snapshot
-// and status halves are not built yet.
+// caller's alone. The accumulator's compact fields (accumulator.Compact) hold the same bytes,
+// encoded again from the decoded struct (the status is computed from it first), not taken from
+// the wire: feeding CompactItem's bytes to the store would save that encode.
 
 // CompactItem returns item, the protobuf message of an object of type t (a list's item, or an
 // envelope's raw bytes), without metadata.managedFields when t keeps its ObjectMeta in field 1,

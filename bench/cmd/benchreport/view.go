@@ -19,6 +19,7 @@ const viewPods = 3_000
 var viewPeers = []struct{ key, label string }{
 	{"kates", "kates (Watch + first Update)"},
 	{"kates-shared", "kates, WatchOptions.SharedValues"},
+	{"kates-compact", "kates, Compact fields (WatchOptions.Snapshot)"},
 	{"controller-runtime", "controller-runtime cache, defaults"},
 	{"controller-runtime-strip", "controller-runtime cache, TransformStripManagedFields"},
 	{"floor", "the floor: both LISTs as protobuf, undecoded"},
