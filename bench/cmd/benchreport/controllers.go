@@ -244,6 +244,7 @@ func (rep *report) controllersPlot(sizes []int, ratios map[int]map[string]stat) 
 	p.Legend.Left = true
 	p.NominalX(names...)
 	p.Y.Min, p.Y.Max = 0, top
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	p.Add(plotter.NewGrid())
 	return p.Save(7*vg.Inch, 4*vg.Inch, filepath.Join(rep.plotDir, "controllers."+rep.plotFormat))
 }
