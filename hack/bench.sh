@@ -18,6 +18,12 @@
 # BENCH_SHARDS=1 (also run bench/shards: sharded views at 100,000 objects, about half an hour
 # with its fixtures, which it keeps in the namespace kates-shardbench; give it a cluster of its
 # own through KATES_TEST_KUBECONFIG. Without it, the previous results/shards.txt and shards-floor.txt are kept).
+# BENCH_CONTROLLERS=1 (also run bench/controllers: the WebApp controller on kates' controller
+# package against controller-runtime, at BENCH_CONTROLLERS_SIZES WebApps (default "10000 50000"),
+# BENCH_CONTROLLERS_ROUNDS rounds (default 3), churn at BENCH_CONTROLLERS_RATE changes/s (default
+# 100); its fixtures are kept in the namespaces kates-ctrlbench-<N>; the first run at a size
+# creates 3 objects per WebApp, tens of minutes at 50,000. Without it, the previous
+# results/controllers.txt is kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 begin=$(date +%s)
@@ -48,7 +54,7 @@ cleanup() {
 trap cleanup EXIT
 
 parts=${BENCH_PARTS:-all}
-for f in shards shards-floor; do
+for f in shards shards-floor controllers; do
   if [ -f "$res/$f.txt" ]; then cp "$res/$f.txt" "$tmp/$f.txt.previous"; fi
 done
 case "$parts" in
@@ -58,7 +64,7 @@ core) rm -f "$res/core.txt" ;;
 *) echo "BENCH_PARTS must be all, view or core, not $parts" >&2; exit 2 ;;
 esac
 mkdir -p "$res/profiles"
-for f in shards shards-floor; do
+for f in shards shards-floor controllers; do
   if [ -f "$tmp/$f.txt.previous" ]; then cp "$tmp/$f.txt.previous" "$res/$f.txt"; fi
 done
 echo "== building"
@@ -197,6 +203,23 @@ if [ "${BENCH_SHARDS:-}" = 1 ]; then
     tail -20 "$tmp/shards.log" >&2
   fi
   grep -E '^(shards-|--- |FAIL)' "$tmp/shards.log" || true
+fi
+
+if [ "${BENCH_CONTROLLERS:-}" = 1 ]; then
+  echo "== controllers (bench/controllers' TestControllers)"
+  go -C bench test -c -o "$tmp/controllers.test" ./controllers
+  cbegin=$(date +%s)
+  {
+    echo "controllers-date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "controllers-kates: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- controller kates accumulator || echo ' (with uncommitted changes)')"
+  } >"$res/controllers.txt"
+  if ! (cd bench/controllers && BENCH_CONTROLLERS=1 BENCH_CONTROLLERS_OUT="$PWD/../results/controllers.txt" \
+    "$tmp/controllers.test" -test.run '^TestControllers$' -test.v -test.timeout 180m) >"$tmp/controllers.log" 2>&1; then
+    echo "controllers: TestControllers failed" >>"$res/machine.txt"
+    tail -20 "$tmp/controllers.log" >&2
+  fi
+  echo "controllers-duration: $(( ($(date +%s) - cbegin) / 60 )) min $(( ($(date +%s) - cbegin) % 60 )) s" >>"$res/controllers.txt"
+  grep -E '^(    controllers_test.go.*controllers-|--- |FAIL)' "$tmp/controllers.log" || true
 fi
 
 end=$(date +%s)

@@ -193,6 +193,7 @@ func (rep *report) render() []byte {
 	rep.election()
 	rep.burst()
 	rep.shards()
+	rep.controllers()
 	rep.profiles()
 	rep.machineSection()
 	sections := rep.buf.Bytes()
