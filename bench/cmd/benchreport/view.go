@@ -71,6 +71,9 @@ func (rep *report) view() {
 	for _, n := range viewSizes {
 		for _, p := range viewPeers {
 			name := viewName(n, p.key)
+			if len(rep.r.samples[name]) == 0 {
+				continue // a peer this run did not measure at this size (kates-compact: see issue 37's results)
+			}
 			rep.p("| %d | %s | %s | %s | %s | %s | %s | %d |", n, p.label, rep.statStr(name, "ns/op", dur),
 				rep.statStr(name, "cpu-ms", func(v float64) string { return dur(v * 1e6) }),
 				rep.statStr(name, "B/object", fmtInt), rep.statStr(name, "B/op", bytesStr),

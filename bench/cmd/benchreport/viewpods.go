@@ -59,6 +59,9 @@ func (rep *report) viewPodsOnly() {
 	strip := viewName(0, "controller-runtime-strip")
 	for _, p := range rows {
 		name := viewName(0, p.key)
+		if len(rep.r.samples[name]) == 0 {
+			continue // not measured in this run
+		}
 		rep.p("| %s | %s | %s | %s | %s | %s | %s | %d |", p.label, rep.statStr(name, "ns/op", dur),
 			rep.statStr(name, "cpu-ms", func(v float64) string { return dur(v * 1e6) }),
 			rep.statStr(name, "B/object", fmtInt), rep.statStr(name, "B/op", bytesStr),
