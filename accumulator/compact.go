@@ -150,20 +150,20 @@ const (
 	metaResourceVersionField = 6
 )
 
-// metaBytes returns the object's ObjectMeta message: field 1 of the object.
-func (co *compactObject) metaBytes() ([]byte, bool) {
-	b := co.data
+// bytesField returns the first length-delimited field num of the protobuf message b; ok is
+// false if there is none or b is malformed before it.
+func bytesField(b []byte, num protowire.Number) (_ []byte, ok bool) {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
+		n0, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
 			return nil, false
 		}
 		b = b[n:]
-		if num == objectMetaField && typ == protowire.BytesType {
+		if n0 == num && typ == protowire.BytesType {
 			v, n := protowire.ConsumeBytes(b)
 			return v, n >= 0
 		}
-		n = protowire.ConsumeFieldValue(num, typ, b)
+		n = protowire.ConsumeFieldValue(n0, typ, b)
 		if n < 0 {
 			return nil, false
 		}
@@ -172,36 +172,24 @@ func (co *compactObject) metaBytes() ([]byte, bool) {
 	return nil, false
 }
 
+// metaBytes returns the object's ObjectMeta message: field 1 of the object.
+func (co *compactObject) metaBytes() ([]byte, bool) { return bytesField(co.data, objectMetaField) }
+
 // metaString returns string field num of the object's ObjectMeta, sharing the encoding's
 // memory (which is never modified); "" if absent.
 func (co *compactObject) metaString(num protowire.Number) string {
 	if co == nil {
 		return ""
 	}
-	b, ok := co.metaBytes()
+	meta, ok := co.metaBytes()
 	if !ok {
 		return ""
 	}
-	for len(b) > 0 {
-		n0, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return ""
-		}
-		b = b[n:]
-		if n0 == num && typ == protowire.BytesType {
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 || len(v) == 0 {
-				return ""
-			}
-			return unsafe.String(&v[0], len(v))
-		}
-		n = protowire.ConsumeFieldValue(n0, typ, b)
-		if n < 0 {
-			return ""
-		}
-		b = b[n:]
+	v, ok := bytesField(meta, num)
+	if !ok || len(v) == 0 {
+		return ""
 	}
-	return ""
+	return unsafe.String(&v[0], len(v))
 }
 
 // meta decodes the object's metadata into a new ObjectMeta.
