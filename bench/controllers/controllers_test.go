@@ -310,6 +310,8 @@ func (b *bench) patch(ctx context.Context, name, tag string) (string, <-chan str
 // measures are one run's.
 type measures struct {
 	latencies         []time.Duration
+	toReconcile       []time.Duration // of each latency: patch sent → reconcile began
+	applying          []time.Duration // reconcile began → the Deployment's apply returned
 	churnChanges      int
 	churnSeconds      float64 // the window
 	churnCPU          float64
@@ -331,9 +333,19 @@ func (m measures) String() string {
 		med = float64(lat[len(lat)/2].Microseconds()) / 1000
 		p90 = float64(lat[len(lat)*9/10].Microseconds()) / 1000
 	}
-	return fmt.Sprintf("latency-ms=%.1f latency-p90-ms=%.1f churn-changes=%d churn-seconds=%.1f churn-cpu-seconds=%.3f cpu-ms-per-change=%.3f churn-reconciles=%d burst-seconds=%.2f burst-send-seconds=%.2f burst-cpu-seconds=%.3f heap-bytes=%d settle-seconds=%.1f startup-reconciles=%d reconcile-errors=%d",
-		med, p90, m.churnChanges, m.churnSeconds, m.churnCPU, 1000*m.churnCPU/float64(max(m.churnChanges, 1)), m.churnReconciles,
+	return fmt.Sprintf("latency-ms=%.1f latency-p90-ms=%.1f to-reconcile-ms=%.1f applying-ms=%.1f churn-changes=%d churn-seconds=%.1f churn-cpu-seconds=%.3f cpu-ms-per-change=%.3f churn-reconciles=%d burst-seconds=%.2f burst-send-seconds=%.2f burst-cpu-seconds=%.3f heap-bytes=%d settle-seconds=%.1f startup-reconciles=%d reconcile-errors=%d",
+		med, p90, medianMS(m.toReconcile), medianMS(m.applying), m.churnChanges, m.churnSeconds, m.churnCPU, 1000*m.churnCPU/float64(max(m.churnChanges, 1)), m.churnReconciles,
 		m.burstSeconds, m.burstSendSeconds, m.burstCPU, m.heapBytes, m.settleSeconds, m.startupReconciles, m.errors)
+}
+
+// medianMS is the median of ds in milliseconds; 0 for none.
+func medianMS(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2].Microseconds()) / 1000
 }
 
 // run starts peer in a child process, waits for it to settle, and, if measure, measures it.
@@ -384,6 +396,14 @@ func (b *bench) run(ctx context.Context, peer, tag string, measure bool) (measur
 		select {
 		case <-ch:
 			m.latencies = append(m.latencies, time.Since(t0))
+			st, err := p.ask("stage")
+			if err != nil {
+				return m, err
+			}
+			if st.Name == name {
+				m.toReconcile = append(m.toReconcile, time.Unix(0, st.Began).Sub(t0))
+				m.applying = append(m.applying, time.Duration(st.Applied-st.Began))
+			}
 		case <-time.After(time.Minute):
 			return m, fmt.Errorf("latency: %s not applied after a minute", name)
 		}

@@ -57,6 +57,35 @@ type peerReport struct {
 	CPUSeconds float64 `json:"cpuSeconds,omitempty"` // user + system, the whole process
 	HeapBytes  int64   `json:"heapBytes,omitempty"`
 	Error      string  `json:"error,omitempty"`
+	// "stage": the last reconcile that applied a Deployment — its WebApp, and the wall-clock
+	// times (Unix ns) at which the reconcile began and the Deployment's apply returned.
+	Name    string `json:"name,omitempty"`
+	Began   int64  `json:"began,omitempty"`
+	Applied int64  `json:"applied,omitempty"`
+}
+
+// stage is the last reconcile that applied a Deployment, for the latency's breakdown: how long
+// a change took to reach a reconcile, and how long the reconcile took to write the Deployment.
+type stage struct {
+	name           string
+	began, applied int64
+}
+
+var lastStage atomic.Pointer[stage]
+
+// beginReconcile returns the context a reconcile writes with: it carries the reconcile's start,
+// which applyDone reads when the Deployment's apply returns.
+func beginReconcile(ctx context.Context) context.Context {
+	return context.WithValue(ctx, beganKey{}, time.Now().UnixNano())
+}
+
+type beganKey struct{}
+
+func applyDone(ctx context.Context, obj any) {
+	if d, ok := obj.(*appsv1.Deployment); ok {
+		began, _ := ctx.Value(beganKey{}).(int64)
+		lastStage.Store(&stage{name: d.Name, began: began, applied: time.Now().UnixNano()})
+	}
 }
 
 var reconciles, reconcileErrors atomic.Int64
@@ -127,6 +156,12 @@ func runPeer(name string) int {
 			switch line {
 			case "stats":
 				_ = out.Encode(peerReport{Event: "stats", Reconciles: reconciles.Load(), Errors: reconcileErrors.Load(), CPUSeconds: cpuSeconds()})
+			case "stage":
+				r := peerReport{Event: "stage"}
+				if st := lastStage.Load(); st != nil {
+					r.Name, r.Began, r.Applied = st.name, st.began, st.applied
+				}
+				_ = out.Encode(r)
 			case "heap":
 				_ = out.Encode(peerReport{Event: "heap", HeapBytes: int64(heapAlloc()) - int64(before)})
 			case "":
@@ -162,7 +197,9 @@ type katesView struct {
 type katesWriter struct{ c *kates.Client }
 
 func (w katesWriter) apply(ctx context.Context, obj any) error {
-	return w.c.Apply(ctx, obj, nil, kates.FieldManager(fieldManager), kates.ForceOwnership())
+	err := w.c.Apply(ctx, obj, nil, kates.FieldManager(fieldManager), kates.ForceOwnership())
+	applyDone(ctx, obj)
+	return err
 }
 
 func (w katesWriter) updateStatus(ctx context.Context, app *WebApp) error {
@@ -191,6 +228,7 @@ func newKatesPeer(cfg *rest.Config, ns string, workers int) (func(context.Contex
 		Workers: workers,
 		Metrics: prometheus.NewRegistry(),
 		Reconcile: func(ctx context.Context, req controller.Request[katesView]) (controller.Result, error) {
+			ctx = beginReconcile(ctx)
 			key := req.Key.String()
 			var (
 				app *WebApp
@@ -213,8 +251,10 @@ func newKatesPeer(cfg *rest.Config, ns string, workers int) (func(context.Contex
 type runtimeWriter struct{ c client.Client }
 
 func (w runtimeWriter) apply(ctx context.Context, obj any) error {
-	return w.c.Patch(ctx, obj.(client.Object), client.Apply, client.FieldOwner(fieldManager), client.ForceOwnership,
+	err := w.c.Patch(ctx, obj.(client.Object), client.Apply, client.FieldOwner(fieldManager), client.ForceOwnership,
 		client.FieldValidation("Strict"))
+	applyDone(ctx, obj)
+	return err
 }
 
 func (w runtimeWriter) updateStatus(ctx context.Context, app *WebApp) error {
@@ -252,6 +292,7 @@ func newRuntimePeer(cfg *rest.Config, ns string, workers int) (func(context.Cont
 		Named("webapp").
 		WithOptions(crcontroller.Options{MaxConcurrentReconciles: workers}).
 		Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+			ctx = beginReconcile(ctx)
 			app := &WebApp{}
 			if err := c.Get(ctx, req.NamespacedName, app); err != nil {
 				if apierrors.IsNotFound(err) {
