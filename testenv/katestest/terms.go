@@ -257,6 +257,9 @@ type LeaseVersion struct {
 	ResourceVersion int64
 	Holder          string // "" when released
 	Transitions     int32  // spec.leaseTransitions: which term this is
+	// Expires is when the record runs out: spec.renewTime plus spec.leaseDurationSeconds (zero
+	// if either is missing). Another replica may take the Lease over it only after that.
+	Expires time.Time
 }
 
 // LeaseHistory is every version of a namespace's Leases that a watch saw, in resourceVersion
@@ -288,6 +291,9 @@ func WatchLeases(t testing.TB, c *kates.Client, ns string) (history func() Lease
 			}
 			if l.Spec.LeaseTransitions != nil {
 				v.Transitions = *l.Spec.LeaseTransitions
+			}
+			if l.Spec.RenewTime != nil && l.Spec.LeaseDurationSeconds != nil {
+				v.Expires = l.Spec.RenewTime.Add(time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second)
 			}
 			mu.Lock()
 			seen = append(seen, v)
@@ -351,8 +357,9 @@ type TermCheck struct {
 // that breaks the protocol:
 //
 //   - a write to a term Lease over another holder's record, unless it takes the Lease for
-//     its writer (acquiring over a record that ran out): a replica never releases or renews
-//     over a successor's record;
+//     its writer over a record that had run out (by the record's renewTime and duration,
+//     against when the write arrived): a replica never releases, renews or retakes over a
+//     successor's live record;
 //   - a write governed by a term (check.TermOf) that took effect, by its resourceVersion,
 //     while another replica held that Lease — unless it passed its fence check before the
 //     record then in effect was even sent, after a term of its writer's: a write on the wire
@@ -383,9 +390,17 @@ func CheckTerms(t testing.TB, reqs []Request, history LeaseHistory, check TermCh
 				continue // a delete, or not a term
 			}
 			prev, ok := history.At(r.Name, r.ResourceVersion)
-			if ok && prev.Holder != "" && prev.Holder != r.Replica && *r.Holder != r.Replica {
+			if !ok || prev.Holder == "" || prev.Holder == r.Replica {
+				continue
+			}
+			switch {
+			case *r.Holder != r.Replica:
 				t.Errorf("%s wrote Lease %s with holder %q over %s's record (resourceVersion %d)",
 					r.Replica, r.Name, *r.Holder, prev.Holder, r.ResourceVersion)
+			case !prev.Expires.IsZero() && r.Arrived.Before(prev.Expires):
+				t.Errorf("%s took Lease %s (resourceVersion %d, arrived %s) over %s's record, which ran until %s",
+					r.Replica, r.Name, r.ResourceVersion, r.Arrived.Format(time.StampMicro), prev.Holder,
+					prev.Expires.Format(time.StampMicro))
 			}
 			continue
 		}

@@ -25,10 +25,11 @@ func (v *verdicts) Errorf(format string, args ...any) {
 func TestCheckTerms(t *testing.T) {
 	at := func(ms int) time.Time { return time.Unix(1000, int64(ms)*int64(time.Millisecond)) }
 	holder := func(s string) *string { return &s }
-	// The Lease "l": a held it from resourceVersion 10, b from 20 (sent at 200 ms).
+	// The Lease "l": a held it from resourceVersion 10, b from 20 (sent at 200 ms, its record
+	// running until 1,200 ms).
 	history := katestest.LeaseHistory{
 		{Name: "l", ResourceVersion: 10, Holder: "a"},
-		{Name: "l", ResourceVersion: 20, Holder: "b"},
+		{Name: "l", ResourceVersion: 20, Holder: "b", Expires: at(1200)},
 	}
 	leaseWrites := []katestest.Request{
 		{Replica: "a", Method: "PUT", Path: "/leases/l", Name: "l", ResourceVersion: 10, Holder: holder("a"), Arrived: at(100), Status: 200},
@@ -59,10 +60,14 @@ func TestCheckTerms(t *testing.T) {
 		{name: "the test's own intruder", reqs: []katestest.Request{write("a", 25, at(250))},
 			check: katestest.TermCheck{TermOf: check.TermOf, Intruder: "b"}},
 		{name: "no writes", want: 1},
-		{name: "a Lease taken over another's record", reqs: []katestest.Request{
+		{name: "a Lease taken over another's record that ran out", reqs: []katestest.Request{
 			write("a", 15, at(150)),
-			{Replica: "c", Method: "PUT", Path: "/leases/l", Name: "l", ResourceVersion: 30, Holder: holder("c"), Status: 200},
+			{Replica: "c", Method: "PUT", Path: "/leases/l", Name: "l", ResourceVersion: 30, Holder: holder("c"), Arrived: at(1201), Status: 200},
 		}},
+		{name: "a Lease taken over another's live record", reqs: []katestest.Request{
+			write("a", 15, at(150)),
+			{Replica: "a", Method: "PUT", Path: "/leases/l", Name: "l", ResourceVersion: 30, Holder: holder("a"), Arrived: at(900), Status: 200},
+		}, want: 1},
 		{name: "a Lease released over another's record", reqs: []katestest.Request{
 			write("a", 15, at(150)),
 			{Replica: "a", Method: "PUT", Path: "/leases/l", Name: "l", ResourceVersion: 30, Holder: holder(""), Status: 200},
