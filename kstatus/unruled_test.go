@@ -183,6 +183,11 @@ var heldOutSets = []struct {
 	// in the schema, and a stop the spec asks for (spec.engineState stop): no longer held
 	// out.
 	{"../testdata/kstatus/heldout8", 32},
+	// Written blind after heldout8 was tuned on (38 cases, 10 kinds of 7 operators: batch
+	// wrappers, security profiles, managed Kafka, function builds, a time-series database,
+	// Terraform modules, volume migrations); measured first at 30 of 38 (78.9%), 7 reading
+	// Current early.
+	{"../testdata/kstatus/heldout9", 30},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
