@@ -132,10 +132,11 @@ func outage(t *testing.T, compact bool, change func(b *kates.Client)) {
 	t.Helper()
 	cl := privateCluster(t)
 	ctx := context.Background()
-	cfgB, err := cl.StartSecondAPIServer(ctx)
+	cfgB, stopB, err := cl.StartSecondAPIServer(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(stopB)
 	if err := cl.StopAPIServer(); err != nil {
 		t.Fatal(err)
 	}

@@ -144,8 +144,9 @@ func outageClients(t *testing.T) (cl *testenv.Cluster, a, b *kates.Client, ns st
 	t.Helper()
 	cl = privateCluster(t)
 	a, ns = newClientOn(t, cl)
-	cfgB, err := cl.StartSecondAPIServer(context.Background())
+	cfgB, stopB, err := cl.StartSecondAPIServer(context.Background())
 	require.NoError(t, err)
+	t.Cleanup(stopB)
 	b, err = kates.NewClientFromRESTConfig(cfgB, ns)
 	require.NoError(t, err)
 	return cl, a, b, ns

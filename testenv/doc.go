@@ -56,8 +56,9 @@
 // # Faults
 //
 // StopAPIServer and StartAPIServer restart the API server on the same port and etcd;
-// StartSecondAPIServer adds one on the same etcd; CompactEtcd compacts etcd's history so resumed
-// watches get 410 Gone. These need a cluster of the test's own (Options.Private).
+// StartSecondAPIServer adds one on the same etcd and returns its stop; CompactEtcd compacts
+// etcd's history so resumed watches get 410 Gone. These need a cluster of the test's own
+// (Options.Private).
 //
 // # Cleaning up
 //

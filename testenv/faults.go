@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -54,24 +56,33 @@ func (c *Cluster) StartAPIServer(ctx context.Context) error {
 }
 
 // StartSecondAPIServer starts another kube-apiserver on a new port over the same etcd and returns
-// an admin rest.Config for it. Writes through it are seen by watches on the first one, which is
-// how fault tests change the cluster while the first API server is down. It stops with the cluster.
-func (c *Cluster) StartSecondAPIServer(ctx context.Context) (*rest.Config, error) {
+// an admin rest.Config for it, and a function that stops it. Writes through it are seen by
+// watches on the first one, which is how fault tests change the cluster while the first API
+// server is down. Call stop when done with it (a test's Cleanup): an idle API server still
+// costs CPU, and a long -count run of tests that each start one would pile them up until the
+// cluster stops.
+func (c *Cluster) StartSecondAPIServer(ctx context.Context) (cfg *rest.Config, stop func(), err error) {
 	if c.external {
-		return nil, ErrShared
+		return nil, nil, ErrShared
 	}
 	ports, err := freePorts(1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p, err := c.startAPIServer(ctx, "kube-apiserver-"+strconv.Itoa(ports[0]), ports[0])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.mu.Lock()
 	c.secondaries = append(c.secondaries, p)
 	c.mu.Unlock()
-	return c.adminConfig(ports[0]), nil
+	stop = sync.OnceFunc(func() {
+		c.mu.Lock()
+		c.secondaries = slices.DeleteFunc(c.secondaries, func(q *process) bool { return q == p })
+		c.mu.Unlock()
+		p.stop(5 * time.Second)
+	})
+	return c.adminConfig(ports[0]), stop, nil
 }
 
 // CompactEtcd compacts etcd's history up to its current revision and returns that revision.

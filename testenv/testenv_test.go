@@ -226,10 +226,11 @@ func TestSecondAPIServerSharesEtcd(t *testing.T) {
 	ctx := context.Background()
 	cs := clientset(t)
 	ns := namespace(t, cs)
-	cfg, err := cluster.StartSecondAPIServer(ctx)
+	cfg, stop, err := cluster.StartSecondAPIServer(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer stop()
 	second, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +242,13 @@ func TestSecondAPIServerSharesEtcd(t *testing.T) {
 	if _, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, "via-b", metav1.GetOptions{}); err != nil {
 		t.Fatalf("object written through B not visible through A: %v", err)
 	}
+
+	// Stopped, it answers no more (and a long -count run does not pile them up).
+	stop()
+	if _, err := second.CoreV1().ConfigMaps(ns).Get(ctx, "via-b", metav1.GetOptions{}); err == nil {
+		t.Fatal("the second API server still answers after stop")
+	}
+	stop() // a second call does nothing
 }
 
 func TestCompactEtcdExpiresOldResourceVersions(t *testing.T) {
