@@ -188,6 +188,11 @@ var heldOutSets = []struct {
 	// Terraform modules, volume migrations); measured first at 30 of 38 (78.9%), 7 reading
 	// Current early.
 	{"../testdata/kstatus/heldout9", 30},
+	// Written blind beside heldout9's tuning, so measured first on the code before it (40
+	// cases, 11 kinds of 8 operators: CI jobs, compliance scans, developer workspaces, Cloud
+	// Foundry tasks, a distributed database and its tenant operations, backups and restores,
+	// SDN subnets and gateways, SLOs): 29 of 40 (72.5%), 5 reading Current early.
+	{"../testdata/kstatus/heldout10", 29},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
