@@ -56,6 +56,18 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		}
 		if !c.isTrue() {
 			switch {
+			case class == condFailure && c.status == "Unknown" && c.message != "" && rc.failure.status == "" && namesErrorType(t):
+				// An error reported with status Unknown (Aiven's Error condition): the
+				// controller says what went wrong, not whether it will clear. Never Current;
+				// Failed when the error is one retrying the same spec does not clear (an
+				// API's client error, 4xx, or a reason or message terminal as in 6a), else
+				// InProgress.
+				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
+					message: t + " condition is Unknown: " + c.message, by: "infer:conditions"}
+				if clientError(c.message) || classifyReason(c.reason) == reasonTerminal ||
+					classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
+					rc.failure.status = FailedStatus
+				}
 			case class == condValidity && c.status == "False" && rc.notMet.status != FailedStatus:
 				// The controller found the spec invalid: a person must change it, unless the
 				// reason or message says the check waits on something.
@@ -268,13 +280,26 @@ func (rf *runFacts) finishesWhy() string {
 // backup or a restore each ends (…Job, TaskRun, TestExecution, SGBackup, VeleroRestore).
 var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore"}
 
-// runKindName reports whether kind is named for a run (runNouns), and is not a schedule of
-// runs: no word Cron or Schedule (CronJob, ScheduledBackup, BackupSchedule) and no
-// spec.schedule.
+// operationNouns are the last words of kinds named for an operation that finishes: a
+// migration moves something once and is over (Forklift's and vJailbreak's Migration, MTC's
+// MigMigration, HwameiStor's LocalVolumeMigrate). A kind that is this word alone is one
+// too. Not the words of what is moved or how (MigrationPolicy, MigrationPlan end in
+// another word), nor Build, Task or Test, which name definitions of runs as often as runs.
+var operationNouns = [...]string{"Migration", "Migrate"}
+
+// runKindName reports whether kind is named for a run (runNouns) or an operation that
+// finishes (operationNouns), and is not a schedule of runs: no word Cron or Schedule
+// (CronJob, ScheduledBackup, BackupSchedule) and no spec.schedule.
 func runKindName(kind string, spec map[string]any) bool {
 	named := false
 	for _, suffix := range runNouns {
 		if len(kind) > len(suffix) && strings.HasSuffix(kind, suffix) {
+			named = true
+			break
+		}
+	}
+	for _, suffix := range operationNouns {
+		if strings.HasSuffix(kind, suffix) {
 			named = true
 			break
 		}
@@ -501,8 +526,16 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 			if !stopKnown {
 				stop, stopKnown = stopAsked(m), true
 			}
-			if stop != "" {
+			switch {
+			case stop != "":
 				k, stopped = phaseUp, true
+			case k == phaseUnknown && at.i < 0 && at.j < 0 && cancelWord(value):
+				// An outcome of a stop the spec did not ask for (a run canceled from
+				// outside): the work will not be done, and nothing will resume it. Not
+				// Stopped or Halted, which a spec may ask for in ways not read here (a
+				// part's own stop field), and not in an entry of a list, which may be a
+				// history of runs.
+				k = phaseFailed
 			}
 		}
 		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
@@ -573,12 +606,25 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 }
 
 // stopWord reports a state that says the object was stopped: one of its words is Stopped,
-// Aborted, Cancelled, Canceled or Halted ("Forcefully Aborted").
+// Aborted, Cancelled, Canceled, Halted or Terminated ("Forcefully Aborted").
 func stopWord(value string) bool {
 	it := wordIter{s: value}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		switch string(w) {
-		case "stopped", "aborted", "cancelled", "canceled", "halted":
+		case "stopped", "aborted", "cancelled", "canceled", "halted", "terminated":
+			return true
+		}
+	}
+	return false
+}
+
+// cancelWord reports a state that is the outcome of a stop: one of its words is Cancelled,
+// Canceled or Terminated (Aborted is a failure word of its own).
+func cancelWord(value string) bool {
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "cancelled", "canceled", "terminated":
 			return true
 		}
 	}
