@@ -322,6 +322,20 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			// Ready about rendering) outranks Ready True.
 			if st := scanStates(m, status, f.kind, tr); st.class == phaseFailed {
 				return st.v
+			} else if st.class == phaseProgressing && changeUnderWay(st.value) {
+				// A state naming a change under way (GreptimeDB's clusterPhase Updating)
+				// outranks a Ready True that the operator does not reset while it changes
+				// what is already running.
+				st.v.message += ", though Ready is True"
+				return st.v
+			}
+			// So do the counts of the parts it runs short of their replicas
+			// (datanode.readyReplicas 2 of 3 during a rolling upgrade). Not the object's
+			// own counts: operators leave readyReplicas out or count replicas of their own
+			// beside a Ready True that is right.
+			if cv, short := partCounts(status, tr); short {
+				cv.message += ", though Ready is True"
+				return cv
 			}
 		default:
 			// Ready not True is InProgress unless the rest of the object says more: a

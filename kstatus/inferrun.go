@@ -633,7 +633,8 @@ func cancelWord(value string) bool {
 
 // stopAsked returns the spec field that asks for the object to be stopped, or "": a string
 // field named state or action, or whose name ends in State or Action (engineState,
-// desiredState, runAction), whose value is Stop, Stopped, Abort, Cancel, Halt or Halted.
+// desiredState, runAction), whose value is Stop, Stopped, Abort, Aborted, Cancel, Cancelled,
+// Canceled, Halt or Halted.
 // Fields are tried in name order, so the answer is stable.
 func stopAsked(m map[string]any) string {
 	spec, _ := m["spec"].(map[string]any)
@@ -649,7 +650,7 @@ func stopAsked(m map[string]any) string {
 		}
 		var buf [16]byte
 		switch w, _ := normalize(s, buf[:]); w {
-		case "stop", "stopped", "abort", "cancel", "halt", "halted":
+		case "stop", "stopped", "abort", "aborted", "cancel", "cancelled", "canceled", "halt", "halted":
 			found = k
 		}
 	}
@@ -945,10 +946,20 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
 	}
+	v, _ := replicasShort(m, status, tr)
+	return v
+}
+
+// replicasShort reads the counts of replicas an object publishes: of the parts it runs, one
+// object down (querierStatus.readyReplicas against querierStatus.replicas), then its own
+// readyReplicas or availableReplicas against spec.replicas (else status.replicas),
+// numberReady against desiredNumberScheduled, and a status.ready of "2/3". The first count
+// short is InProgress; short is false when none is.
+func replicasShort(m, status map[string]any, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
 	if v, ok := partCounts(status, tr); ok {
-		return v
+		return v, true
 	}
 	// Counts against the desired number: spec.replicas, else status.replicas (or the
 	// DaemonSet-style desiredNumberScheduled).
@@ -981,23 +992,23 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			}
 			if have < want && have+otherReplicas(status) < want {
 				return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
-					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}
+					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 			}
 		}
 	}
 	if desired, ok := toInt(status["desiredNumberScheduled"]); ok {
 		if ready, ok := toInt(status["numberReady"]); ok && ready < desired {
 			return verdict{status: InProgressStatus, reason: "LessReady",
-				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}
+				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}, true
 		}
 	}
 	// "ready: 2/3", as kubectl prints it and some operators publish it.
 	if s, ok := status["ready"].(string); ok {
 		if have, want, ok := fraction(s); ok && have < want {
-			return verdict{status: InProgressStatus, reason: "LessReady", message: "ready: " + s, by: "infer:counts"}
+			return verdict{status: InProgressStatus, reason: "LessReady", message: "ready: " + s, by: "infer:counts"}, true
 		}
 	}
-	return verdict{}
+	return verdict{}, false
 }
 
 // errorText is the text of an error field: a string, an object's message, or a list's

@@ -409,6 +409,34 @@ func clientError(msg string) bool {
 	return false
 }
 
+// changeWords name a change to what already runs: an update, an upgrade, a scaling, a
+// rebuild or a rolling restart. A state with one of them is not finished, though the old
+// version still serves and a Ready condition set when it first did still says True.
+// Provisioning, Creating or Pending are not among them: beside Ready True they say less
+// than it does.
+var changeWords = map[string]bool{
+	"updating": true, "upgrading": true, "downgrading": true, "scaling": true,
+	"rebuilding": true, "rolling": true, "rollingupdate": true, "restarting": true,
+	"migrating": true, "resizing": true, "expanding": true, "rebalancing": true,
+	"reconfiguring": true, "recovering": true,
+}
+
+// changeUnderWay reports whether a state value names a change under way (changeWords):
+// "Updating", "ROLLING_UPDATE", "ScalingUp".
+func changeUnderWay(value string) bool {
+	var buf [40]byte
+	if w, ok := normalize(value, buf[:]); ok && changeWords[w] {
+		return true
+	}
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if changeWords[string(w)] {
+			return true
+		}
+	}
+	return false
+}
+
 // abnormalParticiples are past participles that, as condition types, are abnormal-true: True
 // is the news and False is the normal state, so a False one is not a state still to reach.
 var abnormalParticiples = map[string]bool{
