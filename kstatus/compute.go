@@ -345,6 +345,10 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 				return malformed(f.err)
 			} else if iv.status == FailedStatus || iv.status == CurrentStatus && (iv.by == "infer:outcome" || iv.by == "infer:succeeded" || iv.by == "infer:suspended") {
 				return iv
+			} else if iv.status == CurrentStatus && iv.by == "infer:asked" && readyReportsOnlyState(ready) {
+				// A state the spec asks for, reached, that the operator reports as not
+				// Ready (a profile disabled as asked: Ready False, Unavailable).
+				return iv
 			}
 			v = notTrue(ready, "Ready")
 			if v.status == InProgressStatus {
@@ -364,6 +368,15 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 func condType(c condition) string {
 	t, _ := c.raw["type"].(string)
 	return t
+}
+
+// readyReportsOnlyState reports a Ready condition not True that says nothing beyond the
+// state it stands for: not a failure by 6a's reading (severity Error, a terminal reason or
+// message), and not work under way (a transient reason, or a message that starts with a
+// transient word).
+func readyReportsOnlyState(ready condition) bool {
+	return notTrue(ready, "Ready").status != FailedStatus && classifyReason(ready.reason) != reasonTransient &&
+		classifyMessage(ready.message) != reasonTransient && !startsTransient(ready.message)
 }
 
 // readyFallback is the message for a Ready condition with neither message nor reason.

@@ -518,17 +518,24 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	var doneValue string
 	own := kindNoun(kind)
 	stop, stopKnown := "", false
-	asked := false // best is a stop the spec asks for
+	asked := "" // the spec field that asks for best's state (a stop, a state by name), if any
 	eachStateField(status, own, func(at stateField, value string) {
 		k := phaseClassOf(value)
-		stopped := false
+		stopped := ""
+		if k == phaseUnknown || k == phaseSuspended || k == phaseUp {
+			// A state the spec asks for by name, reached (spec.state Disabled and
+			// status.status Disabled): where the object is meant to be.
+			if p := stateAsked(m, value); p != "" {
+				k, stopped = phaseUp, p
+			}
+		}
 		if (k == phaseUnknown || k == phaseFailed) && stopWord(value) {
 			if !stopKnown {
 				stop, stopKnown = stopAsked(m), true
 			}
 			switch {
 			case stop != "":
-				k, stopped = phaseUp, true
+				k, stopped = phaseUp, stop
 			case k == phaseUnknown && at.i < 0 && at.j < 0 && cancelWord(value):
 				// An outcome of a stop the spec did not ask for (a run canceled from
 				// outside): the work will not be done, and nothing will resume it. Not
@@ -562,7 +569,7 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	if done.k != "" && (sc.class == phaseRunning || sc.class == phaseUp) && best.k2 != "" {
 		// A run's outcome at the top of status decides over what its parts report below
 		// it (an OpsRequest Succeed whose database component is Running).
-		sc.class, best, sc.value, asked = phaseDone, done, doneValue, false
+		sc.class, best, sc.value, asked = phaseDone, done, doneValue, ""
 	}
 	if unknown.k != "" {
 		sc.unknown = "status." + unknown.path() + " " + strconv.Quote(sc.unknownValue)
@@ -591,10 +598,12 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	case phaseDone:
 		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:outcome"}
 	case phaseUp:
-		if asked {
-			what += ", as " + stop + " asks"
+		by := "infer:phase"
+		if asked != "" {
+			what += ", as " + asked + " asks"
+			by = "infer:asked"
 		}
-		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:phase"}
+		sc.v = verdict{status: CurrentStatus, message: what, by: by}
 	case phaseProgressing:
 		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
 	case phaseFailed:
@@ -616,6 +625,35 @@ func stopWord(value string) bool {
 		}
 	}
 	return false
+}
+
+// stateAsked returns the spec field that asks for the state value by name, or "": a
+// string field of spec named state, or whose name ends in State (desiredState, powerState),
+// whose value is value's, compared as phaseClassOf compares words (Disabled and DISABLED).
+// A state in motion (Disabling) or one that names a failure or work under way is never
+// asked for. Fields are tried in name order, so the answer is stable.
+func stateAsked(m map[string]any, value string) string {
+	var vb [40]byte
+	v, ok := normalize(value, vb[:])
+	if !ok || len(v) < 3 || strings.HasSuffix(v, "ing") {
+		return ""
+	}
+	spec, _ := m["spec"].(map[string]any)
+	found := ""
+	for k, x := range spec {
+		s, ok := x.(string)
+		if !ok || found != "" && k > found || !(strings.EqualFold(k, "state") || len(k) > 5 && strings.HasSuffix(k, "State")) {
+			continue
+		}
+		var sb [40]byte
+		if w, ok := normalize(s, sb[:]); ok && w == v {
+			found = k
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return "spec." + found
 }
 
 // cancelWord reports a state that is the outcome of a stop: one of its words is Cancelled,
