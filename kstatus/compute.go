@@ -322,6 +322,20 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			// Ready about rendering) outranks Ready True.
 			if st := scanStates(m, status, f.kind, tr); st.class == phaseFailed {
 				return st.v
+			} else if st.class == phaseProgressing && changeUnderWay(st.value) {
+				// A state naming a change under way (GreptimeDB's clusterPhase Updating)
+				// outranks a Ready True that the operator does not reset while it changes
+				// what is already running.
+				st.v.message += ", though Ready is True"
+				return st.v
+			}
+			// So do the counts of the parts it runs short of their replicas
+			// (datanode.readyReplicas 2 of 3 during a rolling upgrade). Not the object's
+			// own counts: operators leave readyReplicas out or count replicas of their own
+			// beside a Ready True that is right.
+			if cv, short := partCounts(status, tr); short {
+				cv.message += ", though Ready is True"
+				return cv
 			}
 		default:
 			// Ready not True is InProgress unless the rest of the object says more: a
@@ -330,6 +344,10 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			if iv := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
 				return malformed(f.err)
 			} else if iv.status == FailedStatus || iv.status == CurrentStatus && (iv.by == "infer:outcome" || iv.by == "infer:succeeded" || iv.by == "infer:suspended") {
+				return iv
+			} else if iv.status == CurrentStatus && iv.by == "infer:asked" && readyReportsOnlyState(ready) {
+				// A state the spec asks for, reached, that the operator reports as not
+				// Ready (a profile disabled as asked: Ready False, Unavailable).
 				return iv
 			}
 			v = notTrue(ready, "Ready")
@@ -350,6 +368,15 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 func condType(c condition) string {
 	t, _ := c.raw["type"].(string)
 	return t
+}
+
+// readyReportsOnlyState reports a Ready condition not True that says nothing beyond the
+// state it stands for: not a failure by 6a's reading (severity Error, a terminal reason or
+// message), and not work under way (a transient reason, or a message that starts with a
+// transient word).
+func readyReportsOnlyState(ready condition) bool {
+	return notTrue(ready, "Ready").status != FailedStatus && classifyReason(ready.reason) != reasonTransient &&
+		classifyMessage(ready.message) != reasonTransient && !startsTransient(ready.message)
 }
 
 // readyFallback is the message for a Ready condition with neither message nor reason.

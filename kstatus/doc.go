@@ -38,10 +38,19 @@
 //     A kind with a rule never reaches rule 5.
 //  5. The Ready condition: True is Current, unless a condition True for the latest
 //     generation says an upgrade or rollback is under way (a type ending in InProgress:
-//     UpgradeInProgress). False or Unknown is InProgress, with its reason and message,
+//     UpgradeInProgress), or, on a kind no rule names, a state of status names a change
+//     to what already runs (a word Updating, Upgrading, Downgrading, Scaling, Rebuilding,
+//     Rolling, RollingUpdate, Restarting, Migrating, Resizing, Expanding, Rebalancing,
+//     Reconfiguring or Recovering: GreptimeDB's clusterPhase Updating) or the replica
+//     counts of a part one object down are short (datanode.readyReplicas 2 of 3): many
+//     operators set Ready once and do not reset it while they change what serves. Not the
+//     object's own counts, nor Pending or Creating, which say less than Ready does.
+//     False or Unknown is InProgress, with its reason and message,
 //     unless it says a person must act (Failed: severity Error, or a terminal reason or
 //     message, as in 6a), or the rest of the object (rule 6) says more: a failure, a run
-//     that finished, or a suspension the spec asks for, reached.
+//     that finished, a suspension the spec asks for, reached, or a state the spec asks for
+//     by name, reached (6c), when Ready's reason and message say nothing more (neither a
+//     failure nor work under way: a profile disabled as asked, Ready False Unavailable).
 //  6. Otherwise the object is judged from what it publishes (inference, below).
 //
 // Rules 3 (for Stalled True), 5 and 6 read a condition's own observedGeneration too: a
@@ -89,6 +98,13 @@
 //	      its reason and message; but InProgress when its reason is transient or its
 //	      message starts with a transient word ("Waiting for ..."), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
+//	    - An error reported with status Unknown: a type named for the error itself (its
+//	      last word Error, Errors, Errored, Failed or Failure; not Degraded or Conflict)
+//	      Unknown with a message (Aiven's Error condition) is never Current: Failed when the
+//	      message quotes an API's client error (HTTP 400, 401, 403, 404, 410, 412, 413 or
+//	      422, written "[400 ...]", "status code 403", "HTTP 422" or "404 Not Found"; not
+//	      408, 409, 425 or 429, which clear by themselves) or the reason or message is
+//	      terminal (Reasons below), else InProgress.
 //	    - The spec's validity: a type whose last word is Valid or Validated (SpecValid,
 //	      ConfigValidated) or that starts with Validation and ends in Passed, Succeeded,
 //	      Success or OK. False is Failed (the controller refused the spec), InProgress when
@@ -142,6 +158,7 @@
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
+//	      Rebalancing, Reconfiguring, Downgrading,
 //	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
 //	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
@@ -162,7 +179,21 @@
 //	      Cancel, Halt or Halted, a value one of whose words is Stopped, Aborted, Cancelled,
 //	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
 //	      Current, "as spec.engineState asks" (kstatus/PAUSED.md). Other values are read as
-//	      ever: a verdict Fail beside a stop asked is still Failed.
+//	      ever: a verdict Fail beside a stop asked is still Failed. The spec's stop words
+//	      are Stop, Stopped, Abort, Aborted, Cancel, Cancelled, Canceled, Halt and Halted;
+//	      the state's add Terminated.
+//	    - The outcome of a stop the spec did not ask for: a value one of whose words is
+//	      Cancelled, Canceled or Terminated (a run canceled from outside: HCP Terraform's
+//	      status.run.status canceled), in a field of status or of an object in it (the
+//	      object's own run record, status.run), is Failed: the work will not be done, and
+//	      nothing resumes it. Not in the entries of a list, which may be a history of runs,
+//	      and not Stopped or Halted, which a spec may ask for in ways not read here. A spec
+//	      field true named for it (spec.cancel, spec.abort) asks for it (6e).
+//	    - A state the spec asks for by name: a string field of spec named state, or ending
+//	      in State (spec.state Disabled, spec.powerState PoweredOff), whose value is the
+//	      state's (compared as words are), is where the object is meant to be: Current, "as
+//	      spec.state asks", over a Ready not True that says nothing more (rule 5). Not a
+//	      state in motion (Disabling), a failure, work under way, or Running.
 //	    - Running: InProgress for a kind that finishes (6f), whose phases as its CRD's
 //	      schema lists them (an enum) include a terminal success, or that its definition
 //	      or the object marks as a run. For a kind whose enum has no terminal success,
@@ -207,8 +238,12 @@
 //	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy; a condition of an
 //	    outcome type, whatever its status), or its kind is named for a run: its last word
-//	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), unless
-//	    it schedules runs (a word Cron or Schedule in the kind, as CronJob or
+//	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), or it
+//	    is named for an operation that finishes: its last word, or the kind alone, is
+//	    Migration or Migrate (Forklift's and vJailbreak's Migration, MTC's MigMigration,
+//	    HwameiStor's LocalVolumeMigrate; not MigrationPolicy or MigrationPlan, and not
+//	    Build, Task or Test, which name a run's definition as often as a run), so an
+//	    unknown or empty state on it is InProgress until an outcome; unless it schedules runs (a word Cron or Schedule in the kind, as CronJob or
 //	    ScheduledBackup, or a spec.schedule). So a job that is still running never reads
 //	    Current.
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,

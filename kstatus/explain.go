@@ -129,6 +129,7 @@ var steps = map[string]string{
 	"infer:errors":     "rule 6d, errors the controller reports in status",
 	"infer:counts":     "rule 6d, counts of ready against desired, and readiness flags",
 	"infer:suspended":  "rule 6e, a suspension, against what the spec asks",
+	"infer:asked":      "rule 6c/6e, a state the spec asks for (a stop, a state by name), reached",
 	"infer:finishes":   "rule 6f, a kind that finishes, not finished",
 	"default":          "rule 6h, nothing in status says there is anything to wait for",
 	"malformed":        "a field kstatus reads is malformed",

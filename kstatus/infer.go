@@ -225,6 +225,7 @@ var phases = map[string]phaseKind{
 	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
 	"scheduled": phaseProgressing, "rolling": phaseProgressing, "rollingupdate": phaseProgressing,
 	"awaited": phaseProgressing, "awaiting": phaseProgressing,
+	"rebalancing": phaseProgressing, "reconfiguring": phaseProgressing, "downgrading": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
 	"crashloopbackoff": phaseFailed, "degraded": phaseFailed, "unhealthy": phaseFailed,

@@ -56,6 +56,18 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		}
 		if !c.isTrue() {
 			switch {
+			case class == condFailure && c.status == "Unknown" && c.message != "" && rc.failure.status == "" && namesErrorType(t):
+				// An error reported with status Unknown (Aiven's Error condition): the
+				// controller says what went wrong, not whether it will clear. Never Current;
+				// Failed when the error is one retrying the same spec does not clear (an
+				// API's client error, 4xx, or a reason or message terminal as in 6a), else
+				// InProgress.
+				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
+					message: t + " condition is Unknown: " + c.message, by: "infer:conditions"}
+				if clientError(c.message) || classifyReason(c.reason) == reasonTerminal ||
+					classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
+					rc.failure.status = FailedStatus
+				}
 			case class == condValidity && c.status == "False" && rc.notMet.status != FailedStatus:
 				// The controller found the spec invalid: a person must change it, unless the
 				// reason or message says the check waits on something.
@@ -268,13 +280,26 @@ func (rf *runFacts) finishesWhy() string {
 // backup or a restore each ends (…Job, TaskRun, TestExecution, SGBackup, VeleroRestore).
 var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore"}
 
-// runKindName reports whether kind is named for a run (runNouns), and is not a schedule of
-// runs: no word Cron or Schedule (CronJob, ScheduledBackup, BackupSchedule) and no
-// spec.schedule.
+// operationNouns are the last words of kinds named for an operation that finishes: a
+// migration moves something once and is over (Forklift's and vJailbreak's Migration, MTC's
+// MigMigration, HwameiStor's LocalVolumeMigrate). A kind that is this word alone is one
+// too. Not the words of what is moved or how (MigrationPolicy, MigrationPlan end in
+// another word), nor Build, Task or Test, which name definitions of runs as often as runs.
+var operationNouns = [...]string{"Migration", "Migrate"}
+
+// runKindName reports whether kind is named for a run (runNouns) or an operation that
+// finishes (operationNouns), and is not a schedule of runs: no word Cron or Schedule
+// (CronJob, ScheduledBackup, BackupSchedule) and no spec.schedule.
 func runKindName(kind string, spec map[string]any) bool {
 	named := false
 	for _, suffix := range runNouns {
 		if len(kind) > len(suffix) && strings.HasSuffix(kind, suffix) {
+			named = true
+			break
+		}
+	}
+	for _, suffix := range operationNouns {
+		if strings.HasSuffix(kind, suffix) {
 			named = true
 			break
 		}
@@ -493,16 +518,31 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	var doneValue string
 	own := kindNoun(kind)
 	stop, stopKnown := "", false
-	asked := false // best is a stop the spec asks for
+	asked := "" // the spec field that asks for best's state (a stop, a state by name), if any
 	eachStateField(status, own, func(at stateField, value string) {
 		k := phaseClassOf(value)
-		stopped := false
+		stopped := ""
+		if k == phaseUnknown || k == phaseSuspended || k == phaseUp {
+			// A state the spec asks for by name, reached (spec.state Disabled and
+			// status.status Disabled): where the object is meant to be.
+			if p := stateAsked(m, value); p != "" {
+				k, stopped = phaseUp, p
+			}
+		}
 		if (k == phaseUnknown || k == phaseFailed) && stopWord(value) {
 			if !stopKnown {
 				stop, stopKnown = stopAsked(m), true
 			}
-			if stop != "" {
-				k, stopped = phaseUp, true
+			switch {
+			case stop != "":
+				k, stopped = phaseUp, stop
+			case k == phaseUnknown && at.i < 0 && at.j < 0 && cancelWord(value):
+				// An outcome of a stop the spec did not ask for (a run canceled from
+				// outside): the work will not be done, and nothing will resume it. Not
+				// Stopped or Halted, which a spec may ask for in ways not read here (a
+				// part's own stop field), and not in an entry of a list, which may be a
+				// history of runs.
+				k = phaseFailed
 			}
 		}
 		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
@@ -529,7 +569,7 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	if done.k != "" && (sc.class == phaseRunning || sc.class == phaseUp) && best.k2 != "" {
 		// A run's outcome at the top of status decides over what its parts report below
 		// it (an OpsRequest Succeed whose database component is Running).
-		sc.class, best, sc.value, asked = phaseDone, done, doneValue, false
+		sc.class, best, sc.value, asked = phaseDone, done, doneValue, ""
 	}
 	if unknown.k != "" {
 		sc.unknown = "status." + unknown.path() + " " + strconv.Quote(sc.unknownValue)
@@ -558,10 +598,12 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	case phaseDone:
 		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:outcome"}
 	case phaseUp:
-		if asked {
-			what += ", as " + stop + " asks"
+		by := "infer:phase"
+		if asked != "" {
+			what += ", as " + asked + " asks"
+			by = "infer:asked"
 		}
-		sc.v = verdict{status: CurrentStatus, message: what, by: "infer:phase"}
+		sc.v = verdict{status: CurrentStatus, message: what, by: by}
 	case phaseProgressing:
 		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
 	case phaseFailed:
@@ -573,12 +615,54 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 }
 
 // stopWord reports a state that says the object was stopped: one of its words is Stopped,
-// Aborted, Cancelled, Canceled or Halted ("Forcefully Aborted").
+// Aborted, Cancelled, Canceled, Halted or Terminated ("Forcefully Aborted").
 func stopWord(value string) bool {
 	it := wordIter{s: value}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		switch string(w) {
-		case "stopped", "aborted", "cancelled", "canceled", "halted":
+		case "stopped", "aborted", "cancelled", "canceled", "halted", "terminated":
+			return true
+		}
+	}
+	return false
+}
+
+// stateAsked returns the spec field that asks for the state value by name, or "": a
+// string field of spec named state, or whose name ends in State (desiredState, powerState),
+// whose value is value's, compared as phaseClassOf compares words (Disabled and DISABLED).
+// A state in motion (Disabling) or one that names a failure or work under way is never
+// asked for. Fields are tried in name order, so the answer is stable.
+func stateAsked(m map[string]any, value string) string {
+	var vb [40]byte
+	v, ok := normalize(value, vb[:])
+	if !ok || len(v) < 3 || strings.HasSuffix(v, "ing") {
+		return ""
+	}
+	spec, _ := m["spec"].(map[string]any)
+	found := ""
+	for k, x := range spec {
+		s, ok := x.(string)
+		if !ok || found != "" && k > found || !(strings.EqualFold(k, "state") || len(k) > 5 && strings.HasSuffix(k, "State")) {
+			continue
+		}
+		var sb [40]byte
+		if w, ok := normalize(s, sb[:]); ok && w == v {
+			found = k
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return "spec." + found
+}
+
+// cancelWord reports a state that is the outcome of a stop: one of its words is Cancelled,
+// Canceled or Terminated (Aborted is a failure word of its own).
+func cancelWord(value string) bool {
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "cancelled", "canceled", "terminated":
 			return true
 		}
 	}
@@ -587,7 +671,8 @@ func stopWord(value string) bool {
 
 // stopAsked returns the spec field that asks for the object to be stopped, or "": a string
 // field named state or action, or whose name ends in State or Action (engineState,
-// desiredState, runAction), whose value is Stop, Stopped, Abort, Cancel, Halt or Halted.
+// desiredState, runAction), whose value is Stop, Stopped, Abort, Aborted, Cancel, Cancelled,
+// Canceled, Halt or Halted.
 // Fields are tried in name order, so the answer is stable.
 func stopAsked(m map[string]any) string {
 	spec, _ := m["spec"].(map[string]any)
@@ -603,7 +688,7 @@ func stopAsked(m map[string]any) string {
 		}
 		var buf [16]byte
 		switch w, _ := normalize(s, buf[:]); w {
-		case "stop", "stopped", "abort", "cancel", "halt", "halted":
+		case "stop", "stopped", "abort", "aborted", "cancel", "cancelled", "canceled", "halt", "halted":
 			found = k
 		}
 	}
@@ -899,10 +984,20 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
 	}
+	v, _ := replicasShort(m, status, tr)
+	return v
+}
+
+// replicasShort reads the counts of replicas an object publishes: of the parts it runs, one
+// object down (querierStatus.readyReplicas against querierStatus.replicas), then its own
+// readyReplicas or availableReplicas against spec.replicas (else status.replicas),
+// numberReady against desiredNumberScheduled, and a status.ready of "2/3". The first count
+// short is InProgress; short is false when none is.
+func replicasShort(m, status map[string]any, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
 	if v, ok := partCounts(status, tr); ok {
-		return v
+		return v, true
 	}
 	// Counts against the desired number: spec.replicas, else status.replicas (or the
 	// DaemonSet-style desiredNumberScheduled).
@@ -935,23 +1030,23 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 			}
 			if have < want && have+otherReplicas(status) < want {
 				return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
-					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}
+					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 			}
 		}
 	}
 	if desired, ok := toInt(status["desiredNumberScheduled"]); ok {
 		if ready, ok := toInt(status["numberReady"]); ok && ready < desired {
 			return verdict{status: InProgressStatus, reason: "LessReady",
-				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}
+				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}, true
 		}
 	}
 	// "ready: 2/3", as kubectl prints it and some operators publish it.
 	if s, ok := status["ready"].(string); ok {
 		if have, want, ok := fraction(s); ok && have < want {
-			return verdict{status: InProgressStatus, reason: "LessReady", message: "ready: " + s, by: "infer:counts"}
+			return verdict{status: InProgressStatus, reason: "LessReady", message: "ready: " + s, by: "infer:counts"}, true
 		}
 	}
-	return verdict{}
+	return verdict{}, false
 }
 
 // errorText is the text of an error field: a string, an object's message, or a list's

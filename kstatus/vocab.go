@@ -359,6 +359,84 @@ func classifyCondition(t string) condClass {
 	return condOther
 }
 
+// namesErrorType reports a condition type named for an error or a failure itself (Error,
+// Failed, ReconcileError, InstallFailure): its last word is error, errors, errored, failed or
+// failure. Unlike Degraded or Conflict, such a type is only ever set to report an error, so
+// a message on it is the error, whatever its status.
+func namesErrorType(t string) bool {
+	var last [16]byte
+	n := 0
+	it := wordIter{s: t}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		n = copy(last[:], w)
+	}
+	switch string(last[:n]) {
+	case "error", "errors", "errored", "failed", "failure":
+		return true
+	}
+	return false
+}
+
+// clientError reports a message that quotes an API's client error: an HTTP status 400, 401,
+// 403, 404, 410, 412, 413 or 422 written as APIs and their clients print it ("[400
+// ServiceCreate]: ...", "status code 403", "HTTP 422", "404 Not Found"). The request as the
+// spec makes it was refused, so sending it again does not help. Not 408, 409, 425 or 429
+// (a timeout, a conflict, too early or too many requests), which clear by themselves.
+func clientError(msg string) bool {
+	for i := 0; i+3 <= len(msg); i++ {
+		if msg[i] != '4' || i+3 < len(msg) && isDigit(msg[i+3]) || i > 0 && isDigit(msg[i-1]) {
+			continue
+		}
+		switch msg[i : i+3] {
+		case "400", "401", "403", "404", "410", "412", "413", "422":
+		default:
+			continue
+		}
+		before, after := strings.ToLower(msg[:i]), strings.ToLower(msg[i+3:])
+		switch {
+		case strings.HasSuffix(before, "["), strings.HasSuffix(before, "status code "),
+			strings.HasSuffix(before, "status code: "), strings.HasSuffix(before, "http "),
+			strings.HasSuffix(before, "statuscode: "), strings.HasSuffix(before, "error code "):
+			return true
+		}
+		for _, text := range [...]string{" bad request", " unauthorized", " forbidden", " not found", " gone",
+			" precondition failed", " request entity too large", " unprocessable entity"} {
+			if strings.HasPrefix(after, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changeWords name a change to what already runs: an update, an upgrade, a scaling, a
+// rebuild or a rolling restart. A state with one of them is not finished, though the old
+// version still serves and a Ready condition set when it first did still says True.
+// Provisioning, Creating or Pending are not among them: beside Ready True they say less
+// than it does.
+var changeWords = map[string]bool{
+	"updating": true, "upgrading": true, "downgrading": true, "scaling": true,
+	"rebuilding": true, "rolling": true, "rollingupdate": true, "restarting": true,
+	"migrating": true, "resizing": true, "expanding": true, "rebalancing": true,
+	"reconfiguring": true, "recovering": true,
+}
+
+// changeUnderWay reports whether a state value names a change under way (changeWords):
+// "Updating", "ROLLING_UPDATE", "ScalingUp".
+func changeUnderWay(value string) bool {
+	var buf [40]byte
+	if w, ok := normalize(value, buf[:]); ok && changeWords[w] {
+		return true
+	}
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if changeWords[string(w)] {
+			return true
+		}
+	}
+	return false
+}
+
 // abnormalParticiples are past participles that, as condition types, are abnormal-true: True
 // is the news and False is the normal state, so a False one is not a state still to reach.
 var abnormalParticiples = map[string]bool{

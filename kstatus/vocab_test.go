@@ -158,3 +158,63 @@ func TestErrorListBounds(t *testing.T) {
 		t.Fatalf("an error in entry %d: %+v, want it not read", maxEntries, v)
 	}
 }
+
+func TestIssue33Vocabularies(t *testing.T) {
+	t.Run("namesErrorType", func(t *testing.T) {
+		checkWords(t, "namesErrorType", namesErrorType, map[string]bool{
+			"Error": true, "Failed": true, "ReconcileError": true, "InstallFailure": true, "SyncErrors": true,
+			"Degraded": false, "PoolConflict": false, "ErrorFree": false, "Ready": false, "": false,
+		})
+	})
+	t.Run("clientError", func(t *testing.T) {
+		checkWords(t, "clientError", clientError, map[string]bool{
+			"failed to create service: [400 ServiceCreate]: Plan startup-1234 is not available": true,
+			"request failed with status code 403":                                               true,
+			"HTTP 422: spec.size is too small":                                                  true,
+			"GET /v1/projects/x: 404 Not Found":                                                 true,
+			"[429 TooManyRequests]: slow down":                                                  false, // clears by itself
+			"[409 Conflict]: retry":                                                             false,
+			"replication factor 400 is larger than 3":                                           false, // a number, not a code
+			"[4000 Weird]":                                                                      false,
+			"":                                                                                  false,
+		})
+	})
+	t.Run("changeUnderWay", func(t *testing.T) {
+		checkWords(t, "changeUnderWay", changeUnderWay, map[string]bool{
+			"Updating": true, "ROLLING_UPDATE": true, "ScalingUp": true, "Rebuilding": true, "upgrading": true,
+			"Pending": false, "Creating": false, "Provisioning": false, "Running": false, "": false,
+		})
+	})
+	t.Run("cancelWord", func(t *testing.T) {
+		checkWords(t, "cancelWord", cancelWord, map[string]bool{
+			"canceled": true, "Cancelled": true, "TERMINATED": true, "RunCanceled": true,
+			"Stopped": false, "Halted": false, "Cancelling": false, "Aborted": false,
+		})
+	})
+	t.Run("runKindName", func(t *testing.T) {
+		checkWords(t, "runKindName", func(k string) bool { return runKindName(k, nil) }, map[string]bool{
+			"Migration": true, "MigMigration": true, "LocalVolumeMigrate": true, "DirectVolumeMigration": true,
+			"MigrationPolicy": false, "MigrationPlan": false, "ScheduledMigration": false,
+			"Build": false, "BuildRun": true, "Task": false, "Test": false,
+		})
+	})
+	t.Run("stateAsked", func(t *testing.T) {
+		obj := func(spec map[string]any) map[string]any { return map[string]any{"spec": spec} }
+		for _, c := range []struct {
+			spec  map[string]any
+			value string
+			want  string
+		}{
+			{map[string]any{"state": "Disabled"}, "Disabled", "spec.state"},
+			{map[string]any{"powerState": "PoweredOff"}, "POWERED_OFF", "spec.powerState"},
+			{map[string]any{"state": "Disabled"}, "Disabling", ""}, // in motion, not there yet
+			{map[string]any{"state": "Enabled"}, "Disabled", ""},
+			{map[string]any{"mode": "Disabled"}, "Disabled", ""}, // not a field named for a state
+			{map[string]any{"state": "Off"}, "Off", "spec.state"},
+		} {
+			if got := stateAsked(obj(c.spec), c.value); got != c.want {
+				t.Errorf("stateAsked(%v, %q) = %q, want %q", c.spec, c.value, got, c.want)
+			}
+		}
+	})
+}
