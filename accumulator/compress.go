@@ -34,6 +34,13 @@ const zdictID = 1
 // huge size cannot make DecodeAll allocate it. The API server refuses objects far smaller.
 const zmaxDecoded = 64 << 20
 
+// zwindow is the encoder's window: how far back a match may reach. Objects are small, so a
+// larger window would find little more, and it sizes the encoder's buffers.
+const zwindow = 32 << 10
+
+// zmaxDict bounds the dictionary: the first object's encoding, or its first zmaxDict bytes.
+const zmaxDict = zwindow / 2
+
 // zcodec compresses one query's compact objects. Its state is made from the first object it
 // compresses, once; it is safe for concurrent use (EncodeAll and DecodeAll are).
 type zcodec struct {
@@ -61,12 +68,14 @@ func (z *zcodec) stateFor(first []byte) (*zstate, error) {
 	if s := z.state.Load(); s != nil {
 		return s, nil
 	}
-	dict := slices.Clone(first)
-	// One encoder: objects are compacted in each query's reflector goroutine, one at a
-	// time, and an encoder's state is the bulk of the codec's fixed cost. No checksum:
-	// the bytes never leave memory.
+	dict := slices.Clone(first[:min(len(first), zmaxDict)])
+	// The encoder's tables and history are the codec's fixed cost, once per query: one
+	// encoder (objects are compacted in each query's reflector goroutine, one at a time),
+	// the fastest level and a small window keep it under a megabyte, where zstd's defaults
+	// take 11 MB. No checksum: the bytes never leave memory.
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(zdictID, dict), zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true), zstd.WithEncoderLevel(zstd.SpeedDefault))
+		zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true), zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithWindowSize(zwindow))
 	if err != nil {
 		return nil, fmt.Errorf("zstd encoder: %w", err)
 	}
