@@ -118,8 +118,9 @@ func (c Compact[T]) Status() kstatus.Result {
 }
 
 // Name, Namespace and ResourceVersion return the object's metadata fields, read from its
-// encoding without decoding it (a scan of a few dozen bytes, no allocation). The strings share
-// memory with the encoding: keeping one keeps the whole encoding alive.
+// encoding without decoding it (a scan of a few dozen bytes, no allocation; with
+// Options.CompressCompact, from the uncompressed head kept beside the compressed object).
+// The strings share memory with the encoding: keeping one keeps the whole encoding alive.
 func (c Compact[T]) Name() string { return c.c.metaString(metaNameField) }
 
 // Namespace: see Name.
@@ -130,7 +131,8 @@ func (c Compact[T]) ResourceVersion() string { return c.c.metaString(metaResourc
 
 // Meta decodes the object's metadata alone (labels, annotations, owner references and the
 // rest, but managedFields if they were stripped): a fraction of a Get for objects whose spec
-// and status are the bulk. The result is the caller's own.
+// and status are the bulk. The result is the caller's own. With Options.CompressCompact it
+// decompresses the whole object first, then decodes the metadata alone.
 func (c Compact[T]) Meta() (*metav1.ObjectMeta, error) {
 	if c.c == nil {
 		return nil, ErrEmptyCompact
