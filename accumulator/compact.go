@@ -46,8 +46,11 @@ type Compact[T any] struct {
 // compactObject is one version of an object held compact: immutable once built.
 type compactObject struct {
 	// data is the object's protobuf message (the generated Marshal's output), with no spare
-	// capacity.
-	data []byte
+	// capacity; or, if kind compresses (zhead > 0), a small message holding only the
+	// object's name, namespace and resource version in its metadata, data[:zhead], followed
+	// by the whole message compressed (see compress.go).
+	data  []byte
+	zhead int32
 	// status is the object's kstatus, computed before the object was encoded.
 	status *kstatus.Result
 	kind   *compactKind
@@ -57,6 +60,9 @@ type compactObject struct {
 type compactKind struct {
 	gvk schema.GroupVersionKind
 	t   reflect.Type // the struct type, such as corev1.Pod
+	// z compresses and decompresses the query's objects (Options.CompressCompact); nil
+	// when they are held uncompressed.
+	z *zcodec
 }
 
 // protoMarshaler and protoUnmarshaler are what the generated types of built-in kinds
@@ -112,8 +118,9 @@ func (c Compact[T]) Status() kstatus.Result {
 }
 
 // Name, Namespace and ResourceVersion return the object's metadata fields, read from its
-// encoding without decoding it (a scan of a few dozen bytes, no allocation). The strings share
-// memory with the encoding: keeping one keeps the whole encoding alive.
+// encoding without decoding it (a scan of a few dozen bytes, no allocation; with
+// Options.CompressCompact, from the uncompressed head kept beside the compressed object).
+// The strings share memory with the encoding: keeping one keeps the whole encoding alive.
 func (c Compact[T]) Name() string { return c.c.metaString(metaNameField) }
 
 // Namespace: see Name.
@@ -124,7 +131,8 @@ func (c Compact[T]) ResourceVersion() string { return c.c.metaString(metaResourc
 
 // Meta decodes the object's metadata alone (labels, annotations, owner references and the
 // rest, but managedFields if they were stripped): a fraction of a Get for objects whose spec
-// and status are the bulk. The result is the caller's own.
+// and status are the bulk. The result is the caller's own. With Options.CompressCompact it
+// decompresses the whole object first, then decodes the metadata alone.
 func (c Compact[T]) Meta() (*metav1.ObjectMeta, error) {
 	if c.c == nil {
 		return nil, ErrEmptyCompact
@@ -132,8 +140,9 @@ func (c Compact[T]) Meta() (*metav1.ObjectMeta, error) {
 	return c.c.meta()
 }
 
-// Size returns the length of the object's encoding, the bulk of what the view holds for it;
-// 0 for the zero Compact.
+// Size returns the length of the object's encoding (compressed, with its uncompressed head, if
+// Options.CompressCompact is set), the bulk of what the view holds for it; 0 for the zero
+// Compact.
 func (c Compact[T]) Size() int {
 	if c.c == nil {
 		return 0
@@ -172,8 +181,15 @@ func bytesField(b []byte, num protowire.Number) (_ []byte, ok bool) {
 	return nil, false
 }
 
-// metaBytes returns the object's ObjectMeta message: field 1 of the object.
-func (co *compactObject) metaBytes() ([]byte, bool) { return bytesField(co.data, objectMetaField) }
+// metaBytes returns the object's ObjectMeta message: field 1 of the object. For a compressed
+// object, that of its uncompressed head: name, namespace and resource version alone.
+func (co *compactObject) metaBytes() ([]byte, bool) {
+	head := co.data
+	if co.zhead > 0 {
+		head = co.data[:min(int(co.zhead), len(co.data))]
+	}
+	return bytesField(head, objectMetaField)
+}
 
 // metaString returns string field num of the object's ObjectMeta, sharing the encoding's
 // memory (which is never modified); "" if absent.
@@ -194,8 +210,13 @@ func (co *compactObject) metaString(num protowire.Number) string {
 
 // meta decodes the object's metadata into a new ObjectMeta.
 func (co *compactObject) meta() (*metav1.ObjectMeta, error) {
-	b, ok := co.metaBytes()
 	m := &metav1.ObjectMeta{}
+	data, buf, err := co.message()
+	defer releaseBuf(buf)
+	if err != nil {
+		return m, err
+	}
+	b, ok := bytesField(data, objectMetaField)
 	if !ok {
 		return m, fmt.Errorf("accumulator: compact %s: no metadata", co.kind.gvk.Kind)
 	}
@@ -213,7 +234,14 @@ func (co *compactObject) decode() (runtime.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("accumulator: %v has no Unmarshal", co.kind.t)
 	}
-	if err := u.Unmarshal(co.data); err != nil {
+	data, buf, err := co.message()
+	defer releaseBuf(buf)
+	if err != nil {
+		return nil, err
+	}
+	// The generated Unmarshal copies every string and byte slice out of data, so the object
+	// shares nothing with a buffer that decompression reuses.
+	if err := u.Unmarshal(data); err != nil {
 		return nil, fmt.Errorf("accumulator: decode compact %s: %w", co.kind.gvk.Kind, err)
 	}
 	obj := v.Interface().(runtime.Object)
@@ -235,6 +263,14 @@ func newCompact(obj any, k *compactKind, st *kstatus.Result) (*compactObject, er
 	m, ok := typed.(protoMarshaler)
 	if !ok {
 		return nil, fmt.Errorf("compact %s: %T has no Marshal", describeObject(k.gvk.Kind, obj), typed)
+	}
+	if k.z != nil {
+		co, err := k.z.compact(m)
+		if err != nil {
+			return nil, fmt.Errorf("compact %s: %w", describeObject(k.gvk.Kind, obj), err)
+		}
+		co.status, co.kind = st, k
+		return co, nil
 	}
 	data, err := m.Marshal()
 	if err != nil {
@@ -292,6 +328,9 @@ func compactElem(t reflect.Type) reflect.Type {
 func (q *query) compactKind() *compactKind {
 	if q.ckind == nil {
 		q.ckind = &compactKind{gvk: q.spec.GVK, t: q.schemeType}
+		if q.compress {
+			q.ckind.z = &zcodec{}
+		}
 	}
 	return q.ckind
 }

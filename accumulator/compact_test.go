@@ -87,10 +87,16 @@ func TestCompactAndStructViewsAgree(t *testing.T) {
 	t.Run("struct", func(t *testing.T) { want = scriptTypedStream(t, storeForms[1], cms, deploys, pods) })
 
 	held := func(o *accumulator.Options) { o.Snapshot = (*compactSnapshot)(nil) }
+	compressed := func(o *accumulator.Options) { o.CompressCompact = true }
+	heldCompressed := func(o *accumulator.Options) { held(o); compressed(o) }
+	unstructuredCopy := func(_ testing.TB, u *unstructured.Unstructured) any { return u.DeepCopy() }
 	for _, form := range []storeForm{
 		{"compact at update", func(*accumulator.Options) {}, toTyped},
 		{"compact on arrival", held, toTyped},
-		{"compact on arrival, unstructured", held, func(_ testing.TB, u *unstructured.Unstructured) any { return u.DeepCopy() }},
+		{"compact on arrival, unstructured", held, unstructuredCopy},
+		{"compressed at update", compressed, toTyped},
+		{"compressed on arrival", heldCompressed, toTyped},
+		{"compressed on arrival, unstructured", heldCompressed, unstructuredCopy},
 	} {
 		t.Run(form.name, func(t *testing.T) {
 			var snap compactSnapshot
@@ -105,7 +111,13 @@ func TestCompactAndStructViewsAgree(t *testing.T) {
 // TestCompactGetIsTheCallersOwn: an object Get returns is new each time; editing it changes
 // nothing the view holds, nor what the next Get or another snapshot decodes.
 func TestCompactGetIsTheCallersOwn(t *testing.T) {
-	acc := mustNew(t, accumulator.Options{Snapshot: (*compactSnapshot)(nil)},
+	for _, compress := range []bool{false, true} {
+		t.Run("compress="+strconv.FormatBool(compress), func(t *testing.T) { testCompactGetIsTheCallersOwn(t, compress) })
+	}
+}
+
+func testCompactGetIsTheCallersOwn(t *testing.T, compress bool) {
+	acc := mustNew(t, accumulator.Options{Snapshot: (*compactSnapshot)(nil), CompressCompact: compress},
 		cmQuery("ConfigMaps", ""),
 		accumulator.QuerySpec{Name: "Deployments", GVK: deploymentGVK},
 		accumulator.QuerySpec{Name: "Pods", GVK: podGVK})
@@ -121,6 +133,11 @@ func TestCompactGetIsTheCallersOwn(t *testing.T) {
 		t.Fatalf("snapshot holds %d ConfigMaps and %d Pods; want 1 and 1", len(snap.ConfigMaps), len(snap.Pods))
 	}
 	first := mustGet(t, snap.ConfigMaps[0])
+	if plain, err := first.Marshal(); err != nil {
+		t.Fatal(err)
+	} else if size := snap.ConfigMaps[0].Size(); (size < len(plain)) != compress {
+		t.Errorf("Size() = %d against an encoding of %d; want it smaller exactly when compressed (%v)", size, len(plain), compress)
+	}
 	first.Data["k"] = "edited"
 	first.Labels["app"] = "edited"
 	again := mustGet(t, snap.ConfigMaps[0])
@@ -200,13 +217,19 @@ func describeCompact[T any](cs []accumulator.Compact[T]) []string {
 // one): placement, the client's writes matched by shard, a shard added, one moved away
 // (ObjectMoved), give the same views and deltas as for structs.
 func TestCompactShardFeeds(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		t.Run("compress="+strconv.FormatBool(compress), func(t *testing.T) { testCompactShardFeeds(t, compress) })
+	}
+}
+
+func testCompactShardFeeds(t *testing.T, compress bool) {
 	ov := &fakeOverlay{}
 	spec := cmQuery("ConfigMaps", "")
 	spec.ShardOf = shardByLabelOf
 	var snap struct {
 		ConfigMaps []accumulator.Compact[*corev1.ConfigMap]
 	}
-	acc := mustNew(t, accumulator.Options{Overlay: ov, Snapshot: &snap}, spec)
+	acc := mustNew(t, accumulator.Options{Overlay: ov, Snapshot: &snap, CompressCompact: compress}, spec)
 	st := acc.Store("ConfigMaps")
 	if !st.Compact() {
 		t.Fatal("the store does not compact")

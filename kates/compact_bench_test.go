@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,10 +42,12 @@ func readRealistic(tb testing.TB, name string, into runtimeapi.Object) {
 }
 
 // wireObjects returns n copies of testdata/realistic/<name>.json as protobuf messages, each
-// with its own identity.
-func wireObjects(tb testing.TB, name string, n int) [][]byte {
+// with its own identity. With varied, they differ further, as a real cluster's objects do
+// (see vary): identical copies flatter compression against a dictionary made of one of them.
+func wireObjects(tb testing.TB, name string, n int, varied bool) [][]byte {
 	tb.Helper()
 	out := make([][]byte, n)
+	rng := rand.New(rand.NewPCG(uint64(len(name)), 37))
 	for i := range n {
 		var data []byte
 		var err error
@@ -52,6 +58,9 @@ func wireObjects(tb testing.TB, name string, n int) [][]byte {
 			cm.Name = fmt.Sprintf("%s-%06d", cm.Name, i)
 			cm.UID = types.UID(fmt.Sprintf("00000000-0000-0000-0001-%012d", i))
 			cm.ResourceVersion = fmt.Sprint(1000 + i)
+			if varied {
+				varyConfigMap(&cm, i, rng)
+			}
 			data, err = cm.Marshal()
 		case "pod":
 			var pod corev1.Pod
@@ -64,6 +73,9 @@ func wireObjects(tb testing.TB, name string, n int) [][]byte {
 			for j := range pod.Status.ContainerStatuses {
 				pod.Status.ContainerStatuses[j].ContainerID = fmt.Sprintf("containerd://%064x", i*8+j)
 			}
+			if varied {
+				varyPod(&pod, i, rng)
+			}
 			data, err = pod.Marshal()
 		}
 		if err != nil {
@@ -72,6 +84,89 @@ func wireObjects(tb testing.TB, name string, n int) [][]byte {
 		out[i] = data
 	}
 	return out
+}
+
+// hexOf returns n random hex digits.
+func hexOf(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for b.Len() < n {
+		fmt.Fprintf(&b, "%016x", rng.Uint64())
+	}
+	return b.String()[:n]
+}
+
+var settingValue = regexp.MustCompile(`value-0-[0-9]+`)
+
+// varyConfigMap makes cm the i-th of many different ConfigMaps: every setting's value in its
+// data is 8 random hex digits (of ~1 KiB of data, ~300 bytes that no other object repeats),
+// its checksum and revision annotations are random hashes, and its instance, version and team
+// labels come from 50, 7 and 12 values.
+func varyConfigMap(cm *corev1.ConfigMap, i int, rng *rand.Rand) {
+	for k, v := range cm.Data {
+		cm.Data[k] = settingValue.ReplaceAllStringFunc(v, func(string) string { return hexOf(rng, 8) })
+	}
+	cm.Labels["app.kubernetes.io/instance"] = fmt.Sprintf("bench-app-%d", i%50)
+	cm.Labels["app.kubernetes.io/version"] = fmt.Sprintf("1.%d.%d", i%7, i%3)
+	cm.Labels["team"] = fmt.Sprintf("team-%d", i%12)
+	cm.Annotations["kates.dev/checksum"] = "sha256:" + hexOf(rng, 64)
+	cm.Annotations["kates.dev/revision"] = hexOf(rng, 40)
+	cm.CreationTimestamp = metav1.NewTime(cm.CreationTimestamp.Add(time.Duration(i) * time.Second))
+}
+
+// varyPod makes pod the i-th replica of one of 20 Deployments, which differ in name, template
+// hash, owner, image tags and digests and region; each Pod has its own node (of 100), host IP
+// and start times besides the identity, IP and container IDs every copy has.
+func varyPod(pod *corev1.Pod, i int, rng *rand.Rand) {
+	d := i % 20
+	drng := rand.New(rand.NewPCG(uint64(d), 20)) // the same for every replica of d
+	hash := hexOf(drng, 10)
+	app := fmt.Sprintf("bench-web-%d", d)
+	pod.Labels["app.kubernetes.io/instance"] = app
+	pod.Labels["app.kubernetes.io/name"] = app
+	pod.Labels["pod-template-hash"] = hash
+	pod.Labels["team"] = fmt.Sprintf("team-%d", d%12)
+	pod.GenerateName = app + "-" + hash + "-"
+	pod.Name = fmt.Sprintf("%s-%s-%s", app, hash, hexOf(rng, 5))
+	for j := range pod.OwnerReferences {
+		pod.OwnerReferences[j].Name = app + "-" + hash
+		pod.OwnerReferences[j].UID = types.UID(fmt.Sprintf("%s-%s-%s-%s-%s", hexOf(drng, 8), hexOf(drng, 4), hexOf(drng, 4), hexOf(drng, 4), hexOf(drng, 12)))
+	}
+	regions := []string{"eu-west-1", "us-east-1", "ap-south-1", "eu-central-1"}
+	images := map[string]string{}
+	for j := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[j]
+		repo, _, _ := strings.Cut(c.Image, ":")
+		c.Image = fmt.Sprintf("%s:%d.%d.%d", repo, 1+d%3, d, drng.IntN(40))
+		images[c.Name] = c.Image
+		for k := range c.Env {
+			if strings.HasSuffix(c.Env[k].Name, "_REGION") {
+				c.Env[k].Value = regions[d%len(regions)]
+			}
+			if strings.HasSuffix(c.Env[k].Name, "_UPSTREAM") {
+				c.Env[k].Value = fmt.Sprintf("http://backend-%d.bench.svc.cluster.local:9000", d)
+			}
+		}
+	}
+	node := rng.IntN(100)
+	pod.Spec.NodeName = fmt.Sprintf("node-%03d", node)
+	pod.Status.HostIP = fmt.Sprintf("10.0.%d.%d", node/250, 1+node%250)
+	pod.Status.HostIPs = []corev1.HostIP{{IP: pod.Status.HostIP}}
+	start := metav1.NewTime(pod.Status.StartTime.Add(time.Duration(rng.IntN(86400)) * time.Second))
+	pod.Status.StartTime = &start
+	pod.CreationTimestamp = start
+	for j := range pod.Status.ContainerStatuses {
+		cs := &pod.Status.ContainerStatuses[j]
+		if img, ok := images[cs.Name]; ok {
+			cs.Image = img
+			cs.ImageID = img + "@sha256:" + hexOf(drng, 64)
+		}
+		if cs.State.Running != nil {
+			cs.State.Running.StartedAt = start
+		}
+	}
+	for j := range pod.Status.Conditions {
+		pod.Status.Conditions[j].LastTransitionTime = start
+	}
 }
 
 type benchStructView struct {
@@ -84,10 +179,22 @@ type benchCompactView struct {
 	Pods       map[string]Compact[*corev1.Pod]
 }
 
-// fillView decodes cms and pods as a Watch would into a new Accumulator, compact or not,
-// through each store's Transformer and Replace, and returns it with its first snapshot.
-func fillView(tb testing.TB, compact bool, cms, pods [][]byte) (*accumulator.Accumulator, any) {
+// viewMode is how fillView's view holds its objects.
+type viewMode int
+
+const (
+	structMode     viewMode = iota // Go structs, as a Watch into struct fields
+	compactMode                    // compact, protobuf
+	compressedMode                 // compact, compressed (CompressCompact)
+)
+
+func (m viewMode) String() string { return [...]string{"struct", "compact", "compressed"}[m] }
+
+// fillView decodes cms and pods as a Watch would into a new Accumulator holding them as mode
+// says, through each store's Transformer and Replace, and returns it with its first snapshot.
+func fillView(tb testing.TB, mode viewMode, cms, pods [][]byte) (*accumulator.Accumulator, any) {
 	tb.Helper()
+	compact := mode != structMode
 	in := newInterner()
 	share := protodecode.NewCopier()
 	share.SetIntern(in.internPart)
@@ -104,6 +211,7 @@ func fillView(tb testing.TB, compact bool, cms, pods [][]byte) (*accumulator.Acc
 	if compact {
 		share = nil
 		opts.Snapshot = (*benchCompactView)(nil)
+		opts.CompressCompact = mode == compressedMode
 		snap = &benchCompactView{}
 	}
 	dec := protodecode.NewObjectDecoder(nil, Scheme, protodecode.Options{StripManagedFields: true, Share: share})
@@ -158,79 +266,155 @@ func heapOf(fill func() any, objects int) float64 {
 }
 
 // BenchmarkCompactViewMemory reports the heap a complete view holds per object (store, view
-// and the consumer's first snapshot), B/object, for a struct view and a compact one of the
-// same objects, and their ratio: 10,000 ConfigMaps and 3,000 Pods, each kind alone, and both.
+// and the consumer's first snapshot), B/object, for a struct view, a compact one and a
+// compressed compact one (CompressCompact) of the same objects, and their ratios: 10,000
+// ConfigMaps and 3,000 Pods, each kind alone, and both; of copies that differ only in
+// identity (same=) and of objects that differ as a real cluster's do (varied=, see vary*).
 func BenchmarkCompactViewMemory(b *testing.B) {
+	b.ReportAllocs()
+	for _, objects := range []string{"same", "varied"} {
+		for _, size := range []struct {
+			name     string
+			cms, pod int
+		}{{"configmaps=10000", 10000, 0}, {"pods=3000", 0, 3000}, {"configmaps=10000+pods=3000", 10000, 3000}} {
+			b.Run(objects+"/"+size.name, func(b *testing.B) {
+				varied := objects == "varied"
+				cms, pods := wireObjects(b, "configmap", size.cms, varied), wireObjects(b, "pod", size.pod, varied)
+				n := size.cms + size.pod
+				var perObject [3]float64
+				for b.Loop() {
+					for _, mode := range []viewMode{structMode, compactMode, compressedMode} {
+						perObject[mode] = heapOf(func() any { acc, snap := fillView(b, mode, cms, pods); return []any{acc, snap} }, n)
+					}
+				}
+				structs, compact, compressed := perObject[structMode], perObject[compactMode], perObject[compressedMode]
+				b.ReportMetric(structs, "struct-B/object")
+				b.ReportMetric(compact, "compact-B/object")
+				b.ReportMetric(compressed, "compressed-B/object")
+				b.ReportMetric(compact/structs, "compact/struct")
+				b.ReportMetric(compressed/structs, "compressed/struct")
+				b.ReportMetric(compressed/compact, "compressed/compact")
+			})
+		}
+	}
+}
+
+// cpuTime returns the CPU time this process has used, user and system: on a machine others
+// load, it counts what the work cost, where wall time counts the wait for a core too.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkCompactArrival reports what holding objects costs the client's CPU as they arrive:
+// decoding the objects from the wire and storing them through each store's Transformer and
+// Replace, then the first Update, per object, in CPU time of the process (garbage collection
+// included), for each mode. compact minus struct is what computing status on arrival and
+// encoding cost (a struct field without Entry computes no status); compressed minus compact
+// is what compressing adds. The modes alternate in one loop; min-* is the cheapest round.
+func BenchmarkCompactArrival(b *testing.B) {
 	for _, size := range []struct {
 		name     string
 		cms, pod int
-	}{{"configmaps=10000", 10000, 0}, {"pods=3000", 0, 3000}, {"configmaps=10000+pods=3000", 10000, 3000}} {
-		b.Run(size.name, func(b *testing.B) {
-			cms, pods := wireObjects(b, "configmap", size.cms), wireObjects(b, "pod", size.pod)
-			n := size.cms + size.pod
-			var structs, compact float64
-			for b.Loop() {
-				structs = heapOf(func() any { acc, snap := fillView(b, false, cms, pods); return []any{acc, snap} }, n)
-				compact = heapOf(func() any { acc, snap := fillView(b, true, cms, pods); return []any{acc, snap} }, n)
+	}{{"configmaps=2000", 2000, 0}, {"pods=1000", 0, 1000}} {
+		b.Run("varied/"+size.name, func(b *testing.B) {
+			cms, pods := wireObjects(b, "configmap", size.cms, true), wireObjects(b, "pod", size.pod, true)
+			n := float64(size.cms + size.pod)
+			var total, cheapest [3]time.Duration
+			for i := range cheapest {
+				cheapest[i] = 1 << 62
 			}
-			b.ReportMetric(structs, "struct-B/object")
-			b.ReportMetric(compact, "compact-B/object")
-			b.ReportMetric(compact/structs, "compact/struct")
+			for b.Loop() {
+				for _, mode := range []viewMode{structMode, compactMode, compressedMode} {
+					runtime.GC()
+					t0 := cpuTime()
+					acc, snap := fillView(b, mode, cms, pods)
+					runtime.GC() // the garbage fill made is part of its cost
+					d := cpuTime() - t0
+					runtime.KeepAlive(acc)
+					runtime.KeepAlive(snap)
+					total[mode] += d
+					cheapest[mode] = min(cheapest[mode], d)
+				}
+			}
+			for _, mode := range []viewMode{structMode, compactMode, compressedMode} {
+				b.ReportMetric(float64(total[mode].Nanoseconds())/float64(b.N)/n, mode.String()+"-cpu-ns/object")
+				b.ReportMetric(float64(cheapest[mode].Nanoseconds())/n, "min-"+mode.String()+"-cpu-ns/object")
+			}
+			b.ReportMetric(float64(total[compressedMode]-total[compactMode])/float64(b.N)/n, "compress-cpu-ns/object")
 		})
 	}
 }
 
-// BenchmarkCompactGet compares one Get of a compact Pod (and ConfigMap) with decoding the
-// same object from its wire bytes as a Watch does (managedFields left out, undecoded), and
-// with apimachinery's generated Unmarshal of the whole wire message.
+// BenchmarkCompactGet compares one Get of a compact Pod (and ConfigMap), uncompressed and
+// compressed, with decoding the same object from its wire bytes as a Watch does (managedFields
+// left out, undecoded). The object is the second of a query's varied objects: the first is
+// the compressed query's dictionary, which compresses to almost nothing against itself.
 func BenchmarkCompactGet(b *testing.B) {
+	b.ReportAllocs()
 	for _, kind := range []string{"pod", "configmap"} {
-		wire := wireObjects(b, kind, 1)
+		wire := wireObjects(b, kind, 2, true)
 		gvk := corev1.SchemeGroupVersion.WithKind("Pod")
-		var get func() (runtimeapi.Object, error)
-		if kind == "pod" {
-			_, snap := fillView(b, true, nil, wire)
-			for _, c := range snap.(*benchCompactView).Pods {
-				get = func() (runtimeapi.Object, error) { return c.Get() }
-			}
-		} else {
+		if kind == "configmap" {
 			gvk = corev1.SchemeGroupVersion.WithKind("ConfigMap")
-			_, snap := fillView(b, true, wire, nil)
-			for _, c := range snap.(*benchCompactView).ConfigMaps {
-				get = func() (runtimeapi.Object, error) { return c.Get() }
+		}
+		var gets [3]func() (runtimeapi.Object, error)
+		var sizes [3]int
+		for _, mode := range []viewMode{compactMode, compressedMode} {
+			var snap any
+			if kind == "pod" {
+				_, snap = fillView(b, mode, nil, wire)
+			} else {
+				_, snap = fillView(b, mode, wire, nil)
+			}
+			view := snap.(*benchCompactView)
+			for _, c := range view.Pods {
+				if c.ResourceVersion() == "500001" {
+					gets[mode] = func() (runtimeapi.Object, error) { return c.Get() }
+					sizes[mode] = c.Size()
+				}
+			}
+			for _, c := range view.ConfigMaps {
+				if c.ResourceVersion() == "1001" {
+					gets[mode] = func() (runtimeapi.Object, error) { return c.Get() }
+					sizes[mode] = c.Size()
+				}
 			}
 		}
 		dec := protodecode.NewObjectDecoder(nil, Scheme, protodecode.Options{StripManagedFields: true})
-		wireDecode := func() (runtimeapi.Object, error) { return dec.DecodeItem(wire[0], gvk) }
-		// The two alternate in one loop, so that a busy machine slows both alike; the ratio
-		// is the figure to read. On a loaded machine the means swing with preemption: the
-		// fastest of each (min-ns/...) is what the code costs.
+		gets[structMode] = func() (runtimeapi.Object, error) { return dec.DecodeItem(wire[1], gvk) }
+		names := [3]string{"wire-decode", "Get", "compressed-Get"}
+		// The three alternate in one loop, so that a busy machine slows them alike; the
+		// ratios are the figures to read. On a loaded machine the means swing with
+		// preemption: the fastest of each (min-ns/...) is what the code costs.
 		b.Run(kind, func(b *testing.B) {
-			var tGet, tWire time.Duration
-			minGet, minWire := time.Duration(1<<62), time.Duration(1<<62)
+			var total [3]time.Duration
+			fastest := [3]time.Duration{1 << 62, 1 << 62, 1 << 62}
 			for b.Loop() {
-				t0 := time.Now()
-				if _, err := get(); err != nil {
-					b.Fatal(err)
+				for m, get := range gets {
+					t0 := time.Now()
+					if _, err := get(); err != nil {
+						b.Fatal(err)
+					}
+					d := time.Since(t0)
+					total[m] += d
+					fastest[m] = min(fastest[m], d)
 				}
-				t1 := time.Now()
-				if _, err := wireDecode(); err != nil {
-					b.Fatal(err)
-				}
-				dWire, dGet := time.Since(t1), t1.Sub(t0)
-				tWire += dWire
-				tGet += dGet
-				minWire, minGet = min(minWire, dWire), min(minGet, dGet)
 			}
 			n := float64(b.N)
-			b.ReportMetric(float64(tGet.Nanoseconds())/n, "ns/Get")
-			b.ReportMetric(float64(tWire.Nanoseconds())/n, "ns/wire-decode")
-			b.ReportMetric(float64(tGet)/float64(tWire), "Get/wire-decode")
-			b.ReportMetric(float64(minGet.Nanoseconds()), "min-ns/Get")
-			b.ReportMetric(float64(minWire.Nanoseconds()), "min-ns/wire-decode")
-			b.ReportMetric(float64(minGet)/float64(minWire), "min-Get/min-wire-decode")
-			b.ReportMetric(testing.AllocsPerRun(100, func() { _, _ = get() }), "allocs/Get")
-			b.ReportMetric(testing.AllocsPerRun(100, func() { _, _ = wireDecode() }), "allocs/wire-decode")
+			for m, name := range names {
+				b.ReportMetric(float64(total[m].Nanoseconds())/n, "ns/"+name)
+				b.ReportMetric(float64(fastest[m].Nanoseconds()), "min-ns/"+name)
+				b.ReportMetric(testing.AllocsPerRun(100, func() { _, _ = gets[m]() }), "allocs/"+name)
+			}
+			b.ReportMetric(float64(total[compactMode])/float64(total[structMode]), "Get/wire-decode")
+			b.ReportMetric(float64(total[compressedMode])/float64(total[structMode]), "compressed-Get/wire-decode")
+			b.ReportMetric(float64(fastest[compressedMode])/float64(fastest[structMode]), "min-compressed-Get/min-wire-decode")
+			b.ReportMetric(float64(sizes[compactMode]), "compact-B")
+			b.ReportMetric(float64(sizes[compressedMode]), "compressed-B")
 		})
 	}
 }

@@ -2,6 +2,7 @@ package kates_test
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"testing"
 	"time"
@@ -73,8 +74,14 @@ func views(t *testing.T, cs compactSnap, ss structSnap) (compact, structs map[st
 // that the two views hold the same objects with the same statuses through creates, updates,
 // deletes, a label change that takes an object out of the selector and one that brings another
 // in, other writers (the controllers' Pods and statuses), and the client's own writes, shown
-// by both at once, before their watches deliver them.
+// by both at once, before their watches deliver them; with and without CompressCompact.
 func TestCompactViewAgreesWithStructs(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		t.Run(fmt.Sprintf("compress=%v", compress), func(t *testing.T) { testCompactViewAgreesWithStructs(t, compress) })
+	}
+}
+
+func testCompactViewAgreesWithStructs(t *testing.T, compress bool) {
 	c, ns := newClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -96,7 +103,7 @@ func TestCompactViewAgreesWithStructs(t *testing.T) {
 		{Name: "Deployments", Kind: "deploy", Namespace: ns},
 		{Name: "Pods", Kind: "pod", Namespace: ns, LabelSelector: "app=web"},
 	}
-	compactAcc, err := c.WatchWith(ctx, kates.WatchOptions{Snapshot: (*compactSnap)(nil)}, queries...)
+	compactAcc, err := c.WatchWith(ctx, kates.WatchOptions{Snapshot: (*compactSnap)(nil), CompressCompact: compress}, queries...)
 	require.NoError(t, err)
 	structAcc, err := c.Watch(ctx, queries...)
 	require.NoError(t, err)
@@ -201,6 +208,15 @@ func TestCompactViewAgreesWithStructs(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "key: updated\n", again.Data["config.yaml"])
 	require.Equal(t, "compact", again.Labels["set"])
+	if compress {
+		for k, c := range fresh.ConfigMaps {
+			obj, err := c.Get()
+			require.NoError(t, err)
+			plain, err := obj.Marshal()
+			require.NoError(t, err)
+			require.Less(t, c.Size(), len(plain), "%s held compressed", k)
+		}
+	}
 
 	// FilteredUpdate: the predicate sees each new version (decoded for it, in compact mode),
 	// and both views leave out the same.
