@@ -85,6 +85,23 @@ func (l *writeLog) recordWrite(gvk schema.GroupVersionKind, obj *unstructured.Un
 	})
 }
 
+// recordAnswer records out, the server's answer to a write, which is about to be stored into the
+// caller's target: without a copy when there is no target, since then nothing else holds out
+// (a controller's apply that discards the answer saves a deep copy per write); with one
+// otherwise, as converting into target may share out's maps with the caller.
+func (l *writeLog) recordAnswer(gvk schema.GroupVersionKind, out *unstructured.Unstructured, target any) {
+	if target != nil {
+		l.recordWrite(gvk, out)
+		return
+	}
+	l.put(gvk, accumulator.Write{
+		Namespace:       out.GetNamespace(),
+		Name:            out.GetName(),
+		Object:          out,
+		ResourceVersion: out.GetResourceVersion(),
+	})
+}
+
 // recordDelete records a delete by kind, namespace and name; rv and uid are the deleted object's
 // last resource version and UID when the server said, else "".
 func (l *writeLog) recordDelete(gvk schema.GroupVersionKind, namespace, name, rv string, uid types.UID) {

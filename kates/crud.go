@@ -96,7 +96,7 @@ func (c *Client) Create(ctx context.Context, resource, target any) error {
 	if err != nil {
 		return t.wrap("create", err)
 	}
-	c.writes.recordWrite(t.mapping.GroupVersionKind, out)
+	c.writes.recordAnswer(t.mapping.GroupVersionKind, out, target)
 	return fromUnstructured(out, target)
 }
 
@@ -126,7 +126,7 @@ func (c *Client) Update(ctx context.Context, resource, target any) error {
 	if err != nil {
 		return t.wrap("update", err)
 	}
-	c.writes.recordWrite(t.mapping.GroupVersionKind, out)
+	c.writes.recordAnswer(t.mapping.GroupVersionKind, out, target)
 	return fromUnstructured(out, target)
 }
 
@@ -141,7 +141,7 @@ func (c *Client) UpdateStatus(ctx context.Context, resource, target any) error {
 	if err != nil {
 		return t.wrap("update status of", err)
 	}
-	c.writes.recordWrite(t.mapping.GroupVersionKind, out)
+	c.writes.recordAnswer(t.mapping.GroupVersionKind, out, target)
 	return fromUnstructured(out, target)
 }
 
@@ -161,7 +161,7 @@ func (c *Client) Patch(ctx context.Context, resource any, pt PatchType, data []b
 	if err != nil {
 		return t.wrap("patch", err)
 	}
-	c.writes.recordWrite(t.mapping.GroupVersionKind, out)
+	c.writes.recordAnswer(t.mapping.GroupVersionKind, out, target)
 	return fromUnstructured(out, target)
 }
 
@@ -317,7 +317,7 @@ func (c *Client) Apply(ctx context.Context, resource, target any, opts ...ApplyO
 		return t.wrap("apply", err)
 	}
 	if !o.dryRun {
-		c.writes.recordWrite(t.mapping.GroupVersionKind, out)
+		c.writes.recordAnswer(t.mapping.GroupVersionKind, out, target)
 	}
 	return fromUnstructured(out, target)
 }
@@ -402,7 +402,7 @@ func (c *Client) Upsert(ctx context.Context, resource, source, target any) error
 	if err != nil {
 		return t.wrap("upsert", err)
 	}
-	c.writes.recordWrite(t.mapping.GroupVersionKind, out)
+	c.writes.recordAnswer(t.mapping.GroupVersionKind, out, target)
 	return fromUnstructured(out, target)
 }
 

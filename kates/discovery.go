@@ -116,14 +116,17 @@ func (c *Client) mappingFor(arg string) (*meta.RESTMapping, error) {
 	return c.expander.RESTMapping(gk)
 }
 
-// mappingForObject resolves the kind of an object from its apiVersion and kind.
 // MappingFor returns the REST mapping of a kind given by group, version and kind.
 func (c *Client) MappingFor(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
 	if gvk.Kind == "" {
 		return nil, fmt.Errorf("kates: object has no kind")
 	}
+	if m, ok := c.mappings.Load(gvk); ok {
+		return m.(*meta.RESTMapping), nil
+	}
 	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	if err == nil {
+		c.mappings.Store(gvk, m)
 		return m, nil
 	}
 	if !meta.IsNoMatchError(err) {
@@ -131,6 +134,7 @@ func (c *Client) MappingFor(gvk schema.GroupVersionKind) (*meta.RESTMapping, err
 	}
 	c.InvalidateCache()
 	if m, err = c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
+		c.mappings.Store(gvk, m)
 		return m, nil
 	}
 	name := gvk.Kind
@@ -207,6 +211,7 @@ func editDistance(a, b string) int {
 func (c *Client) InvalidateCache() {
 	c.discovery.Invalidate()
 	c.mapper.Reset()
+	c.mappings.Clear()
 }
 
 // ServerVersion returns the API server's version.
