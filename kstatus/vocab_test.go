@@ -175,8 +175,8 @@ func TestIssue33Vocabularies(t *testing.T) {
 			"[429 TooManyRequests]: slow down":                                                  false, // clears by itself
 			"[409 Conflict]: retry":                                                             false,
 			"replication factor 400 is larger than 3":                                           false, // a number, not a code
-			"[4000 Weird]":                                                                      false,
-			"":                                                                                  false,
+			"[4000 Weird]": false,
+			"":             false,
 		})
 	})
 	t.Run("changeUnderWay", func(t *testing.T) {
