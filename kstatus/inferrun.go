@@ -900,14 +900,35 @@ func phaseRank(k phaseKind) int {
 // against desired replicas, errors, and readiness flags. Each short count is InProgress,
 // an error Failed; a count that is met says nothing (the other steps decide).
 func judgeCounts(m, status map[string]any, tr *trace) verdict {
+	// One pass over status finds every field the steps below read (a lookup of each of their
+	// twenty-odd names costs more than a walk over a status' few keys); the steps then judge
+	// in their order of precedence.
+	var (
+		errVals, flagVals [len(countErrorKeys)]any
+		errSet, flagSet   uint8
+		listBuf           [8]string
+		checkKey          string
+	)
+	lists := listBuf[:0]
+	for k, v := range status {
+		if _, ok := v.([]any); ok && k != "conditions" {
+			lists = append(lists, k)
+		}
+		if i := indexOf(countErrorKeys[:], k); i >= 0 {
+			errVals[i], errSet = v, errSet|1<<i
+		} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
+			flagVals[i], flagSet = v, flagSet|1<<i
+		} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (checkKey == "" || k < checkKey) {
+			checkKey = k
+		}
+	}
 	// Errors: Cluster API's failureReason and failureMessage (terminal by its contract),
 	// and an error or a list of errors the controller reports now (not a last one).
-	for _, k := range [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors", "problems"} {
-		v, ok := status[k]
-		if !ok {
+	for i, k := range countErrorKeys {
+		if errSet&(1<<i) == 0 {
 			continue
 		}
-		msg := errorText(v)
+		msg := errorText(errVals[i])
 		if msg == "" {
 			continue
 		}
@@ -919,11 +940,11 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod); the
 	// list first by name, so the message does not depend on the map's order.
 	var errList, errPath, errMsg, errField string
-	for k, v := range status {
-		list, ok := v.([]any)
-		if !ok || k == "conditions" || errList != "" && k > errList {
+	for _, k := range lists {
+		if errList != "" && k > errList {
 			continue
 		}
+		list := status[k].([]any)
 	entries:
 		for i, e := range list {
 			if i == maxEntries {
@@ -946,12 +967,15 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		return verdict{status: FailedStatus, reason: reasonFromField(errField), message: errPath + ": " + errMsg, by: "infer:errors"}
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
-	for _, k := range [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized"} {
-		b, ok := status[k].(bool)
+	for i, k := range countFlagKeys {
+		if flagSet&(1<<i) == 0 {
+			continue
+		}
+		b, ok := flagVals[i].(bool)
 		if !ok {
 			// "False" and "True", as some operators write their flags (Vitess'
 			// status.available); never a field with other values.
-			switch status[k] {
+			switch flagVals[i] {
 			case "False", "false":
 				b, ok = false, true
 			case "True", "true":
@@ -976,13 +1000,11 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 	}
 	// A configuration check the controller ran and that failed (configCheckResult false, as
 	// the logging operators write it): a spec to fix.
-	for k, v := range status {
-		if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") {
-			if tr != nil {
-				tr.note("status."+k, b)
-			}
-			return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
+	if checkKey != "" {
+		if tr != nil {
+			tr.note("status."+checkKey, false)
 		}
+		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
 	v, _ := replicasShort(m, status, tr)
 	return v
@@ -1051,6 +1073,23 @@ func replicasShort(m, status map[string]any, tr *trace) (v verdict, short bool) 
 
 // errorText is the text of an error field: a string, an object's message, or a list's
 // entries (strings or objects with a message), joined; "" when there is none.
+// countErrorKeys are the status fields judgeCounts reads as errors, in their order of
+// precedence; countFlagKeys the boolean flags.
+var (
+	countErrorKeys = [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors", "problems"}
+	countFlagKeys  = [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized"}
+)
+
+// indexOf is the index of s in keys, or -1.
+func indexOf(keys []string, s string) int {
+	for i, k := range keys {
+		if k == s {
+			return i
+		}
+	}
+	return -1
+}
+
 func errorText(v any) string {
 	switch v := v.(type) {
 	case string:
