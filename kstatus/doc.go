@@ -183,11 +183,13 @@
 //	      are Stop, Stopped, Abort, Aborted, Cancel, Cancelled, Canceled, Halt and Halted;
 //	      the state's add Terminated.
 //	    - The outcome of a stop the spec did not ask for: a value one of whose words is
-//	      Cancelled, Canceled or Terminated (a run canceled from outside: HCP Terraform's
+//	      Cancelled or Canceled (a run canceled from outside: HCP Terraform's
 //	      status.run.status canceled), in a field of status or of an object in it (the
 //	      object's own run record, status.run), is Failed: the work will not be done, and
 //	      nothing resumes it. Not in the entries of a list, which may be a history of runs,
-//	      and not Stopped or Halted, which a spec may ask for in ways not read here. A spec
+//	      and not Stopped or Halted, which a spec may ask for in ways not read here, nor
+//	      Terminated, which says a run ended whatever its outcome (Databricks'
+//	      life_cycle_state TERMINATED beside result_state SUCCESS). A spec
 //	      field true named for it (spec.cancel, spec.abort) asks for it (6e).
 //	    - A state the spec asks for by name: a string field of spec named state, or ending
 //	      in State (spec.state Disabled, spec.powerState PoweredOff), whose value is the

@@ -185,7 +185,7 @@ const (
 var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
 	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
-	"succeed": phaseDone,
+	"succeed": phaseDone, "executed": phaseDone,
 	// A verdict's words (a test's or an experiment's, see isStateField): passed is a run's
 	// outcome; awaited is a verdict not given yet.
 	"passed": phaseDone, "pass": phaseDone,

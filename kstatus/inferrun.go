@@ -662,7 +662,9 @@ func cancelWord(value string) bool {
 	it := wordIter{s: value}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		switch string(w) {
-		case "cancelled", "canceled", "terminated":
+		case "cancelled", "canceled":
+			// Not terminated: a run that has ended, whatever its outcome (Databricks'
+			// life_cycle_state TERMINATED beside result_state SUCCESS, a container's state).
 			return true
 		}
 	}

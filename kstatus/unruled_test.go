@@ -188,7 +188,7 @@ var heldOutSets = []struct {
 	// Terraform modules, volume migrations); measured first at 30 of 38 (78.9%), 7 reading
 	// Current early; 37 after an error condition Unknown with a message (Failed on an API's
 	// 4xx client error), kinds named for a migration as runs, the outcome of a stop the spec
-	// did not ask for (canceled, terminated) as Failed and a stop asked as Cancelled,
+	// did not ask for (canceled) as Failed and a stop asked as Cancelled,
 	// a state naming a change under way or parts' counts short over a sticky Ready True,
 	// and a state the spec asks for by name (spec.state Disabled) over a Ready False that
 	// reports only it. The one left is a wrapper running a Job (AppWrapper phase Running),
