@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -292,7 +293,7 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 		procs[paused].signal(syscall.SIGSTOP)
 		next = waitHolder(t, s, base, ns, paused)
 		timings["pause"] = append(timings["pause"], time.Since(at))
-		waitWrites(t, s.rec, next, time.Now(), 3)
+		waitLeaderWrites(t, s.rec, base, ns, time.Now(), 3, paused)
 		procs[paused].signal(syscall.SIGCONT)
 		// Let the woken process run (and, before the fix, take the lease back) while the
 		// successor writes. It may hold the Lease again only by taking it over a record that
@@ -313,8 +314,8 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 
 	// Someone else rewrites the Lease under the leader: its next renewal fails, and it sends
 	// no write after noticing.
-	leader = waitHolder(t, s, base, ns)
-	waitWrites(t, s.rec, leader, time.Now(), 3)
+	waitHolder(t, s, base, ns)
+	waitLeaderWrites(t, s.rec, base, ns, time.Now(), 3)
 	var rewrittenAt time.Time
 	// The leader renews every retry period: under load a read and a write can take longer
 	// than that, so try as often as it takes.
@@ -355,27 +356,35 @@ func testNoWriteOutsideTerm(t *testing.T, bin string, release bool) {
 	}
 }
 
-// waitWrites waits until replica has made n successful writes (not to the Lease) since since.
-func waitWrites(t *testing.T, rec *katestest.Recorder, replica string, since time.Time, n int) {
+// waitLeaderWrites waits until the replica the Lease names (none of not) has made n successful
+// writes (not to the Lease) since since, and returns it. The holder is read again on every try:
+// under load a replica the test saw win can lose its term before it writes, and its successor's
+// writes are the ones to wait for.
+func waitLeaderWrites(t *testing.T, rec *katestest.Recorder, c *kates.Client, ns string, since time.Time, n int, not ...string) string {
 	t.Helper()
-	eventually(t, 30*time.Second, replica+" writes", func() error {
+	var who string
+	eventually(t, 30*time.Second, "the leader's writes", func() error {
+		who, _ = holder(t, c, ns)
+		if who == "" || slices.Contains(not, who) {
+			return fmt.Errorf("the Lease names %q", who)
+		}
 		got := 0
+		reqs := map[string]int{}
 		for _, r := range rec.Requests() {
-			if r.Replica == replica && r.IsWrite() && !r.IsLease() && r.Status < 300 && r.Arrived.After(since) {
+			if r.Replica != who || !r.Arrived.After(since) {
+				continue
+			}
+			if r.IsWrite() && !r.IsLease() && r.Status < 300 {
 				got++
 			}
+			reqs[fmt.Sprintf("%s %d %s", r.Method, r.Status, r.Path)]++
 		}
 		if got < n {
-			reqs := map[string]int{}
-			for _, r := range rec.Requests() {
-				if r.Replica == replica && r.Arrived.After(since) {
-					reqs[fmt.Sprintf("%s %d %s", r.Method, r.Status, r.Path)]++
-				}
-			}
-			return fmt.Errorf("%d writes, want %d; requests since: %v", got, n, reqs)
+			return fmt.Errorf("%s: %d writes, want %d; requests since: %v", who, got, n, reqs)
 		}
 		return nil
 	})
+	return who
 }
 
 // checkNoticed asserts that leader, whose Lease was rewritten at rewrittenAt, failed its next
