@@ -76,13 +76,9 @@ func (l *writeLog) unregister(acc *accumulator.Accumulator) {
 }
 
 // recordWrite records the server's answer to a create, update, patch, apply or status update.
+// The caller owns obj, and may change it: the record is a copy.
 func (l *writeLog) recordWrite(gvk schema.GroupVersionKind, obj *unstructured.Unstructured) {
-	l.put(gvk, accumulator.Write{
-		Namespace:       obj.GetNamespace(),
-		Name:            obj.GetName(),
-		Object:          obj.DeepCopy(), // the caller owns obj, and may change it
-		ResourceVersion: obj.GetResourceVersion(),
-	})
+	l.recordOwned(gvk, obj.DeepCopy())
 }
 
 // recordAnswer records out, the server's answer to a write, which is about to be stored into the
@@ -94,11 +90,16 @@ func (l *writeLog) recordAnswer(gvk schema.GroupVersionKind, out *unstructured.U
 		l.recordWrite(gvk, out)
 		return
 	}
+	l.recordOwned(gvk, out)
+}
+
+// recordOwned records obj, which nothing else holds or will change.
+func (l *writeLog) recordOwned(gvk schema.GroupVersionKind, obj *unstructured.Unstructured) {
 	l.put(gvk, accumulator.Write{
-		Namespace:       out.GetNamespace(),
-		Name:            out.GetName(),
-		Object:          out,
-		ResourceVersion: out.GetResourceVersion(),
+		Namespace:       obj.GetNamespace(),
+		Name:            obj.GetName(),
+		Object:          obj,
+		ResourceVersion: obj.GetResourceVersion(),
 	})
 }
 
