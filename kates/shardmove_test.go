@@ -19,7 +19,7 @@ import (
 func TestOwnerLabelMoved(t *testing.T) {
 	c, ns := newClient(t)
 	space := kates.ShardSpace{Key: kates.ShardByUID, Count: 4}
-	owners := createStampedOwned(t, c, ns, space, 24)
+	owners := createOwnedCovering(t, c, ns, 24, &space, map[int]int{0: 3, 2: 1})
 	var in0, in2 []*kates.ConfigMap
 	for _, o := range owners {
 		switch space.ShardOf(o) {

@@ -272,15 +272,39 @@ func createOwned(t *testing.T, c *kates.Client, ns string, n int) map[string]*ka
 // shard of stamp, if stamp is not nil.
 func createOwnedStamped(t *testing.T, c *kates.Client, ns string, n int, stamp *kates.ShardSpace) map[string]*kates.ConfigMap {
 	t.Helper()
+	return createOwnedCovering(t, c, ns, n, stamp, nil)
+}
+
+// createOwnedCovering is createOwnedStamped that goes on creating owners past n until each
+// shard of stamp named in need holds at least that many: UIDs are random, so a test that
+// needs owners in given shards would otherwise fail on an unlucky draw (3 owners in shard 0
+// of 4 out of 24 is missed once in 25 runs).
+func createOwnedCovering(t *testing.T, c *kates.Client, ns string, n int, stamp *kates.ShardSpace, need map[int]int) map[string]*kates.ConfigMap {
+	t.Helper()
 	ctx := context.Background()
 	owners := map[string]*kates.ConfigMap{}
-	for k := range n {
+	held := map[int]int{}
+	short := func() bool {
+		for shard, least := range need {
+			if held[shard] < least {
+				return true
+			}
+		}
+		return false
+	}
+	for k := 0; k < n || short(); k++ {
+		if k >= 50*n {
+			t.Fatalf("%d owners leave shards short of %v (hold %v)", k, need, held)
+		}
 		owner := &kates.ConfigMap{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("owner-%d", k), Namespace: ns,
 			Labels: map[string]string{"set": "owners"}}}
 		if err := c.Create(ctx, owner, owner); err != nil {
 			t.Fatal(err)
 		}
 		owners[owner.Name] = owner
+		if stamp != nil {
+			held[stamp.ShardOf(owner)]++
+		}
 		yes := true
 		for j := range 2 {
 			s := &kates.Secret{ObjectMeta: kates.ObjectMeta{Name: fmt.Sprintf("%s-s%d", owner.Name, j), Namespace: ns,
