@@ -249,9 +249,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	// Rule 3: the standard abnormal-true conditions, from a controller that follows the
 	// convention. Stalled wins over Reconciling: a controller that claims both has given up
 	// on something, and a caller waiting on it should hear so.
+	// The three standard conditions are found in one pass over the list; each is read
+	// (and a malformed one reported) only where its rule comes.
+	std := findStandard(conds)
 	if !(ownRules && r != nil) {
-		stalled := f.cond(conds, string(ConditionStalled))
-		reconciling := f.cond(conds, string(ConditionReconciling))
+		stalled := f.condAt(std.stalled, string(ConditionStalled))
+		reconciling := f.condAt(std.reconciling, string(ConditionReconciling))
 		if f.err != nil {
 			return malformed(f.err)
 		}
@@ -295,7 +298,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	}
 
 	// Rule 5: Ready, the condition most controllers publish although it is normal-true.
-	ready := f.cond(conds, string(ConditionReady))
+	ready := f.condAt(std.ready, string(ConditionReady))
 	if f.err != nil {
 		return malformed(f.err)
 	}
@@ -311,31 +314,11 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		case stale:
 		case ready.isTrue():
 			v = current("Resource is Ready")
-			// An upgrade or rollback the controller says is under way (UpgradeInProgress
-			// True) is not finished, though the old version serves.
-			if bv, busy := inProgressCondition(&f, conds, gen, hasGen, tr); f.err != nil {
+			// What outranks it: a change under way, a failure, a run not finished.
+			if ov, over := readyOutranked(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
 				return malformed(f.err)
-			} else if busy {
-				return bv
-			}
-			// A state that says the object failed (KubeVela's workflowFailed beside a
-			// Ready about rendering) outranks Ready True.
-			if st := scanStates(m, status, f.kind, tr); st.class == phaseFailed {
-				return st.v
-			} else if st.class == phaseProgressing && changeUnderWay(st.value) {
-				// A state naming a change under way (GreptimeDB's clusterPhase Updating)
-				// outranks a Ready True that the operator does not reset while it changes
-				// what is already running.
-				st.v.message += ", though Ready is True"
-				return st.v
-			}
-			// So do the counts of the parts it runs short of their replicas
-			// (datanode.readyReplicas 2 of 3 during a rolling upgrade). Not the object's
-			// own counts: operators leave readyReplicas out or count replicas of their own
-			// beside a Ready True that is right.
-			if cv, short := partCounts(status, tr); short {
-				cv.message += ", though Ready is True"
-				return cv
+			} else if over {
+				return ov
 			}
 		default:
 			// Ready not True is InProgress unless the rest of the object says more: a

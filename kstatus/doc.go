@@ -45,6 +45,18 @@
 //     counts of a part one object down are short (datanode.readyReplicas 2 of 3): many
 //     operators set Ready once and do not reset it while they change what serves. Not the
 //     object's own counts, nor Pending or Creating, which say less than Ready does.
+//     Ready True is also outranked, on a kind no rule names, by a condition True named for
+//     an error or a limit reached (Failed, ReconcileError, InstallFailure,
+//     RetryLimitExceeded) whose reason is not transient, which is Failed: many controllers
+//     set Ready for their own reconcile whatever became of the work (korifi's CFTask:
+//     Ready True, Failed True with the task's exit code). And by a run not finished: on a
+//     kind that finishes (6f says how that is known; a spec field to cancel the run,
+//     spec.cancel or spec.canceled, is one more sign), a Running or Started condition True
+//     or a running state with no outcome (no Succeeded, Complete or Finished condition
+//     True, no terminal success in a state, no completion time), or, where the kind's
+//     definition says it finishes, no outcome at all, is InProgress (reason NotFinished):
+//     Forklift's and MTC's migrations set Ready True when the migration may run, and
+//     report its end by Succeeded.
 //     False or Unknown is InProgress, with its reason and message,
 //     unless it says a person must act (Failed: severity Error, or a terminal reason or
 //     message, as in 6a), or the rest of the object (rule 6) says more: a failure, a run

@@ -278,6 +278,43 @@ func (f *fields) cond(conds []any, t string) condition {
 	return condition{}
 }
 
+// standardConds are the entries of the standard conditions in a list of conditions: the
+// first of each type, or nil.
+type standardConds struct {
+	stalled, reconciling, ready map[string]any
+}
+
+// findStandard finds the standard conditions in conds in one pass. It reads no field but
+// type: each is read by condAt where its rule comes.
+func findStandard(conds []any) standardConds {
+	var s standardConds
+	for _, e := range conds {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		ty, _ := m["type"].(string)
+		switch {
+		case ty == string(ConditionReady) && s.ready == nil:
+			s.ready = m
+		case ty == string(ConditionStalled) && s.stalled == nil:
+			s.stalled = m
+		case ty == string(ConditionReconciling) && s.reconciling == nil:
+			s.reconciling = m
+		}
+	}
+	return s
+}
+
+// condAt reads the condition m of type t found by findStandard, as cond does; a nil m is a
+// condition not found.
+func (f *fields) condAt(m map[string]any, t string) condition {
+	if m == nil {
+		return condition{}
+	}
+	return f.condFrom(m, t)
+}
+
 // condFrom reads the condition m, of type t, as cond does.
 func (f *fields) condFrom(m map[string]any, t string) condition {
 	c := condition{found: true, raw: m}

@@ -299,7 +299,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		return st.v // a run's outcome decides alone, as Succeeded does
 	}
 	// 6d: counts, errors and flags.
-	xv := judgeCounts(m, status, tr)
+	xv := judgeCounts(m, status, &st.parts, tr)
 
 	run6 := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
 	if opts != nil {

@@ -18,6 +18,15 @@ type runConditions struct {
 	running   bool    // Running True
 	started   bool    // Created, Scheduled, Submitted, Admitted or Started True
 	runType   string  // the type that set running or started, for messages
+	// progressing is the first condition True whose type says a change is under way
+	// (…InProgress, or Progressing with a reason that does not say it is done), which
+	// outranks a Ready True (readyOutranked).
+	progressing verdict
+	// errorTrue reports that failure is Failed from a condition True named for an error
+	// (Failed, ReconcileError, InstallFailure: namesErrorType) or for a limit reached
+	// (RetryLimitExceeded): one that outranks a Ready True.
+	errorTrue bool
+	succeeded bool // Succeeded True (judgeConditions reads it; noted here for readyTrue)
 }
 
 // judgeRunConditions reads, in one pass over conds, the condition types of condClasses:
@@ -33,6 +42,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		}
 		t, _ := m["type"].(string)
 		if t == "" || isInferOrReady(t) || t == "Stalled" || t == "Reconciling" {
+			if t == "Succeeded" && m["status"] == "True" {
+				rc.succeeded = true
+			}
 			continue // read by rules 3, 5 and judgeConditions
 		}
 		class := classifyCondition(t)
@@ -104,6 +116,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			}
 			rc.failure = verdict{status: FailedStatus, reason: c.reasonOr(t),
 				message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
+			rc.errorTrue = namesErrorType(t) || classifyReason(t) == reasonTerminal
 		case condDone:
 			if rc.done.status != "" {
 				continue
@@ -117,9 +130,16 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		case condBusy:
 			// Kubernetes' own Progressing stays True once the work is done, saying so in
 			// its reason (NewReplicaSetAvailable).
-			if rc.busy.status == "" && !reasonSaysDone(c.reason) {
+			if reasonSaysDone(c.reason) {
+				continue
+			}
+			if rc.busy.status == "" {
 				rc.busyType = t
 				rc.busy = verdict{status: InProgressStatus, reason: c.reasonOr(t),
+					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
+			}
+			if rc.progressing.status == "" && (t == "Progressing" || len(t) > len("InProgress") && strings.HasSuffix(t, "InProgress")) {
+				rc.progressing = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
 			}
 		case condRunning:
@@ -227,9 +247,13 @@ func (rf *runFacts) running(path, value, by string) verdict {
 var completionFields = [...]string{"completionTime", "completedAt", "completionTimestamp",
 	"finishedAt", "finishTime", "finishedTime", "endTime", "endedAt", "terminationTime"}
 
-// runSpecFields are spec fields only a run has: a Job's limits, and the run policy of
-// Kubeflow-style jobs.
-var runSpecFields = [...]string{"backoffLimit", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "runPolicy"}
+// runSpecFields are spec fields only a run has: a Job's limits, the run policy of
+// Kubeflow-style jobs, and a field that asks for the run to be cancelled (korifi's CFTask
+// and MTC's MigMigration spec.canceled, Forklift's Migration spec.cancel, Velero's
+// DataUpload and DataDownload spec.cancel): only something that runs to an end can be
+// cancelled.
+var runSpecFields = [...]string{"backoffLimit", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "runPolicy",
+	"cancel", "canceled", "cancelled"}
 
 // finishes says why the object's kind is one whose runs end, or "" when nothing says so:
 // its definition (KindInfo.Finishes, or a phase enum with a terminal success), a
@@ -378,6 +402,7 @@ type stateScan struct {
 	unknownValue string
 	path         string // the field of v, for 6e and 6f
 	value        string
+	parts        partShort // the counts of the parts it runs, read in the same walk (partCounts)
 }
 
 // notNow reports a field named for a state wanted, or one that was (desiredState,
@@ -423,8 +448,9 @@ func isStateField(name string) bool {
 	if name == "" {
 		return false
 	}
-	switch name[len(name)-1] {
-	case 'e', 's', 'h', 't', 'E', 'S', 'H', 'T':
+	end := name[len(name)-1] | ('a' - 'A') // lower case
+	switch end {
+	case 'e', 's', 'h', 't':
 	default:
 		return false // a cheap test first: every name below ends in one of these
 	}
@@ -435,7 +461,7 @@ func isStateField(name string) bool {
 		return true // a run's verdict: Pass, Fail, Awaited (a test's, an experiment's)
 	}
 	for _, w := range [...]string{"phase", "state", "status", "health", "robustness", "progress"} {
-		if len(name) < len(w) {
+		if len(name) < len(w) || w[len(w)-1] != end {
 			continue
 		}
 		tail := name[len(name)-len(w):]
@@ -460,34 +486,50 @@ func isStateField(name string) bool {
 // status (a ThanosQuery's querierStatus, a control plane's components): a part whose
 // readyReplicas or availableReplicas is short of its own replicas is InProgress. Objects of
 // more than maxFields fields are inventories and are not read; of several short parts, the
-// first by name is named.
+// first by name is named. scanStates reads the same in its walk (stateScan.parts).
 func partCounts(status map[string]any, tr *trace) (verdict, bool) {
-	var short, path string
-	var have, want int64
+	var p partShort
 	for k, v := range status {
-		m, ok := v.(map[string]any)
-		if !ok || len(m) > maxFields || notNow(k) || short != "" && k > short {
-			continue
-		}
-		replicas, ok := toInt(m["replicas"])
-		if !ok {
-			continue
-		}
-		for _, c := range [...]string{"readyReplicas", "availableReplicas"} {
-			if n, ok := toInt(m[c]); ok && n < replicas {
-				short, path, have, want = k, k+"."+c, n, replicas
-				break
-			}
+		if m, ok := v.(map[string]any); ok && len(m) <= maxFields {
+			p.consider(k, m)
 		}
 	}
-	if short == "" {
+	return p.verdict(tr)
+}
+
+// partShort is the first part by name whose counts are short, as partCounts finds it.
+type partShort struct {
+	key, path  string
+	have, want int64
+}
+
+// consider reads part k of status, an object of at most maxFields fields.
+func (p *partShort) consider(k string, m map[string]any) {
+	if notNow(k) || p.key != "" && k > p.key {
+		return
+	}
+	replicas, ok := toInt(m["replicas"])
+	if !ok {
+		return
+	}
+	for _, c := range [...]string{"readyReplicas", "availableReplicas"} {
+		if n, ok := toInt(m[c]); ok && n < replicas {
+			p.key, p.path, p.have, p.want = k, k+"."+c, n, replicas
+			return
+		}
+	}
+}
+
+// verdict is InProgress naming the short part, when there is one.
+func (p *partShort) verdict(tr *trace) (verdict, bool) {
+	if p.key == "" {
 		return verdict{}, false
 	}
 	if tr != nil {
-		tr.note("status."+path, have)
+		tr.note("status."+p.path, p.have)
 	}
 	return verdict{status: InProgressStatus, reason: "PartNotReady",
-		message: path + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+		message: p.path + ": " + strconv.FormatInt(p.have, 10) + "/" + strconv.FormatInt(p.want, 10), by: "infer:counts"}, true
 }
 
 // isNumber reports whether s is a whole number: digits alone.
@@ -519,7 +561,7 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 	own := kindNoun(kind)
 	stop, stopKnown := "", false
 	asked := "" // the spec field that asks for best's state (a stop, a state by name), if any
-	eachStateField(status, own, func(at stateField, value string) {
+	eachStateField(status, own, &sc.parts, func(at stateField, value string) {
 		k := phaseClassOf(value)
 		stopped := ""
 		if k == phaseUnknown || k == phaseSuspended || k == phaseUp {
@@ -782,7 +824,7 @@ const maxFields = 64
 // A field named for the last run (latestExecution, lastRun) is past for most kinds, but
 // for a kind named for that noun (a TestExecution's latestExecution) it is the object's own
 // run, and is read: own is the kind's last word (kindNoun).
-func eachStateField(status map[string]any, own string, fn func(at stateField, value string)) {
+func eachStateField(status map[string]any, own string, parts *partShort, fn func(at stateField, value string)) {
 	// entries reads the entries of list, found at "at" (whose j or i the loop sets).
 	entries := func(list []any, at stateField, nested bool) {
 		for n, e := range list {
@@ -835,8 +877,11 @@ func eachStateField(status map[string]any, own string, fn func(at stateField, va
 			if k == "conditions" || notNow(k) && !ownRecord(k, own) || len(v) > maxFields {
 				continue // a large object is inventory (members by name), not a state
 			}
+			counted := false // a replicas count, for parts (its lookups cost more than this test)
 			for k2, v2 := range v {
 				switch v2 := v2.(type) {
+				default: // a number, as toInt reads it
+					counted = counted || k2 == "replicas"
 				case string:
 					if v2 != "" && isStateField(k2) {
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
@@ -857,6 +902,9 @@ func eachStateField(status map[string]any, own string, fn func(at stateField, va
 						}
 					}
 				}
+			}
+			if counted && parts != nil {
+				parts.consider(k, v)
 			}
 		case []any:
 			if k != "conditions" {
@@ -900,8 +948,9 @@ func phaseRank(k phaseKind) int {
 
 // judgeCounts reads what operators publish beside conditions and states: counts of ready
 // against desired replicas, errors, and readiness flags. Each short count is InProgress,
-// an error Failed; a count that is met says nothing (the other steps decide).
-func judgeCounts(m, status map[string]any, tr *trace) verdict {
+// an error Failed; a count that is met says nothing (the other steps decide). parts are the
+// counts of the parts scanStates read in its walk, or nil to read them here.
+func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict {
 	// One pass over status finds every field the steps below read (a lookup of each of their
 	// twenty-odd names costs more than a walk over a status' few keys); the steps then judge
 	// in their order of precedence.
@@ -1008,7 +1057,7 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 		}
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
-	v, _ := replicasShort(m, status, tr)
+	v, _ := replicasShort(m, status, parts, tr)
 	return v
 }
 
@@ -1017,10 +1066,15 @@ func judgeCounts(m, status map[string]any, tr *trace) verdict {
 // readyReplicas or availableReplicas against spec.replicas (else status.replicas),
 // numberReady against desiredNumberScheduled, and a status.ready of "2/3". The first count
 // short is InProgress; short is false when none is.
-func replicasShort(m, status map[string]any, tr *trace) (v verdict, short bool) {
+func replicasShort(m, status map[string]any, parts *partShort, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
-	if v, ok := partCounts(status, tr); ok {
+	if parts == nil {
+		v, short = partCounts(status, tr)
+	} else {
+		v, short = parts.verdict(tr)
+	}
+	if short {
 		return v, true
 	}
 	// Counts against the desired number: spec.replicas, else status.replicas (or the
@@ -1163,7 +1217,7 @@ func noteStates(status map[string]any, own string, tr *trace) {
 		value string
 	}
 	var reads []read
-	eachStateField(status, own, func(at stateField, value string) { reads = append(reads, read{at, value}) })
+	eachStateField(status, own, nil, func(at stateField, value string) { reads = append(reads, read{at, value}) })
 	sort.Slice(reads, func(i, j int) bool { return reads[i].at.before(reads[j].at) })
 	for _, r := range reads {
 		tr.note("status."+r.at.path(), r.value)
@@ -1197,35 +1251,6 @@ func isInferOrReady(t string) bool {
 		}
 	}
 	return false
-}
-
-// inProgressCondition finds a condition True, for the latest generation, whose type says
-// work is under way (UpgradeInProgress, RollbackInProgress, or Progressing with a reason
-// that does not say the work is done, as a Deployment's NewReplicaSetAvailable does): rule
-// 5 reads it over a Ready True. It costs a comparison or two per condition, as Ready True
-// is the common case.
-func inProgressCondition(f *fields, conds []any, gen int64, hasGen bool, tr *trace) (verdict, bool) {
-	for _, e := range conds {
-		m, _ := e.(map[string]any)
-		t, _ := m["type"].(string)
-		if m["status"] != "True" || !(len(t) > len("InProgress") && strings.HasSuffix(t, "InProgress") ||
-			t == "Progressing" && !reasonSaysDone(m["reason"])) {
-			continue
-		}
-		c := f.cond(conds, t)
-		if f.err != nil {
-			return verdict{}, false
-		}
-		if tr != nil {
-			tr.note(condPath("", t), c.status+reasonSuffix(c))
-		}
-		if _, stale := staleCondition(f, c, t, gen, hasGen, tr); stale || f.err != nil {
-			continue
-		}
-		return verdict{status: InProgressStatus, reason: c.reasonOr(t),
-			message: t + " condition is True" + textSuffix(c), by: "infer:run"}, true
-	}
-	return verdict{}, false
 }
 
 // kindInfo is what Options.Kinds says of the object's kind, or nil.

@@ -198,8 +198,10 @@ var heldOutSets = []struct {
 	// Written blind beside heldout9's tuning, so measured first on the code before it (40
 	// cases, 11 kinds of 8 operators: CI jobs, compliance scans, developer workspaces, Cloud
 	// Foundry tasks, a distributed database and its tenant operations, backups and restores,
-	// SDN subnets and gateways, SLOs): 29 of 40 (72.5%), 5 reading Current early.
-	{"../testdata/kstatus/heldout10", 29},
+	// SDN subnets and gateways, SLOs): 29 of 40 (72.5%), 5 reading Current early. 33 after
+	// rule 5 read what outranks a Ready True (korifi's tasks: Failed True, a run under way),
+	// so no longer held out.
+	{"../testdata/kstatus/heldout10", 33},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

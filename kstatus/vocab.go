@@ -1,6 +1,9 @@
 package kstatus
 
-import "strings"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // The vocabularies inference (rule 6) reads words with. Each is documented in doc.go; a
 // word added here changes what kinds no rule names are judged, so each is one that
@@ -292,7 +295,44 @@ var condClasses = map[string]condClass{
 
 // classifyCondition sorts a condition type: a type in condClasses (any case), or one whose
 // last word names a failure ("ReconcileError", "ReplicaFailure", "InstallFailed").
+//
+// The answers are kept in classCache: a cluster publishes a few dozen condition types, and
+// the rules that read them run for every object of every kind a Watch holds.
 func classifyCondition(t string) condClass {
+	slot := &classCache[cacheIndex(t)]
+	if e := slot.Load(); e != nil && e.t == t {
+		return e.c
+	}
+	c := classifyConditionType(t)
+	if len(t) <= maxCachedType {
+		slot.Store(&classEntry{t: strings.Clone(t), c: c})
+	}
+	return c
+}
+
+// classCache is a direct-mapped cache of classifyCondition's answers, safe for concurrent
+// use: a slot holds one type, replaced by the next that maps there.
+var classCache [256]atomic.Pointer[classEntry]
+
+// maxCachedType bounds the types classCache keeps (its memory, ~20 KiB at most).
+const maxCachedType = 64
+
+type classEntry struct {
+	t string
+	c condClass
+}
+
+// cacheIndex hashes t (FNV-1a) to a slot of classCache.
+func cacheIndex(t string) uint8 {
+	h := uint32(2166136261)
+	for i := 0; i < len(t); i++ {
+		h = (h ^ uint32(t[i])) * 16777619
+	}
+	return uint8(h ^ h>>8 ^ h>>16 ^ h>>24)
+}
+
+// classifyConditionType is classifyCondition without the cache.
+func classifyConditionType(t string) condClass {
 	var buf [40]byte
 	w, ok := normalize(t, buf[:])
 	if !ok {

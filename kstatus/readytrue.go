@@ -1,0 +1,90 @@
+package kstatus
+
+// readyOutranked reads what outranks a Ready condition True (rule 5), in one pass over the
+// conditions and one walk of status: Ready is often set by a controller whose own
+// reconcile succeeded, whatever became of the work it started, so other things the object
+// publishes for the latest generation say more.
+//
+//   - A change under way: a condition …InProgress True (UpgradeInProgress), or Progressing
+//     True with a reason that does not say it is done; a state naming a change under way
+//     (Updating); the parts the object runs short of their replicas. InProgress.
+//   - A failure: a condition True named for an error or a limit reached (Failed,
+//     ReconcileError, InstallFailure, RetryLimitExceeded) with a reason that is not
+//     transient (korifi's CFTask: Ready True for the reconcile, Failed True for the task's
+//     exit code); a state that says the object failed (KubeVela's workflowFailed). Failed.
+//   - A run not finished: on a kind that finishes (runFacts.finishes), a run under way (a
+//     Running or Started condition True, a running state) with no outcome (a Succeeded,
+//     Complete or Finished condition True, a terminal success in a state, a completion
+//     time). Forklift's and MTC's migrations set Ready True ("The migration is ready.")
+//     when the migration may run, and report its end by Succeeded. So does a kind whose
+//     definition says it finishes (KindInfo.Finishes) with no outcome at all: its Ready
+//     says the run was set up. InProgress.
+//
+// found is false when nothing outranks Ready: the object is Current.
+func readyOutranked(f *fields, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) (v verdict, found bool) {
+	run := judgeRunConditions(f, conds, gen, hasGen, tr)
+	if f.err != nil {
+		return verdict{}, false
+	}
+	if run.progressing.status != "" {
+		return run.progressing, true
+	}
+	if run.failure.status == FailedStatus && run.errorTrue {
+		run.failure.message += ", though Ready is True"
+		return run.failure, true
+	}
+	st := scanStates(m, status, f.kind, tr)
+	switch {
+	case st.class == phaseFailed:
+		return st.v, true
+	case st.class == phaseProgressing && changeUnderWay(st.value):
+		// A state naming a change under way (GreptimeDB's clusterPhase Updating)
+		// outranks a Ready True that the operator does not reset while it changes what
+		// is already running.
+		st.v.message += ", though Ready is True"
+		return st.v, true
+	}
+	// So do the counts of the parts it runs short of their replicas
+	// (datanode.readyReplicas 2 of 3 during a rolling upgrade). Not the object's own
+	// counts: operators leave readyReplicas out or count replicas of their own beside a
+	// Ready True that is right.
+	if cv, short := st.parts.verdict(tr); short {
+		cv.message += ", though Ready is True"
+		return cv, true
+	}
+	if run.succeeded || run.done.status != "" || run.failure.status != "" || st.class == phaseDone {
+		return verdict{}, false // an outcome: the run, if it is one, has ended
+	}
+	under := run.running || run.started || st.class == phaseRunning
+	rf := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
+	if opts != nil {
+		rf.kinds = opts.Kinds
+	}
+	var defined bool
+	if !under {
+		if opts == nil || opts.Kinds == nil {
+			return verdict{}, false // the common case: nothing under way, no definition to read
+		}
+		info := rf.kindInfo()
+		defined = info != nil && info.Finishes
+		if !defined {
+			return verdict{}, false
+		}
+	}
+	if k, _ := completedAt(status); k != "" {
+		return verdict{}, false
+	}
+	why := rf.finishes()
+	if why == "" {
+		return verdict{}, false // a service running, as it is meant to
+	}
+	what := "no condition or state says the run has ended"
+	switch {
+	case run.running || run.started:
+		what = "conditions[" + run.runType + "] is True"
+	case st.class == phaseRunning:
+		what = st.path + " is " + st.value
+	}
+	return verdict{status: InProgressStatus, reason: "NotFinished",
+		message: "Ready is True, but " + what + " and no outcome yet (the kind finishes: " + why + ")", by: "infer:finishes"}, true
+}
