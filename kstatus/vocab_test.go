@@ -100,6 +100,34 @@ func TestClassifyCondition(t *testing.T) {
 	})
 }
 
+// TestClassCacheAgrees: classifyCondition's cache answers as the classification it keeps,
+// for types that share slots of the cache and are looked up from several goroutines at
+// once (run with -race), and whatever was cached in the slot before.
+func TestClassCacheAgrees(t *testing.T) {
+	types := []string{"Failed", "Running", "Complete", "ArtifactInStorage", "Ready", "UpgradeInProgress",
+		"Suspended", "Degraded", strings.Repeat("VeryLongConditionType", 5) + "Failed"}
+	for i := range 600 { // more types than slots: every slot is replaced
+		types = append(types, "Type"+strconv.Itoa(i)+"Failed", "Type"+strconv.Itoa(i)+"Synced")
+	}
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 3 {
+				for _, ty := range types {
+					if got, want := classifyCondition(ty), classifyConditionType(ty); got != want {
+						t.Errorf("classifyCondition(%q) = %v, want %v", ty, got, want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
+
 // TestEachStateFieldBounds holds the walk of status to its bounds: the first maxEntries
 // entries of a list, and objects of at most maxFields fields, so that a status holding an
 // inventory costs no more than its first entries.
