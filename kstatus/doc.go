@@ -106,7 +106,9 @@
 //	      Started True is a run begun (6f).
 //	    - A failure: a type Failed, Failure, Error, Errored or Degraded, or one whose last
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
-//	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), True is Failed, with
+//	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
+//	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;
+//	      not Failure, which names a subject: FailureDomainsReady), True is Failed, with
 //	      its reason and message; but InProgress when its reason is transient or its
 //	      message starts with a transient word ("Waiting for ..."), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
@@ -134,6 +136,11 @@
 //	      punctuation mark, is one: "ProvisioningRequest is expired" does not.
 //	    - Progressing False whose reason names an error a person must fix is Failed (any
 //	      other Progressing False is often progress finished, and says nothing).
+//	    - An error written on a condition of any type as Rancher's wrangler writes it
+//	      (status False, reason Error, the error as message: Backup's Reconciling False):
+//	      Failed when the message says a person must fix something (an invalid value, a
+//	      setting not specified, not configured or not set, an API's client error),
+//	      otherwise never Current: InProgress, unless the condition's type says more.
 //	    - Suspended or Paused True: see 6e.
 //	6b. The same conditions, and Ready, in each entry of status.parents (Gateway API
 //	    routes), status.ancestors (policies), status.listeners (Gateways) and
@@ -156,7 +163,10 @@
 //	    is a record of the run the object is: an object named last or latest and the
 //	    kind's last word (status.latestExecution.executionResult.status on a
 //	    TestExecution, lastScan on a VulnerabilityScan; lastBackup on a Database is
-//	    history). The worst
+//	    history), nor in an object of settings, whose name is or ends in Rule, Rules,
+//	    Policy, Policies, Strategy, Config, Configuration, Settings, Template, Spec or
+//	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
+//	    status to take on a failure, not one). The worst
 //	    value decides, and a state in progress whose status.reason is terminal is Failed; a
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
@@ -182,15 +192,20 @@
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
-//	      Conflict, a verdict's Fail, and any compound that
+//	      Conflict, Failing (a failure being wound down, before Failed), a verdict's Fail,
+//	      and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed).
 //	    - Suspended, Paused and Suspend: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
-//	      Cancel, Halt or Halted, a value one of whose words is Stopped, Aborted, Cancelled,
+//	      Cancel, Halt or Halted, or a boolean of spec says to stop (stop, stopped, halt or
+//	      shutdown true) or not to run (started, running or active false: DevWorkspace's
+//	      spec.started), a value one of whose words is Stopped, Aborted, Cancelled,
 //	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
-//	      Current, "as spec.engineState asks" (kstatus/PAUSED.md). Other values are read as
+//	      Current, "as spec.engineState asks" (kstatus/PAUSED.md), over conditions of the
+//	      parts it stopped that say no more than not True (a stopped workspace's
+//	      DeploymentReady Unknown). Other values are read as
 //	      ever: a verdict Fail beside a stop asked is still Failed. The spec's stop words
 //	      are Stop, Stopped, Abort, Aborted, Cancel, Cancelled, Canceled, Halt and Halted;
 //	      the state's add Terminated.
@@ -208,6 +223,9 @@
 //	      state's (compared as words are), is where the object is meant to be: Current, "as
 //	      spec.state asks", over a Ready not True that says nothing more (rule 5). Not a
 //	      state in motion (Disabling), a failure, work under way, or Running.
+//	    - Running in an object or list named for an operation or a task (OceanBase's
+//	      operationContext.taskStatus, tasks[].state): InProgress whatever the kind, as an
+//	      operation under way ends.
 //	    - Running: InProgress for a kind that finishes (6f), whose phases as its CRD's
 //	      schema lists them (an enum) include a terminal success, or that its definition
 //	      or the object marks as a run. For a kind whose enum has no terminal success,
@@ -250,12 +268,13 @@
 //	    enum of a state field of status, one or two objects down, as 6c reads them:
 //	    executionResult.status in a TestExecution's latestExecution), or the object does
 //	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
-//	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy; a condition of an
+//	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
+//	    the run, spec.cancel, canceled or cancelled; a condition of an
 //	    outcome type, whatever its status), or its kind is named for a run: its last word
 //	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), or it
 //	    is named for an operation that finishes: its last word, or the kind alone, is
-//	    Migration or Migrate (Forklift's and vJailbreak's Migration, MTC's MigMigration,
-//	    HwameiStor's LocalVolumeMigrate; not MigrationPolicy or MigrationPlan, and not
+//	    Migration, Migrate or Operation (Forklift's and vJailbreak's Migration, MTC's
+//	    MigMigration, HwameiStor's LocalVolumeMigrate, OceanBase's OBTenantOperation; not MigrationPolicy or MigrationPlan, and not
 //	    Build, Task or Test, which name a run's definition as often as a run), so an
 //	    unknown or empty state on it is InProgress until an outcome; unless it schedules runs (a word Cron or Schedule in the kind, as CronJob or
 //	    ScheduledBackup, or a spec.schedule). So a job that is still running never reads

@@ -233,6 +233,9 @@ var phases = map[string]phaseKind{
 	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
 	"rejected": phaseFailed, "crashed": phaseFailed, "lost": phaseFailed,
 	"alreadyexists": phaseFailed, "conflict": phaseFailed, "fail": phaseFailed,
+	// Failing is a failure the controller has seen and is winding down on (DevWorkspace's
+	// Failing, before Failed): nothing a waiter waits for comes of it.
+	"failing": phaseFailed,
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
 }
@@ -312,7 +315,16 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
-	// 6e: a state the spec asks for by name (spec.offline and Offline) is where the object
+	// 6e: a stop the spec asks for, reached (spec.started false and phase Stopped), is
+	// where the object is meant to be, whatever the conditions of the parts it stopped say
+	// as long as they say no more than not True (DevWorkspace's StorageReady and
+	// DeploymentReady Unknown once stopped): not a failure, nor work under way.
+	if st.class == phaseUp && st.v.by == "infer:asked" && best.status == InProgressStatus &&
+		run.failure.status == "" && run.busy.status == "" && nv.status != FailedStatus && xv.status == "" &&
+		(best == run.notMet || best == cv) {
+		return st.v
+	}
+	// Then a state the spec asks for by name (spec.offline and Offline) is where the object
 	// is meant to be; then a suspension, read against what the spec asks.
 	if st.class == phaseProgressing || st.class == phaseFailed || st.class == phaseSuspended {
 		if path := askedState(m, st.value); path != "" && (best.status != FailedStatus || best.by == "infer:phase" || st.class == phaseSuspended) {

@@ -41,6 +41,24 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue
 		}
 		t, _ := m["type"].(string)
+		if t == "" || t == "Ready" {
+			continue // read by rule 5
+		}
+		if rc.failure.status == "" && m["reason"] == "Error" && m["status"] == "False" {
+			// An error reported on a condition of any type, as wrangler's SetError writes
+			// it (Rancher's operators: status False, reason Error, message the error):
+			// Failed when the message says a person must fix the spec. Any other error is
+			// retried: never Current, unless what the condition's type says decides.
+			if v, ok := reasonError(f, m, t); ok && v.status == FailedStatus {
+				rc.failure = v
+				continue
+			} else if ok && rc.notMet.status == "" {
+				rc.notMet = v
+			}
+			if f.err != nil {
+				return rc
+			}
+		}
 		if t == "" || isInferOrReady(t) || t == "Stalled" || t == "Reconciling" {
 			if t == "Succeeded" && m["status"] == "True" {
 				rc.succeeded = true
@@ -162,6 +180,32 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		rc.done = verdict{} // a failure and an outcome together: the failure is the news
 	}
 	return rc
+}
+
+// reasonError judges a condition m of type t, False with reason Error, as wrangler's
+// SetError writes an error on a condition of any type: Failed when its message says a
+// person must fix something (an invalid value, a field not specified or not configured, an
+// API's client error), InProgress for any other error, which the controller retries. ok is
+// false when it has no message, or is stale.
+func reasonError(f *fields, m map[string]any, t string) (v verdict, ok bool) {
+	c := f.condFrom(m, t)
+	if f.err != nil || c.message == "" {
+		return verdict{}, false
+	}
+	if _, stale := staleCondition(f, c, t, 0, false, nil); stale || f.err != nil {
+		return verdict{}, false
+	}
+	v = verdict{status: InProgressStatus, reason: "Error", message: t + " condition reports an error: " + c.message, by: "infer:conditions"}
+	if classifyMessage(c.message) == reasonTerminal || clientError(c.message) || namesMissingSetting(c.message) {
+		v.status = FailedStatus
+	}
+	return v, true
+}
+
+// namesMissingSetting reports a message that says a setting is missing ("backup location
+// not specified ... and not configured"): a person must provide it.
+func namesMissingSetting(msg string) bool {
+	return strings.Contains(msg, "not specified") || strings.Contains(msg, "not configured") || strings.Contains(msg, "not set")
 }
 
 // verdict is what the run conditions decide before the spec (6e) and the kind (6f) are
@@ -306,10 +350,11 @@ var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore"}
 
 // operationNouns are the last words of kinds named for an operation that finishes: a
 // migration moves something once and is over (Forklift's and vJailbreak's Migration, MTC's
-// MigMigration, HwameiStor's LocalVolumeMigrate). A kind that is this word alone is one
-// too. Not the words of what is moved or how (MigrationPolicy, MigrationPlan end in
+// MigMigration, HwameiStor's LocalVolumeMigrate), and so does an operation on something
+// (OceanBase's OBTenantOperation, Crossplane's Operation). A kind that is this word alone
+// is one too. Not the words of what is moved or how (MigrationPolicy, MigrationPlan end in
 // another word), nor Build, Task or Test, which name definitions of runs as often as runs.
-var operationNouns = [...]string{"Migration", "Migrate"}
+var operationNouns = [...]string{"Migration", "Migrate", "Operation"}
 
 // runKindName reports whether kind is named for a run (runNouns) or an operation that
 // finishes (operationNouns), and is not a schedule of runs: no word Cron or Schedule
@@ -410,6 +455,44 @@ type stateScan struct {
 func notNow(name string) bool {
 	for _, p := range [...]string{"desired", "target", "requested", "expected", "previous", "latest", "last", "old"} {
 		if len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesOperation reports a state field's path (as stateField.path gives it) one of whose
+// objects above the field is named for an operation or a task (operationContext,
+// currentOperation, tasks[2]): a state there is that of work that ends.
+func namesOperation(path string) bool {
+	dot := strings.LastIndexByte(path, '.')
+	if dot < 0 {
+		return false // a field of status itself: the object's own state
+	}
+	above := strings.ToLower(path[:dot])
+	return strings.Contains(above, "operation") || strings.Contains(above, "task")
+}
+
+// settingsWords end the names of status objects that copy settings rather than report a
+// state (OceanBase's operationContext.failureRule: failureStatus failed is the status to
+// take on failure, not a failure).
+var settingsWords = [...]string{"Rule", "Rules", "Policy", "Policies", "Strategy", "Config",
+	"Configuration", "Settings", "Template", "Spec", "Options"}
+
+// isSettings reports an object of status named for settings (settingsWords, as the whole
+// name in lower case or as its last word): its string fields are not states.
+func isSettings(name string) bool {
+	if name == "" {
+		return false
+	}
+	switch name[len(name)-1] {
+	case 'e', 's', 'y', 'g', 'n', 'c':
+	default:
+		return false // a cheap test first: every word of settingsWords ends in one of these
+	}
+	for _, w := range settingsWords {
+		if len(name) > len(w) && strings.HasSuffix(name, w) ||
+			len(name) == len(w) && name[0] == w[0]+('a'-'A') && name[1:] == w[1:] {
 			return true
 		}
 	}
@@ -716,14 +799,32 @@ func cancelWord(value string) bool {
 // stopAsked returns the spec field that asks for the object to be stopped, or "": a string
 // field named state or action, or whose name ends in State or Action (engineState,
 // desiredState, runAction), whose value is Stop, Stopped, Abort, Aborted, Cancel, Cancelled,
-// Canceled, Halt or Halted.
+// Canceled, Halt or Halted; or a boolean that says to stop (spec.stop, spec.stopped,
+// spec.halt or spec.shutdown true) or not to run (spec.started, spec.running or spec.active
+// false: DevWorkspace's started).
 // Fields are tried in name order, so the answer is stable.
 func stopAsked(m map[string]any) string {
 	spec, _ := m["spec"].(map[string]any)
 	found := ""
 	for k, v := range spec {
+		if found != "" && k > found {
+			continue
+		}
+		if b, ok := v.(bool); ok {
+			switch k {
+			case "stop", "stopped", "halt", "shutdown":
+				if b {
+					found = k
+				}
+			case "started", "running", "active":
+				if !b {
+					found = k
+				}
+			}
+			continue
+		}
 		s, ok := v.(string)
-		if !ok || found != "" && k > found {
+		if !ok {
 			continue
 		}
 		if !(strings.EqualFold(k, "state") || strings.EqualFold(k, "action") ||
@@ -874,7 +975,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) && !ownRecord(k, own) || len(v) > maxFields {
+			if k == "conditions" || notNow(k) && !ownRecord(k, own) || len(v) > maxFields || isSettings(k) {
 				continue // a large object is inventory (members by name), not a state
 			}
 			counted := false // a replicas count, for parts (its lookups cost more than this test)
@@ -893,7 +994,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 				case map[string]any:
 					// Two objects down: a resource's own state among several the object
 					// manages (kubernetesResources.version.status).
-					if k2 == "conditions" || notNow(k2) || len(v2) > maxFields {
+					if k2 == "conditions" || notNow(k2) || len(v2) > maxFields || isSettings(k2) {
 						continue
 					}
 					for k3, v3 := range v2 {
@@ -916,6 +1017,12 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 
 // verdict is the states' verdict, a running state judged by whether the kind finishes.
 func (sc *stateScan) verdict(rf *runFacts) verdict {
+	if sc.class == phaseRunning && namesOperation(sc.path) {
+		// The state of an operation or a task the object runs (OceanBase's
+		// operationContext.taskStatus): running until it ends, whatever the kind is.
+		return verdict{status: InProgressStatus, reason: "Running",
+			message: sc.path + " is " + sc.value + " (an operation under way)", by: "infer:phase"}
+	}
 	if sc.class == phaseRunning {
 		return rf.running(sc.path, sc.value, "infer:phase")
 	}

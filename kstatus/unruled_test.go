@@ -200,8 +200,10 @@ var heldOutSets = []struct {
 	// Foundry tasks, a distributed database and its tenant operations, backups and restores,
 	// SDN subnets and gateways, SLOs): 29 of 40 (72.5%), 5 reading Current early. 33 after
 	// rule 5 read what outranks a Ready True (korifi's tasks: Failed True, a run under way),
+	// 40 after the mechanisms of its other conventions (Failed… condition types, Failing,
+	// wrangler's reason Error, a boolean stop asked, settings objects, operations running),
 	// so no longer held out.
-	{"../testdata/kstatus/heldout10", 33},
+	{"../testdata/kstatus/heldout10", 40},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -322,12 +322,16 @@ type classEntry struct {
 	c condClass
 }
 
-// cacheIndex hashes t (FNV-1a) to a slot of classCache.
+// cacheIndex hashes t to a slot of classCache from its length and four of its bytes: a
+// collision costs a classification, not a wrong answer, and hashing every byte would cost
+// a good part of what the cache saves.
 func cacheIndex(t string) uint8 {
-	h := uint32(2166136261)
-	for i := 0; i < len(t); i++ {
-		h = (h ^ uint32(t[i])) * 16777619
+	n := len(t)
+	if n == 0 {
+		return 0
 	}
+	h := uint32(n)*2654435761 ^ uint32(t[0])*16777619 ^ uint32(t[n-1])*2246822519 ^
+		uint32(t[n/2])*3266489917 ^ uint32(t[n/3])*668265263
 	return uint8(h ^ h>>8 ^ h>>16 ^ h>>24)
 }
 
@@ -354,6 +358,12 @@ func classifyConditionType(t string) condClass {
 	}
 	if terminalWords[string(last[:nl])] {
 		return condFailure // RetryLimitExceeded, AccessDenied, SpecInvalid
+	}
+	if np > 0 && string(first[:nf]) == "failed" {
+		// Named as Kubernetes names its failure events, the failure first and then what
+		// failed (DevWorkspace's FailedStart, FailedCreate, FailedUpdate). Not a first
+		// word Failure, which names what a condition is about (FailureDomainsReady).
+		return condFailure
 	}
 	if string(first[:nf]) == "validation" && np > 0 {
 		switch string(last[:nl]) {

@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,6 +73,7 @@ func TestPhaseClassOf(t *testing.T) {
 		"NoError":                phaseUnknown,
 		"SPLIT_BRAIN":            phaseUnknown,
 		"Suspend":                phaseSuspended,
+		"Failing":                phaseFailed,
 		"":                       phaseUnknown,
 	})
 }
@@ -97,7 +99,45 @@ func TestClassifyCondition(t *testing.T) {
 		"AccessDenied":             condFailure,
 		"AvailableForProvisioning": condOther,
 		"Manageable":               condOther,
+		"FailedStart":              condFailure,
+		"FailedCreate":             condFailure,
+		"FailureDomainsReady":      condPositive, // failure is not its first word alone
 	})
+}
+
+// TestStatusFieldNames: the names of status fields and objects that say what they hold:
+// settings (not states), operations (whose Running is work under way).
+func TestStatusFieldNames(t *testing.T) {
+	checkWords(t, "isSettings", isSettings, map[string]bool{
+		"failureRule": true, "updateStrategy": true, "config": true, "podTemplate": true,
+		"policy": true, "appliedSpec": true, "ruleStatus": false, "operationContext": false,
+		"Spec": false, "spec": true, "inspection": false,
+	})
+	checkWords(t, "namesOperation", namesOperation, map[string]bool{
+		"operationContext.taskStatus": true, "tasks[2].state": true, "currentOperation.phase": true,
+		"phase": false, "taskStatus": false, "cluster.status": false,
+	})
+}
+
+// TestStopAskedBooleans: a boolean of spec that says to stop, or not to run.
+func TestStopAskedBooleans(t *testing.T) {
+	for spec, want := range map[string]string{
+		`{"started": false}`:                 "spec.started",
+		`{"started": true}`:                  "",
+		`{"running": false, "replicas": 1}`:  "spec.running",
+		`{"shutdown": true}`:                 "spec.shutdown",
+		`{"stop": false}`:                    "",
+		`{"enabled": false}`:                 "", // disabling is not stopping: see stateAsked
+		`{"active": false, "state": "Stop"}`: "spec.active",
+	} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(spec), &m); err != nil {
+			t.Fatal(err)
+		}
+		if got := stopAsked(map[string]any{"spec": m}); got != want {
+			t.Errorf("stopAsked(spec %s) = %q, want %q", spec, got, want)
+		}
+	}
 }
 
 // TestClassCacheAgrees: classifyCondition's cache answers as the classification it keeps,
