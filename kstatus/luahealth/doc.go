@@ -77,10 +77,10 @@
 //     loop runs through in 30 to 200ms; Argo CD's checks take hundreds to a few thousand.
 //     This is the bound on CPU.
 //   - Timeout: wall-clock time, default 1s as in Argo CD. A watchdog timer, which fires
-//     only in a run that has lasted 50ms, raises a flag read before each instruction. The
+//     only in a run that has lasted 10ms, raises a flag read before each instruction. The
 //     clock runs while the goroutine waits for a CPU too, hence the generous default.
-//   - MaxAllocBytes: a run that has lasted 50ms is stopped once the process has
-//     allocated this much more (default 64 MiB; read every 25ms). Go counts allocation per
+//   - MaxAllocBytes: a run that has lasted 10ms is stopped once the process has
+//     allocated this much more (default 64 MiB; read every 5ms). Go counts allocation per
 //     process, not per goroutine, so this reads the whole program; it applies only to runs
 //     a thousand times longer than a real check, where the run is the likeliest cause.
 //   - MaxStringBytes: the bytes the string library (rep, format, gsub, upper, lower,

@@ -240,6 +240,7 @@ func TestRunErrors(t *testing.T) {
 			start := time.Now()
 			h, err := c.Health(widgetIn(t, "Ready"))
 			took := time.Since(start)
+			t.Logf("Health() took %s", took)
 			if took > 2*time.Second {
 				t.Errorf("Health() took %s", took)
 			}

@@ -57,8 +57,8 @@ func (b *budget) Done() <-chan struct{} {
 // The watchdog of a run: a timer that first fires after watchAfter, then every
 // watchEvery, until the run ends. A run of a real check ends long before it fires.
 const (
-	watchAfter = 50 * time.Millisecond
-	watchEvery = 25 * time.Millisecond
+	watchAfter = 10 * time.Millisecond
+	watchEvery = 5 * time.Millisecond
 )
 
 // watchdog stops a run that outlasts its Timeout, or during which the process allocates
