@@ -69,6 +69,8 @@ func writeHeapProfile(b *testing.B, path string) {
 //   - kates-compact: Client.WatchWith with WatchOptions.Snapshot naming
 //     struct{ConfigMaps []kates.Compact[*corev1.ConfigMap]; Pods []kates.Compact[*corev1.Pod]}
 //     and the first Update into it: objects held as their protobuf encoding (issue 37).
+//   - kates-compressed: kates-compact with WatchOptions.CompressCompact: each encoding kept
+//     zstd-compressed against a per-query dictionary.
 //   - controller-runtime: its cache with its defaults (typed, protobuf, managedFields kept).
 //   - controller-runtime-strip: its cache with DefaultTransform set to
 //     cache.TransformStripManagedFields(), as a memory-minded user runs it.
@@ -108,6 +110,14 @@ func BenchmarkView(b *testing.B) {
 			peer{"kates-compact", func(b *testing.B) {
 				var snap compactSnapshot
 				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil)}
+				benchView(b, objects, katesSession(ns, opts, &snap, kinds...))
+				if got := len(snap.ConfigMaps) + len(snap.Pods); got < objects {
+					b.Fatalf("snapshot holds %d objects, want at least %d", got, objects)
+				}
+			}},
+			peer{"kates-compressed", func(b *testing.B) {
+				var snap compactSnapshot
+				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil), CompressCompact: true}
 				benchView(b, objects, katesSession(ns, opts, &snap, kinds...))
 				if got := len(snap.ConfigMaps) + len(snap.Pods); got < objects {
 					b.Fatalf("snapshot holds %d objects, want at least %d", got, objects)
