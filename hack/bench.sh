@@ -115,7 +115,7 @@ prof() { # name, test binary, package dir, bench regexp, benchtime, extra flags.
 # The complete view (BenchmarkView): each peer and size in a process of its own, the peers'
 # order rotating from round to round, so that each peer runs first, second, ... in turn.
 viewrounds=${BENCH_VIEW_ROUNDS:-$rounds}
-viewpeers=(kates kates-shared kates-compact controller-runtime controller-runtime-strip floor floor-watchlist)
+viewpeers=(kates kates-shared kates-compact kates-compressed controller-runtime controller-runtime-strip floor floor-watchlist)
 [ "$parts" = core ] && viewrounds=0
 if [ "$viewrounds" -gt 0 ]; then
   echo "bench-info: view-pods-date: $(date -u '+%Y-%m-%d %H:%M UTC')" >>"$res/view-pods.txt"
