@@ -204,6 +204,11 @@ var heldOutSets = []struct {
 	// wrangler's reason Error, a boolean stop asked, settings objects, operations running),
 	// so no longer held out.
 	{"../testdata/kstatus/heldout10", 40},
+	// Written blind after heldout10 was tuned on (40 cases, 12 kinds of 8 operators:
+	// databases and their operations, chaos experiments, serverless functions, multi-cluster
+	// offloading, cloud services, Spark jobs and servers, CI jobs, storage drivers): 35 of 40
+	// (87.5%), 4 reading Current early, as first measured.
+	{"../testdata/kstatus/heldout11", 35},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
