@@ -312,6 +312,17 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		}
 		switch {
 		case stale:
+			// A Ready the controller stopped updating once it stopped the object as the
+			// spec asks (KubeDB's halted database: Ready for the generation before,
+			// phase Halted, status.observedGeneration the latest): the stop, reached, is
+			// where the object is meant to be.
+			if hasObs && obs == gen {
+				if iv := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
+					return malformed(f.err)
+				} else if iv.status == CurrentStatus && (iv.by == "infer:asked" || iv.by == "infer:suspended") {
+					return iv
+				}
+			}
 		case ready.isTrue():
 			v = current("Resource is Ready")
 			// What outranks it: a change under way, a failure, a run not finished.

@@ -182,7 +182,8 @@
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
 //	      Rebalancing, Reconfiguring, Downgrading,
 //	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
-//	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, the activities that end by
+//	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, a first step done (Initialized,
+//	      Created, ResourcesCreated: set up, the work not yet), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
@@ -200,12 +201,14 @@
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
 //	      Cancel, Halt or Halted, or a boolean of spec says to stop (stop, stopped, halt or
-//	      shutdown true) or not to run (started, running or active false: DevWorkspace's
-//	      spec.started), a value one of whose words is Stopped, Aborted, Cancelled,
+//	      shutdown true, or halted: KubeDB's) or not to run (started, running or active
+//	      false: DevWorkspace's spec.started), a value one of whose words is Stopped, Aborted, Cancelled,
 //	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
 //	      Current, "as spec.engineState asks" (kstatus/PAUSED.md), over conditions of the
 //	      parts it stopped that say no more than not True (a stopped workspace's
-//	      DeploymentReady Unknown). Other values are read as
+//	      DeploymentReady Unknown), and over a Ready left at the generation before the
+//	      stop when status.observedGeneration is the latest (a halted database's). Other
+//	      values are read as
 //	      ever: a verdict Fail beside a stop asked is still Failed. The spec's stop words
 //	      are Stop, Stopped, Abort, Aborted, Cancel, Cancelled, Canceled, Halt and Halted;
 //	      the state's add Terminated.

@@ -218,6 +218,9 @@ var phases = map[string]phaseKind{
 	"expanding": phaseProgressing, "resizing": phaseProgressing, "promoting": phaseProgressing,
 	"restoring": phaseProgressing, "backingup": phaseProgressing, "snapshotting": phaseProgressing,
 	"bootstrap": phaseProgressing, "bootstrapping": phaseProgressing,
+	// A first step done, as a phase: the object was set up, the work it stands for not
+	// yet (ChaosBlade's Initialized before Running, Dragonfly's ResourcesCreated).
+	"initialized": phaseProgressing, "created": phaseProgressing, "resourcescreated": phaseProgressing,
 	"syncing": phaseProgressing, "installing": phaseProgressing, "rebuilding": phaseProgressing,
 	"recovering": phaseProgressing, "migrating": phaseProgressing, "suspending": phaseProgressing,
 	"pausing": phaseProgressing, "resuming": phaseProgressing, "warning": phaseProgressing,

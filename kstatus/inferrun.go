@@ -800,7 +800,7 @@ func cancelWord(value string) bool {
 // field named state or action, or whose name ends in State or Action (engineState,
 // desiredState, runAction), whose value is Stop, Stopped, Abort, Aborted, Cancel, Cancelled,
 // Canceled, Halt or Halted; or a boolean that says to stop (spec.stop, spec.stopped,
-// spec.halt or spec.shutdown true) or not to run (spec.started, spec.running or spec.active
+// spec.halt, spec.halted or spec.shutdown true: KubeDB's halted) or not to run (spec.started, spec.running or spec.active
 // false: DevWorkspace's started).
 // Fields are tried in name order, so the answer is stable.
 func stopAsked(m map[string]any) string {
@@ -812,7 +812,7 @@ func stopAsked(m map[string]any) string {
 		}
 		if b, ok := v.(bool); ok {
 			switch k {
-			case "stop", "stopped", "halt", "shutdown":
+			case "stop", "stopped", "halt", "halted", "shutdown":
 				if b {
 					found = k
 				}

@@ -147,7 +147,7 @@ var heldOutSets = []struct {
 }{
 	// Measured first at 41 of 75 before issue 33's mechanisms and 49 after, then seen and
 	// tuned on: no longer held out.
-	{"../testdata/kstatus/heldout", 60},
+	{"../testdata/kstatus/heldout", 61},
 	// Measured first at 46 of 56 with the mechanisms above; 51 after those its misses pointed
 	// to (a run's result, Progressing False with a terminal reason, compound Progressing
 	// types, a completion time recorded), 52 with states one list further down: no longer held
@@ -207,8 +207,10 @@ var heldOutSets = []struct {
 	// Written blind after heldout10 was tuned on (40 cases, 12 kinds of 8 operators:
 	// databases and their operations, chaos experiments, serverless functions, multi-cluster
 	// offloading, cloud services, Spark jobs and servers, CI jobs, storage drivers): 35 of 40
-	// (87.5%), 4 reading Current early, as first measured.
-	{"../testdata/kstatus/heldout11", 35},
+	// (87.5%), 4 reading Current early, as first measured. 37 after a stop asked as
+	// spec.halted, reached, read over a Ready left at the generation before, and the phases
+	// Initialized and Created read as a first step; so no longer held out.
+	{"../testdata/kstatus/heldout11", 37},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
