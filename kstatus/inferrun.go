@@ -473,6 +473,13 @@ func namesOperation(path string) bool {
 	return strings.Contains(above, "operation") || strings.Contains(above, "task")
 }
 
+// lastOperation reports a record of the last operation on the object itself
+// (lastOperation, latestOperation): unlike a record of a past run of something else, its
+// state is the object's while it lasts (Processing) and its outcome is the object's after.
+func lastOperation(name string) bool {
+	return name == "lastOperation" || name == "latestOperation"
+}
+
 // settingsWords end the names of status objects that copy settings rather than report a
 // state (OceanBase's operationContext.failureRule: failureStatus failed is the status to
 // take on failure, not a failure).
@@ -975,7 +982,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) && !ownRecord(k, own) || len(v) > maxFields || isSettings(k) {
+			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) {
 				continue // a large object is inventory (members by name), not a state
 			}
 			counted := false // a replicas count, for parts (its lookups cost more than this test)

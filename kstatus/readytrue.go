@@ -43,6 +43,12 @@ func readyOutranked(f *fields, apiVersion string, m, status map[string]any, cond
 		// is already running.
 		st.v.message += ", though Ready is True"
 		return st.v, true
+	case (st.class == phaseProgressing || st.class == phaseRunning) && namesOperation(st.path):
+		// So does an operation under way on the object (etcd-druid's lastOperation
+		// Processing beside a Ready True for the members that still serve).
+		v := st.verdict(nil)
+		v.message += ", though Ready is True"
+		return v, true
 	}
 	// So do the counts of the parts it runs short of their replicas
 	// (datanode.readyReplicas 2 of 3 during a rolling upgrade). Not the object's own
