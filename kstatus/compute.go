@@ -326,7 +326,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		case ready.isTrue():
 			v = current("Resource is Ready")
 			// What outranks it: a change under way, a failure, a run not finished.
-			if ov, over := readyOutranked(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
+			if ov, over := readyOutranked(&f, ready, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
 				return malformed(f.err)
 			} else if over {
 				return ov

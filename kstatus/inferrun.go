@@ -25,8 +25,9 @@ type runConditions struct {
 	// errorTrue reports that failure is Failed from a condition True named for an error
 	// (Failed, ReconcileError, InstallFailure: namesErrorType) or for a limit reached
 	// (RetryLimitExceeded): one that outranks a Ready True.
-	errorTrue bool
-	succeeded bool // Succeeded True (judgeConditions reads it; noted here for readyTrue)
+	errorTrue    bool
+	failureSince string // the lastTransitionTime of the condition that set errorTrue, as written
+	succeeded    bool   // Succeeded True (judgeConditions reads it; noted here for readyOutranked)
 }
 
 // judgeRunConditions reads, in one pass over conds, the condition types of condClasses:
@@ -135,6 +136,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			rc.failure = verdict{status: FailedStatus, reason: c.reasonOr(t),
 				message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
 			rc.errorTrue = namesErrorType(t) || classifyReason(t) == reasonTerminal
+			if rc.errorTrue {
+				rc.failureSince, _ = m["lastTransitionTime"].(string)
+			}
 		case condDone:
 			if rc.done.status != "" {
 				continue

@@ -1,5 +1,7 @@
 package kstatus
 
+import "time"
+
 // readyOutranked reads what outranks a Ready condition True (rule 5), in one pass over the
 // conditions and one walk of status: Ready is often set by a controller whose own
 // reconcile succeeded, whatever became of the work it started, so other things the object
@@ -11,7 +13,10 @@ package kstatus
 //   - A failure: a condition True named for an error or a limit reached (Failed,
 //     ReconcileError, InstallFailure, RetryLimitExceeded) with a reason that is not
 //     transient (korifi's CFTask: Ready True for the reconcile, Failed True for the task's
-//     exit code); a state that says the object failed (KubeVela's workflowFailed). Failed.
+//     exit code; Hive's SyncSetFailed beside a running cluster), unless Ready turned True
+//     after it did (Kube-OVN's Error, which its controller never clears: a Ready True
+//     since then says the retry succeeded); a state that says the object failed
+//     (KubeVela's workflowFailed). Failed.
 //   - A run not finished: on a kind that finishes (runFacts.finishes), a run under way (a
 //     Running or Started condition True, a running state) with no outcome (a Succeeded,
 //     Complete or Finished condition True, a terminal success in a state, a completion
@@ -21,7 +26,7 @@ package kstatus
 //     says the run was set up. InProgress.
 //
 // found is false when nothing outranks Ready: the object is Current.
-func readyOutranked(f *fields, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) (v verdict, found bool) {
+func readyOutranked(f *fields, ready condition, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) (v verdict, found bool) {
 	run := judgeRunConditions(f, conds, gen, hasGen, tr)
 	if f.err != nil {
 		return verdict{}, false
@@ -29,7 +34,7 @@ func readyOutranked(f *fields, apiVersion string, m, status map[string]any, cond
 	if run.progressing.status != "" {
 		return run.progressing, true
 	}
-	if run.failure.status == FailedStatus && run.errorTrue {
+	if run.failure.status == FailedStatus && run.errorTrue && !before(run.failureSince, ready.raw["lastTransitionTime"]) {
 		run.failure.message += ", though Ready is True"
 		return run.failure, true
 	}
@@ -93,4 +98,17 @@ func readyOutranked(f *fields, apiVersion string, m, status map[string]any, cond
 	}
 	return verdict{status: InProgressStatus, reason: "NotFinished",
 		message: "Ready is True, but " + what + " and no outcome yet (the kind finishes: " + why + ")", by: "infer:finishes"}, true
+}
+
+// before reports whether the time a, as a condition's lastTransitionTime is written, is
+// before b; false when either is missing or not RFC 3339, so that a condition without a
+// time is never taken for history.
+func before(a string, b any) bool {
+	bs, _ := b.(string)
+	if a == "" || bs == "" {
+		return false
+	}
+	ta, errA := time.Parse(time.RFC3339, a)
+	tb, errB := time.Parse(time.RFC3339, bs)
+	return errA == nil && errB == nil && ta.Before(tb)
 }
