@@ -307,10 +307,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// 6d: counts, errors and flags.
 	xv := judgeCounts(m, status, &st.parts, tr)
 
-	run6 := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
-	if opts != nil {
-		run6.kinds = opts.Kinds
-	}
+	run6 := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	best := verdict{}
 	for _, v := range [...]verdict{cv, run.verdict(&run6), nv, st.verdict(&run6), xv} {
 		if v.status != "" && (best.status == "" || worse(v.status, best.status)) {

@@ -262,6 +262,15 @@ type runFacts struct {
 	whyKnown   bool
 }
 
+// newRunFacts is the runFacts of the object m of f's kind, with the kinds opts knows.
+func newRunFacts(f *fields, apiVersion string, m, status map[string]any, conds []any, opts *Options, tr *trace) runFacts {
+	rf := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
+	if opts != nil {
+		rf.kinds = opts.Kinds
+	}
+	return rf
+}
+
 // running judges a running state (a phase Running, a Running condition True) by whether
 // the kind finishes: for a run it is not done (InProgress); for a service it is where it
 // is meant to be (Current). path is the field, as "phase" or "conditions[Running]".
@@ -451,7 +460,7 @@ type stateScan struct {
 	unknownValue string
 	path         string // the field of v, for 6e and 6f
 	value        string
-	parts        partShort // the counts of the parts it runs, read in the same walk (partCounts)
+	parts        partShort // the counts of the parts it runs, read in the same walk
 }
 
 // notNow reports a field named for a state wanted, or one that was (desiredState,
@@ -576,22 +585,11 @@ func isStateField(name string) bool {
 	return false
 }
 
-// partCounts reads the replica counts of the parts an object runs, kept one object down in
-// status (a ThanosQuery's querierStatus, a control plane's components): a part whose
-// readyReplicas or availableReplicas is short of its own replicas is InProgress. Objects of
-// more than maxFields fields are inventories and are not read; of several short parts, the
-// first by name is named. scanStates reads the same in its walk (stateScan.parts).
-func partCounts(status map[string]any, tr *trace) (verdict, bool) {
-	var p partShort
-	for k, v := range status {
-		if m, ok := v.(map[string]any); ok && len(m) <= maxFields {
-			p.consider(k, m)
-		}
-	}
-	return p.verdict(tr)
-}
-
-// partShort is the first part by name whose counts are short, as partCounts finds it.
+// partShort reads the replica counts of the parts an object runs, kept one object down in
+// status (a ThanosQuery's querierStatus, a control plane's components), as scanStates'
+// walk meets them: a part whose readyReplicas or availableReplicas is short of its own
+// replicas is InProgress. Objects of more than maxFields fields are inventories and are not
+// read; of several short parts, the first by name is kept.
 type partShort struct {
 	key, path  string
 	have, want int64
@@ -1067,7 +1065,7 @@ func phaseRank(k phaseKind) int {
 // judgeCounts reads what operators publish beside conditions and states: counts of ready
 // against desired replicas, errors, and readiness flags. Each short count is InProgress,
 // an error Failed; a count that is met says nothing (the other steps decide). parts are the
-// counts of the parts scanStates read in its walk, or nil to read them here.
+// counts of the parts scanStates read in its walk.
 func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict {
 	// One pass over status finds every field the steps below read (a lookup of each of their
 	// twenty-odd names costs more than a walk over a status' few keys); the steps then judge
@@ -1187,12 +1185,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 func replicasShort(m, status map[string]any, parts *partShort, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
-	if parts == nil {
-		v, short = partCounts(status, tr)
-	} else {
-		v, short = parts.verdict(tr)
-	}
-	if short {
+	if v, short := parts.verdict(tr); short {
 		return v, true
 	}
 	// Counts against the desired number: spec.replicas, else status.replicas (or the

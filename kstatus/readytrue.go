@@ -67,19 +67,10 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		return verdict{}, false // an outcome: the run, if it is one, has ended
 	}
 	under := run.running || run.started || st.class == phaseRunning
-	rf := runFacts{m: m, status: status, conds: conds, apiVersion: apiVersion, kind: f.kind, tr: tr}
-	if opts != nil {
-		rf.kinds = opts.Kinds
-	}
-	var defined bool
+	rf := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	if !under {
-		if opts == nil || opts.Kinds == nil {
-			return verdict{}, false // the common case: nothing under way, no definition to read
-		}
-		info := rf.kindInfo()
-		defined = info != nil && info.Finishes
-		if !defined {
-			return verdict{}, false
+		if info := rf.kindInfo(); info == nil || !info.Finishes {
+			return verdict{}, false // nothing under way, and no definition says the kind finishes
 		}
 	}
 	if k, _ := completedAt(status); k != "" {

@@ -217,12 +217,12 @@ func TestErrorListBounds(t *testing.T) {
 	}
 	status := map[string]any{"byPod": list}
 	list[maxEntries-1].(map[string]any)["errors"] = []any{"within the bound"}
-	if v := judgeCounts(nil, status, nil, nil); v.status != FailedStatus {
+	if v := judgeCounts(nil, status, &partShort{}, nil); v.status != FailedStatus {
 		t.Fatalf("an error in entry %d: %+v, want Failed", maxEntries-1, v)
 	}
 	delete(list[maxEntries-1].(map[string]any), "errors")
 	list[maxEntries].(map[string]any)["errors"] = []any{"past the bound"}
-	if v := judgeCounts(nil, status, nil, nil); v.status != "" {
+	if v := judgeCounts(nil, status, &partShort{}, nil); v.status != "" {
 		t.Fatalf("an error in entry %d: %+v, want it not read", maxEntries, v)
 	}
 }
