@@ -50,7 +50,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// it (Rancher's operators: status False, reason Error, message the error):
 			// Failed when the message says a person must fix the spec. Any other error is
 			// retried: never Current, unless what the condition's type says decides.
-			if v, ok := reasonError(f, m, t); ok && v.status == FailedStatus {
+			if v, ok := reasonError(f, m, t, gen, hasGen); ok && v.status == FailedStatus {
 				rc.failure = v
 				continue
 			} else if ok && rc.notMet.status == "" {
@@ -191,12 +191,12 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 // person must fix something (an invalid value, a field not specified or not configured, an
 // API's client error), InProgress for any other error, which the controller retries. ok is
 // false when it has no message, or is stale.
-func reasonError(f *fields, m map[string]any, t string) (v verdict, ok bool) {
+func reasonError(f *fields, m map[string]any, t string, gen int64, hasGen bool) (v verdict, ok bool) {
 	c := f.condFrom(m, t)
 	if f.err != nil || c.message == "" {
 		return verdict{}, false
 	}
-	if _, stale := staleCondition(f, c, t, 0, false, nil); stale || f.err != nil {
+	if _, stale := staleCondition(f, c, t, gen, hasGen, nil); stale || f.err != nil {
 		return verdict{}, false
 	}
 	v = verdict{status: InProgressStatus, reason: "Error", message: t + " condition reports an error: " + c.message, by: "infer:conditions"}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 func TestWordIter(t *testing.T) {
@@ -285,4 +286,26 @@ func TestIssue33Vocabularies(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestReasonErrorStale: an error written as wrangler writes it (False, reason Error) for an
+// older generation than the object's says nothing about the spec it has now: not Failed.
+// The same condition for the latest generation is.
+func TestReasonErrorStale(t *testing.T) {
+	object := func(observed int64) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": "Widget",
+			"metadata": map[string]any{"name": "w", "namespace": "ns", "generation": int64(2)},
+			"status": map[string]any{"conditions": []any{
+				map[string]any{"type": "Available", "status": "True", "reason": "Up", "observedGeneration": int64(2)},
+				map[string]any{"type": "Synced", "status": "False", "reason": "Error", "observedGeneration": observed,
+					"message": "invalid value for field size"}}},
+		}}
+	}
+	if res, err := Compute(object(2)); err != nil || res.Status != FailedStatus {
+		t.Errorf("the error for the latest generation: %+v, %v; want Failed", res, err)
+	}
+	if res, err := Compute(object(1)); err != nil || res.Status == FailedStatus {
+		t.Errorf("the error for the generation before: %+v, %v; want it not read as Failed", res, err)
+	}
 }
