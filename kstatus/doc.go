@@ -232,9 +232,12 @@
 //	    - Running: InProgress for a kind that finishes (6f), whose phases as its CRD's
 //	      schema lists them (an enum) include a terminal success, or that its definition
 //	      or the object marks as a run. For a kind whose enum has no terminal success,
-//	      Running is where it is meant to be, Current. With neither, Running is taken to
-//	      be Current too, and the message says it was assumed: a service-like kind would
-//	      otherwise hang every wait.
+//	      Running is where it is meant to be, Current. With neither, Running is InProgress
+//	      in a field named for a build (buildStatus, buildState, buildPhase: a build always
+//	      ends) or beside a Started condition True (a run begun and not ended, as Porter's
+//	      Installation while its agent Job runs; beside a Ready True, rule 5 decides), and
+//	      otherwise taken to be Current, the message saying it was assumed: a
+//	      service-like kind would otherwise hang every wait.
 //	    - A value of several words not listed is read by its words, the worst deciding
 //	      (ONLINE_PARTIAL is InProgress), unless it starts with a negation (NotRunning).
 //	      Any other value does not decide, and the message names it if nothing else does.
@@ -273,7 +276,9 @@
 //	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
-//	    outcome type, whatever its status), or its kind is named for a run: its last word
+//	    outcome type, whatever its status, or one naming the object's own outcome: the
+//	    kind or its last word followed by Succeeded, Completed, Complete or Finished, as
+//	    Kaito's WorkspaceSucceeded on a Workspace), or its kind is named for a run: its last word
 //	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), or it
 //	    is named for an operation that finishes: its last word, or the kind alone, is
 //	    Migration, Migrate or Operation (Forklift's and vJailbreak's Migration, MTC's

@@ -295,8 +295,44 @@ func (rf *runFacts) running(path, value, by string) verdict {
 		return verdict{status: InProgressStatus, reason: "Running",
 			message: path + " is " + value + " (the kind finishes: " + why + ")", by: by}
 	}
+	if namesBuild(path) {
+		return verdict{status: InProgressStatus, reason: "Running",
+			message: path + " is " + value + " (a build under way)", by: by}
+	}
+	if rf.startedTrue() {
+		// A Started condition True beside a running state and no Ready: a run begun and
+		// not ended (Porter's Installation as its agent Job runs). Beside a Ready True
+		// (DevWorkspace's Started and Ready), rule 5 decides and this is not read.
+		return verdict{status: InProgressStatus, reason: "Running",
+			message: path + " is " + value + " (a run started and not ended: Started condition is True)", by: by}
+	}
 	return verdict{status: CurrentStatus,
 		message: path + " is " + value + " (taken as running until stopped: the kind's phases are not known)", by: by}
+}
+
+// startedTrue reports a condition Started that is True.
+func (rf *runFacts) startedTrue() bool {
+	for _, e := range rf.conds {
+		if c, _ := e.(map[string]any); c["type"] == "Started" && c["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// namesBuild reports a state field named for a build (Fission's Package buildstatus,
+// buildState, buildPhase): a build always ends, so one running is under way whatever the
+// kind is. Other operations a field may name (a job, a sync, a task) can run until stopped.
+func namesBuild(path string) bool {
+	name := path[strings.LastIndexByte(path, '.')+1:]
+	if len(name) <= len("build") || !strings.EqualFold(name[:len("build")], "build") {
+		return false
+	}
+	switch strings.ToLower(name[len("build"):]) {
+	case "status", "state", "phase":
+		return true
+	}
+	return false
 }
 
 // completionFields are status fields that record when a run ended: a kind that has one
@@ -315,7 +351,7 @@ var runSpecFields = [...]string{"backoffLimit", "ttlSecondsAfterFinished", "acti
 // finishes says why the object's kind is one whose runs end, or "" when nothing says so:
 // its definition (KindInfo.Finishes, or a phase enum with a terminal success), a
 // completion time or a run's spec fields in the object, an outcome condition type present
-// whatever its status, or a kind named for a run (…Job, …Run).
+// whatever its status (one of its own: ownOutcome), or a kind named for a run (…Job, …Run).
 func (rf *runFacts) finishes() string {
 	if !rf.whyKnown {
 		rf.why, rf.whyKnown = rf.finishesWhy(), true
@@ -347,7 +383,8 @@ func (rf *runFacts) finishesWhy() string {
 	}
 	for _, e := range rf.conds {
 		c, _ := e.(map[string]any)
-		if t, _ := c["type"].(string); classifyCondition(t) == condDone || t == "Failed" {
+		t, _ := c["type"].(string)
+		if classifyCondition(t) == condDone || t == "Failed" || ownOutcome(t, rf.kind) {
 			return "it has a " + t + " condition"
 		}
 	}
@@ -355,6 +392,24 @@ func (rf *runFacts) finishesWhy() string {
 		return "a kind named for a run (" + rf.kind + ")"
 	}
 	return ""
+}
+
+// ownOutcome reports a condition type that names the outcome of the object itself: the
+// kind, or its last word, followed by Succeeded, Completed, Complete or Finished (Kaito's
+// WorkspaceSucceeded on a Workspace). Such a condition, whatever its status, says the
+// object is a run that ends. Not an outcome of something else (BackupCompleted on a
+// database cluster), which says only that the thing it names ends.
+func ownOutcome(t, kind string) bool {
+	for _, own := range [2]string{kind, kindNoun(kind)} {
+		if own == "" || len(t) <= len(own) || !strings.HasPrefix(t, own) {
+			continue
+		}
+		switch t[len(own):] {
+		case "Succeeded", "Completed", "Complete", "Finished":
+			return true
+		}
+	}
+	return false
 }
 
 // runNouns are the last words of kinds named for a run: a job, a run, an execution, a
