@@ -259,7 +259,9 @@
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
-//	    suspendAction; spec.runPolicy.suspend, as Kubeflow's jobs): suspended as asked and
+//	    suspendAction; spec.runPolicy.suspend, as Kubeflow's jobs; an annotation "true"
+//	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause or
+//	    Strimzi's strimzi.io/pause-reconciliation): suspended as asked and
 //	    reached, as a suspended Job. When the spec does not ask, it is Failed, reason
 //	    Suspended: only a person resumes it. A run still running while the spec asks for a
 //	    suspension is InProgress, reason Suspending. An object the spec pauses (spec.paused

@@ -489,7 +489,32 @@ func askedIn(m map[string]any, prefixes ...string) string {
 			return "spec.runPolicy.suspend"
 		}
 	}
-	return ""
+	return pauseAnnotation(m)
+}
+
+// pauseAnnotation returns the annotation that asks for the object to be paused, as
+// metadata.annotations[key], or "": an annotation "true" whose name (the part after the
+// prefix's "/") starts with pause (Chaos Mesh's experiment.chaos-mesh.org/pause, Strimzi's
+// strimzi.io/pause-reconciliation, Crossplane's crossplane.io/paused, Cluster API's
+// cluster.x-k8s.io/paused). Operators that pause by annotation ask for it there as others
+// do in spec.paused.
+func pauseAnnotation(m map[string]any) string {
+	md, _ := m["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	found := ""
+	for k, v := range ann {
+		name := k[strings.LastIndexByte(k, '/')+1:]
+		if len(name) < len("pause") || !strings.EqualFold(name[:len("pause")], "pause") {
+			continue
+		}
+		if s, _ := v.(string); strings.EqualFold(s, "true") && (found == "" || k < found) {
+			found = k
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return "metadata.annotations[" + found + "]"
 }
 
 // isTrueish reports a true bool, or an object one of whose fields is true.
