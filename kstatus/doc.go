@@ -86,8 +86,9 @@
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
-//	      Accepted, Programmed, Provided, Mounted, Attached or Registered (HeadPodReady,
-//	      SecretSynced, RecommendationProvided), and, when
+//	      Accepted, Programmed, Provided, Mounted, Attached, Registered or Enforced
+//	      (HeadPodReady, SecretSynced, RecommendationProvided; Kuadrant's Enforced
+//	      beside Accepted), and, when
 //	      Unknown only, any other type whose last word is a past participle that does not
 //	      befall an object (Imported, but not Evicted or Throttled). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
@@ -158,7 +159,9 @@
 //	    experiment's), and the plain status, state, phase, health and verdict of the first
 //	    32 entries of lists, at the top of status, in an object or in an entry
 //	    (featureSummaries[].status, workflow.steps[].phase, actions[].phases[].state,
-//	    experiments[].verdict); but not a state wanted or past (names starting with
+//	    experiments[].verdict), and in the entries of lists at the top of status the
+//	    fields named for what they hold as well (modules[].verificationStatus, as Kernel
+//	    Module Management's PreflightValidation writes it); but not a state wanted or past (names starting with
 //	    desired, target, requested, expected, previous, latest, last or old), unless it
 //	    is a record of the run the object is: an object named last or latest and the
 //	    kind's last word (status.latestExecution.executionResult.status on a
@@ -251,7 +254,11 @@
 //	    an error a person must fix; status.valid false, or a boolean named for a check's
 //	    result false (configCheckResult), is Failed. The replica counts of a part one
 //	    object down (querierStatus.readyReplicas short of querierStatus.replicas) are
-//	    InProgress, as the object's own are. readyReplicas or
+//	    InProgress, as the object's own are, and so are counts named as a pair, one of how
+//	    many are wanted (desired… or expected…) and one of how many are available… or
+//	    ready… of the same things (moduleLoader.availableNumber short of
+//	    moduleLoader.desiredNumber, as Kernel Module Management's Module writes them;
+//	    readyNodes short of expectedNodes), there or at the top of status. readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" is InProgress. updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design.
@@ -305,8 +312,9 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
-// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused or
-// Refusing, or with a subject
+// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused,
+// Refusing or Conflicted (Gateway API's reason for a policy or route another overrides),
+// or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or
 // Failure together (ConfigError, ValidationFailed, "YAML parse error"). A message is

@@ -682,6 +682,9 @@ func (p *partShort) consider(k string, m map[string]any) {
 	}
 	replicas, ok := toInt(m["replicas"])
 	if !ok {
+		if c, have, want, short := pairShort(m); short {
+			p.key, p.path, p.have, p.want = k, k+"."+c, have, want
+		}
 		return
 	}
 	for _, c := range [...]string{"readyReplicas", "availableReplicas"} {
@@ -690,6 +693,41 @@ func (p *partShort) consider(k string, m map[string]any) {
 			return
 		}
 	}
+}
+
+// desiredCount returns the rest of a count's name that says how many are wanted
+// (desiredNumber → "Number", expectedNodes → "Nodes"), or "".
+func desiredCount(k string) string {
+	for _, p := range [...]string{"desired", "expected"} {
+		if len(k) > len(p)+1 && k[:len(p)] == p && isUpper(k[len(p)]) {
+			return k[len(p):]
+		}
+	}
+	return ""
+}
+
+// pairShort reads counts of m named as a pair, one of how many are wanted and one of how
+// many are ready or available of the same things (KMM's moduleLoader.desiredNumber and
+// availableNumber, desiredNodes and readyNodes): short is true when the second is below the
+// first, c naming it. Of several pairs, the first by name decides.
+func pairShort(m map[string]any) (c string, have, want int64, short bool) {
+	for k, v := range m {
+		rest := desiredCount(k)
+		if rest == "" {
+			continue
+		}
+		w, ok := toInt(v)
+		if !ok {
+			continue
+		}
+		for _, p := range [...]string{"available", "ready"} {
+			name := p + rest
+			if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) {
+				c, have, want, short = name, n, w, true
+			}
+		}
+	}
+	return c, have, want, short
 }
 
 // verdict is InProgress naming the short part, when there is one.
@@ -1035,8 +1073,19 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 				}
 			}
 			if !nested {
-				// One list further down: an entry's own list (actions[].phases[]).
+				// One list further down: an entry's own list (actions[].phases[]). And an
+				// entry's own state fields named for what they hold (KMM's
+				// modules[].verificationStatus), besides the plain names read above.
+				var named [2]string
+				nn := 0
 				for k2, v2 := range em {
+					if s, ok := v2.(string); ok {
+						if nn < len(named) && s != "" && indexOf(entryStates[:], k2) < 0 && isStateField(k2) {
+							named[nn] = k2
+							nn++
+						}
+						continue
+					}
 					if l2, ok := v2.([]any); ok && k2 != "conditions" && !notNow(k2) {
 						for x, e2 := range l2 {
 							em2, _ := e2.(map[string]any)
@@ -1050,6 +1099,13 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 							}
 						}
 					}
+				}
+				if nn == 2 && named[1] < named[0] {
+					named[0], named[1] = named[1], named[0] // in name order, whatever the map's
+				}
+				for _, name := range named[:nn] {
+					at.k2 = name
+					fn(at, em[name].(string))
 				}
 			}
 			if n == maxEntries-1 {
@@ -1071,7 +1127,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 			for k2, v2 := range v {
 				switch v2 := v2.(type) {
 				default: // a number, as toInt reads it
-					counted = counted || k2 == "replicas"
+					counted = counted || k2 == "replicas" || desiredCount(k2) != ""
 				case string:
 					if v2 != "" && isStateField(k2) {
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
@@ -1155,12 +1211,14 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 		errSet, flagSet   uint8
 		listBuf           [8]string
 		checkKey          string
+		paired            bool // a count named for how many are wanted (pairShort)
 	)
 	lists := listBuf[:0]
 	for k, v := range status {
 		if _, ok := v.([]any); ok && k != "conditions" {
 			lists = append(lists, k)
 		}
+		paired = paired || desiredCount(k) != ""
 		if i := indexOf(countErrorKeys[:], k); i >= 0 {
 			errVals[i], errSet = v, errSet|1<<i
 		} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
@@ -1253,16 +1311,17 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 		}
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
-	v, _ := replicasShort(m, status, parts, tr)
+	v, _ := replicasShort(m, status, parts, paired, tr)
 	return v
 }
 
 // replicasShort reads the counts of replicas an object publishes: of the parts it runs, one
 // object down (querierStatus.readyReplicas against querierStatus.replicas), then its own
 // readyReplicas or availableReplicas against spec.replicas (else status.replicas),
-// numberReady against desiredNumberScheduled, and a status.ready of "2/3". The first count
-// short is InProgress; short is false when none is.
-func replicasShort(m, status map[string]any, parts *partShort, tr *trace) (v verdict, short bool) {
+// counts named as a pair (pairShort: availableNumber against desiredNumber) when paired
+// says judgeCounts' pass saw one, numberReady against desiredNumberScheduled, and a
+// status.ready of "2/3". The first count short is InProgress; short is false when none is.
+func replicasShort(m, status map[string]any, parts *partShort, paired bool, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
 	if v, short := parts.verdict(tr); short {
@@ -1301,6 +1360,15 @@ func replicasShort(m, status map[string]any, parts *partShort, tr *trace) (v ver
 				return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
 					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 			}
+		}
+	}
+	if paired {
+		if c, have, want, short := pairShort(status); short {
+			if tr != nil {
+				tr.note("status."+c, have)
+			}
+			return verdict{status: InProgressStatus, reason: "PartNotReady",
+				message: c + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 		}
 	}
 	if desired, ok := toInt(status["desiredNumberScheduled"]); ok {

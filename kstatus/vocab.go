@@ -167,6 +167,9 @@ var terminalWords = map[string]bool{
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
 	"undefined": true, "refused": true, "refusing": true, "lost": true,
 	"timeout": true,
+	// Conflicted: Gateway API's reason for a policy or route another one overrides by
+	// precedence (Accepted False): it stays so until a person resolves the conflict.
+	"conflicted": true,
 }
 
 // subjectWords name what a reason is about when it says only "error" or "failed": an
@@ -388,7 +391,7 @@ func classifyConditionType(t string) condClass {
 		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
 		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
-		"programmed", "provided", "mounted", "attached", "registered":
+		"programmed", "provided", "mounted", "attached", "registered", "enforced":
 		return condPositive
 	default:
 		// A type named by a past participle (Imported, AllInjected, Realized) is named for a
