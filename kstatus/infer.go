@@ -132,14 +132,16 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 	}
 	// Enums of phase and state fields, in status and one and two objects down
 	// (latestExecution.executionResult.status on a TestExecution), but not in a record of
-	// a state wanted or past (lastBackup.phase), unless it is the object's own run.
+	// a state wanted or past (lastBackup.phase), unless it is the object's own run, and
+	// not of a build's state (buildStatus): a build ends, the service built need not
+	// (LlamaDeployment's buildStatus lists Succeeded; its phase Running is where it runs).
 	var found string
 	var walk func(s map[string]any, path string, depth int)
 	walk = func(s map[string]any, path string, depth int) {
 		ps, _ := s["properties"].(map[string]any)
 		for name, p := range ps {
 			pm, _ := p.(map[string]any)
-			if enum, _ := pm["enum"].([]any); len(enum) > 0 && isStateField(name) {
+			if enum, _ := pm["enum"].([]any); len(enum) > 0 && isStateField(name) && !namesBuild(name) {
 				for _, x := range enum {
 					if v, _ := x.(string); phaseClassOf(v) == phaseDone && (found == "" || path+name < found) {
 						found = path + name
