@@ -281,14 +281,19 @@
 //	    (KindInfo.Finishes: a completion-time field in status, a run's limits in spec, an
 //	    outcome among the conditions' types, a terminal success, Passed among them, in the
 //	    enum of a state field of status, one or two objects down, as 6c reads them:
-//	    executionResult.status in a TestExecution's latestExecution), or the object does
+//	    executionResult.status in a TestExecution's latestExecution; not in a field or
+//	    object named for another operation the object runs on the side, whose first word
+//	    is build, backup, restore, migration, upgrade, snapshot, sync, import or export,
+//	    as LlamaDeployment's buildStatus or Hazelcast's restore.state: that operation
+//	    ends, not the object), or the object does
 //	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
 //	    outcome type, whatever its status, or one naming the object's own outcome: the
 //	    kind or its last word followed by Succeeded, Completed, Complete or Finished, as
 //	    Kaito's WorkspaceSucceeded on a Workspace), or its kind is named for a run: its last word
-//	    is Job, Run, Execution, Backup or Restore (TaskRun, TestExecution, SGBackup), or it
+//	    is Job, Run, Execution, Backup or Restore, or it is that word alone (TaskRun,
+//	    TestExecution, SGBackup, Infinispan's Backup), or it
 //	    is named for an operation that finishes: its last word, or the kind alone, is
 //	    Migration, Migrate or Operation (Forklift's and vJailbreak's Migration, MTC's
 //	    MigMigration, HwameiStor's LocalVolumeMigrate, OceanBase's OBTenantOperation; not MigrationPolicy or MigrationPlan, and not
@@ -299,7 +304,10 @@
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
 //	    KindInfo), a kind that declares a status — status properties in its schema, or the
 //	    status subresource — has not been reported on by its controller yet: InProgress,
-//	    reason NoStatus. A kind that declares none has nothing to wait for: Current, saying
+//	    reason NoStatus, unless the kind schedules runs (Cron or Schedule in its name, or
+//	    a spec.schedule): as a CronJob, it has nothing of its own to wait for, Current
+//	    (Hazelcast's CronHotBackup writes no status). A kind that declares none has
+//	    nothing to wait for: Current, saying
 //	    the kind publishes no status. Without the definition, Current, as kstatus cannot
 //	    know a controller exists.
 //	6h. Otherwise Current, and the message says what was read and not understood: the
@@ -318,8 +326,9 @@
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or
 // Failure together (ConfigError, ValidationFailed, "YAML parse error"). A message is
-// terminal only with the first nine of those words, Refusing, or a subject and an error: in free text,
-// "exceeded" or "timeout" is often a network call's. Anything else is unclear, and stays
+// terminal only with the first nine of those words, Refusing, "not supported" or "no
+// longer supported" (Unsupported in words, in reasons too), or a subject and an error: in
+// free text, "exceeded" or "timeout" is often a network call's. Anything else is unclear, and stays
 // InProgress.
 //
 // testdata/kstatus/unruled holds cases of many operators' kinds no rule names, written from

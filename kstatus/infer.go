@@ -133,15 +133,20 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 	// Enums of phase and state fields, in status and one and two objects down
 	// (latestExecution.executionResult.status on a TestExecution), but not in a record of
 	// a state wanted or past (lastBackup.phase), unless it is the object's own run, and
-	// not of a build's state (buildStatus): a build ends, the service built need not
-	// (LlamaDeployment's buildStatus lists Succeeded; its phase Running is where it runs).
+	// not of a field or object named for another operation (namesOtherRun: buildStatus,
+	// restore.state): that operation ends, the object need not (LlamaDeployment's
+	// buildStatus and Hazelcast's restore.state list Succeeded; their phase Running is
+	// where they run).
 	var found string
 	var walk func(s map[string]any, path string, depth int)
 	walk = func(s map[string]any, path string, depth int) {
 		ps, _ := s["properties"].(map[string]any)
 		for name, p := range ps {
 			pm, _ := p.(map[string]any)
-			if enum, _ := pm["enum"].([]any); len(enum) > 0 && isStateField(name) && !namesBuild(name) {
+			if namesOtherRun(name, own) {
+				continue // a build's or a restore's states say it ends, not that the kind does
+			}
+			if enum, _ := pm["enum"].([]any); len(enum) > 0 && isStateField(name) {
 				for _, x := range enum {
 					if v, _ := x.(string); phaseClassOf(v) == phaseDone && (found == "" || path+name < found) {
 						found = path + name
@@ -158,6 +163,30 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 		return true, "its definition lists a terminal success among the values of " + found
 	}
 	return false, ""
+}
+
+// specOf is the object's spec, or nil.
+func specOf(m map[string]any) map[string]any {
+	spec, _ := m["spec"].(map[string]any)
+	return spec
+}
+
+// otherRuns are the first words of fields and objects of status named for an operation
+// the object runs on the side (a build, a backup, a restore, a migration, an upgrade, a
+// snapshot, a sync, an import or an export): their states are that operation's.
+var otherRuns = [...]string{"build", "backup", "restore", "migration", "upgrade", "snapshot", "sync", "import", "export"}
+
+// namesOtherRun reports a status field named for an operation (otherRuns) that is not the
+// object's own: own is the kind's last word (kindNoun), and a Backup's backup.state is its
+// own run's.
+func namesOtherRun(name, own string) bool {
+	for _, w := range otherRuns {
+		if len(name) >= len(w) && strings.EqualFold(name[:len(w)], w) &&
+			(len(name) == len(w) || isUpper(name[len(w)]) || name[len(w)] == '_') {
+			return !strings.EqualFold(w, own)
+		}
+	}
+	return false
 }
 
 // property returns the schema of property name of the object schema s, or nil.
@@ -412,6 +441,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		switch {
 		case info == nil:
 			return verdict{status: CurrentStatus, message: "No status, and the kind's definition is not known: nothing to wait for", by: "infer:no-status"}
+		case info.HasStatus && schedulesRuns(f.kind, specOf(m)):
+			// A schedule publishes what its runs did, if anything, and has nothing of its
+			// own to wait for (as a CronJob): Hazelcast's CronHotBackup writes no status.
+			return verdict{status: CurrentStatus, message: "No status, and the kind schedules runs: each run is its own object to wait on", by: "infer:no-status"}
 		case info.HasStatus:
 			return verdict{status: InProgressStatus, reason: "NoStatus",
 				message: "No status reported yet by the controller", by: "infer:no-status"}

@@ -430,7 +430,7 @@ var operationNouns = [...]string{"Migration", "Migrate", "Operation"}
 func runKindName(kind string, spec map[string]any) bool {
 	named := false
 	for _, suffix := range runNouns {
-		if len(kind) > len(suffix) && strings.HasSuffix(kind, suffix) {
+		if strings.HasSuffix(kind, suffix) {
 			named = true
 			break
 		}
@@ -441,11 +441,17 @@ func runKindName(kind string, spec map[string]any) bool {
 			break
 		}
 	}
-	if !named || strings.Contains(kind, "Cron") || strings.Contains(kind, "Schedule") {
-		return false
+	return named && !schedulesRuns(kind, spec)
+}
+
+// schedulesRuns reports a kind that schedules runs: the word Cron or Schedule in its name
+// (CronJob, ScheduledBackup, BackupSchedule), or a schedule in spec.
+func schedulesRuns(kind string, spec map[string]any) bool {
+	if strings.Contains(kind, "Cron") || strings.Contains(kind, "Schedule") {
+		return true
 	}
 	_, scheduled := spec["schedule"]
-	return !scheduled
+	return scheduled
 }
 
 // suspensionAsked returns the spec field that asks for the object to be suspended or

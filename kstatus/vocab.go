@@ -232,12 +232,13 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
 		afterNot := not
-		not = string(w) == "not"
+		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		switch {
 		case transientWords[string(w)], identifier && afterNot && string(w) == "ready":
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
-		case terminalSet[string(w)]:
+		case terminalSet[string(w)], afterNot && string(w) == "supported":
+			// "not supported" and "no longer supported" say Unsupported in words.
 			terminal, lastTerminal = true, true
 		case subjectWords[string(w)]:
 			subject = true
