@@ -14,7 +14,10 @@ go build -o .kates/bin/kates-testenv ./cmd/kates-testenv
 .kates/bin/kates-testenv build
 rm -f .kates/kubeconfig
 # setsid: the cluster outlives this shell and ignores the terminal's ^C.
-setsid .kates/bin/kates-testenv run --kubeconfig .kates/kubeconfig >.kates/cluster.log 2>&1 </dev/null &
+# KATES_TESTENV_DISABLE_CONTROLLERS: controller-manager controllers not to run (a benchmark's
+# cluster holding 50,000 Deployments: "deployment-controller,replicaset-controller").
+setsid .kates/bin/kates-testenv run --kubeconfig .kates/kubeconfig \
+  --disable-controllers="${KATES_TESTENV_DISABLE_CONTROLLERS:-}" >.kates/cluster.log 2>&1 </dev/null &
 pid=$!
 echo "$pid" >"$pidfile"
 for _ in $(seq 1 600); do

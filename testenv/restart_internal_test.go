@@ -46,3 +46,16 @@ func TestCrashedKwokIsStartedAgain(t *testing.T) {
 		t.Errorf("Err() after the restart = %v, want nil", err)
 	}
 }
+
+// TestControllersFlag: the controller-manager runs every controller but the ServiceAccount
+// token controller, less those Options.DisabledControllers names.
+func TestControllersFlag(t *testing.T) {
+	c := &Cluster{}
+	if got, want := c.controllersFlag(), "*,-serviceaccount-token"; got != want {
+		t.Errorf("controllersFlag() = %q, want %q", got, want)
+	}
+	c.opts.DisabledControllers = []string{"deployment-controller", "replicaset-controller"}
+	if got, want := c.controllersFlag(), "*,-serviceaccount-token,-deployment-controller,-replicaset-controller"; got != want {
+		t.Errorf("controllersFlag() = %q, want %q", got, want)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,12 +60,18 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	kubeconfig := fs.String("kubeconfig", ".kates/kubeconfig", "where to write the admin kubeconfig once the cluster is ready")
 	nodes := fs.Int("nodes", 2, "number of fake nodes")
+	disabled := fs.String("disable-controllers", "", "comma-separated kube-controller-manager controllers not to run (e.g. deployment-controller,replicaset-controller)")
 	_ = fs.Parse(args)
+	var disabledControllers []string
+	if *disabled != "" {
+		disabledControllers = strings.Split(*disabled, ",")
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	begin := time.Now()
-	opts := testenv.Options{Private: true, Nodes: *nodes, NoNodes: *nodes == 0, Log: os.Stdout, StartTimeout: 5 * time.Minute}
+	opts := testenv.Options{Private: true, Nodes: *nodes, NoNodes: *nodes == 0, Log: os.Stdout, StartTimeout: 5 * time.Minute,
+		DisabledControllers: disabledControllers}
 	cluster, err := testenv.Start(ctx, opts)
 	if err != nil {
 		return err
