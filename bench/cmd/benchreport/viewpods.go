@@ -19,7 +19,9 @@ func (rep *report) earlierKates() []string {
 	prefix := viewName(0, "kates-")
 	var out []string
 	for name := range rep.r.samples {
-		if c, ok := strings.CutPrefix(name, prefix); ok && c != "shared" {
+		c, ok := strings.CutPrefix(name, prefix)
+		// Not a peer of this run (kates-shared, kates-compact, ...): those have rows of their own.
+		if ok && !slices.ContainsFunc(viewPeers, func(p struct{ key, label string }) bool { return p.key == "kates-"+c }) {
 			out = append(out, c)
 		}
 	}
