@@ -481,7 +481,8 @@ func askedIn(m map[string]any, prefixes ...string) string {
 		}
 		match := false
 		for _, p := range prefixes {
-			match = match || len(k) >= len(p) && strings.EqualFold(k[:len(p)], p)
+			// The first letter first: most of a spec's fields start with neither s nor p.
+			match = match || len(k) >= len(p) && k[0]|('a'-'A') == p[0] && strings.EqualFold(k[:len(p)], p)
 		}
 		if match && isTrueish(v) {
 			found = k
@@ -552,8 +553,32 @@ type stateScan struct {
 // notNow reports a field named for a state wanted, or one that was (desiredState,
 // lastRunStatus, latestMoverStatus): not the state now.
 func notNow(name string) bool {
-	for _, p := range [...]string{"desired", "target", "requested", "expected", "previous", "latest", "last", "old"} {
-		if len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
+	if name == "" {
+		return false
+	}
+	// The first letter picks the candidates: this runs on every field of status inference
+	// walks, most of which start with none of them.
+	var cands [2]string
+	switch name[0] | ('a' - 'A') {
+	case 'd':
+		cands[0] = "desired"
+	case 't':
+		cands[0] = "target"
+	case 'r':
+		cands[0] = "requested"
+	case 'e':
+		cands[0] = "expected"
+	case 'p':
+		cands[0] = "previous"
+	case 'l':
+		cands[0], cands[1] = "latest", "last"
+	case 'o':
+		cands[0] = "old"
+	default:
+		return false
+	}
+	for _, p := range cands {
+		if p != "" && len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
 			return true
 		}
 	}
@@ -643,11 +668,14 @@ func isStateField(name string) bool {
 	default:
 		return false // a cheap test first: every name below ends in one of these
 	}
-	if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
-		return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
-	}
-	if name == "verdict" || strings.HasSuffix(name, "Verdict") && !notNow(name) {
-		return true // a run's verdict: Pass, Fail, Awaited (a test's, an experiment's)
+	if end == 't' {
+		if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
+			return true // a run's result: Succeeded, Failed (CSI-Addons' ReclaimSpaceJob)
+		}
+		if name == "verdict" || strings.HasSuffix(name, "Verdict") && !notNow(name) {
+			return true // a run's verdict: Pass, Fail, Awaited (a test's, an experiment's)
+		}
+		return false // no other word below ends in t
 	}
 	for _, w := range [...]string{"phase", "state", "status", "health", "robustness", "progress"} {
 		if len(name) < len(w) || w[len(w)-1] != end {
