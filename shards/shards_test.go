@@ -378,7 +378,7 @@ func TestOptionsRejected(t *testing.T) {
 // TestDeadShardsTakenTogether: a killed replica's shards come free together, and the survivor
 // takes them together, each with its own conditional write, so that their runs start together
 // (and add them to a view as one change) although each write takes 200 ms here: taken one
-// after another, the last would start 1.2 s after the first.
+// after another, the last would start 1.2 s after the first (for 6), together about 200 ms.
 func TestDeadShardsTakenTogether(t *testing.T) {
 	ns := newNamespace(t)
 	const n = 12
@@ -427,8 +427,12 @@ func TestDeadShardsTakenTogether(t *testing.T) {
 	spread := starts[len(starts)-1].Sub(*firstTake.Load())
 	t.Logf("a took b's %d shards %s after b stopped; the last run started %s after the first take was sent (each take %s)",
 		len(starts), took.Round(time.Millisecond), spread.Round(time.Millisecond), slow)
-	if spread >= 2*slow {
-		t.Errorf("b's %d shards' runs on a started %s after the first take, want within %s: taken one at a time", len(starts), spread, 2*slow)
+	// Taken one after another, the last run starts len(starts) takes after the first take is
+	// sent; taken together, about one take after. Half the serial time tells them apart with
+	// room for a loaded machine (407 ms against a bound of 400 ms was seen beside make test).
+	if limit := time.Duration(len(starts)) * slow / 2; spread >= limit {
+		t.Errorf("b's %d shards' runs on a started %s after the first take, want within %s (one at a time: %s): taken one at a time",
+			len(starts), spread, limit, time.Duration(len(starts))*slow)
 	}
 	a.stop(t)
 	rec.checkNoOverlap(t)
