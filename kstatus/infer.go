@@ -165,12 +165,6 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 	return false, ""
 }
 
-// specOf is the object's spec, or nil.
-func specOf(m map[string]any) map[string]any {
-	spec, _ := m["spec"].(map[string]any)
-	return spec
-}
-
 // otherRuns are the first words of fields and objects of status named for an operation
 // the object runs on the side (a build, a backup, a restore, a migration, an upgrade, a
 // snapshot, a sync, an import or an export): their states are that operation's.
@@ -438,10 +432,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				tr.note("(definition)", "not known")
 			}
 		}
+		spec, _ := m["spec"].(map[string]any)
 		switch {
 		case info == nil:
 			return verdict{status: CurrentStatus, message: "No status, and the kind's definition is not known: nothing to wait for", by: "infer:no-status"}
-		case info.HasStatus && schedulesRuns(f.kind, specOf(m)):
+		case info.HasStatus && schedulesRuns(f.kind, spec):
 			// A schedule publishes what its runs did, if anything, and has nothing of its
 			// own to wait for (as a CronJob): Hazelcast's CronHotBackup writes no status.
 			return verdict{status: CurrentStatus, message: "No status, and the kind schedules runs: each run is its own object to wait on", by: "infer:no-status"}

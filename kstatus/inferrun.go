@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -428,19 +429,8 @@ var operationNouns = [...]string{"Migration", "Migrate", "Operation"}
 // finishes (operationNouns), and is not a schedule of runs: no word Cron or Schedule
 // (CronJob, ScheduledBackup, BackupSchedule) and no spec.schedule.
 func runKindName(kind string, spec map[string]any) bool {
-	named := false
-	for _, suffix := range runNouns {
-		if strings.HasSuffix(kind, suffix) {
-			named = true
-			break
-		}
-	}
-	for _, suffix := range operationNouns {
-		if strings.HasSuffix(kind, suffix) {
-			named = true
-			break
-		}
-	}
+	endsIn := func(noun string) bool { return strings.HasSuffix(kind, noun) }
+	named := slices.ContainsFunc(runNouns[:], endsIn) || slices.ContainsFunc(operationNouns[:], endsIn)
 	return named && !schedulesRuns(kind, spec)
 }
 
