@@ -382,6 +382,7 @@ func (t *tracker) addPart(ctx context.Context, rows []*trackRow, late bool) erro
 	p.late = late
 	wo := t.opts.rules.watchOptions()
 	wo.unobserved = true // query names made up here would only clutter the metrics
+	wo.specTimes = true  // a spec the controller rejected is Failed, not a change unseen
 	acc, err := t.c.WatchWith(ctx, wo, queries...)
 	if err != nil {
 		return err

@@ -135,6 +135,10 @@ type WatchOptions struct {
 
 	// unobserved keeps the Accumulator out of the Client's metrics: Wait's own watches.
 	unobserved bool
+	// specTimes keeps, of the managedFields Watch strips, when each manager last changed
+	// spec (specTimesOnly): kstatus reads it to tell a spec the controller rejected from
+	// one it has not seen yet (kstatus/rejected.go). Wait's own watches.
+	specTimes bool
 	// sharer holds the shared values of a Watch with SharedValues.
 	sharer *protodecode.Sharer
 }
@@ -344,7 +348,11 @@ func transformFor(opts WatchOptions, metadataOnly map[schema.GroupVersionKind]bo
 			}
 		}
 		if !opts.KeepManagedFields {
-			u.SetManagedFields(nil)
+			if opts.specTimes {
+				specTimesOnly(u)
+			} else {
+				u.SetManagedFields(nil)
+			}
 		}
 		if opts.Transform != nil {
 			opts.Transform(u)
@@ -566,4 +574,41 @@ func (c *Client) listWatcher(rq *resolvedQuery, opts WatchOptions, hold reflect.
 			}), nil
 		},
 	}, expected, nil
+}
+
+// specTimesOnly trims u's managedFields to the entries of the main resource that own spec
+// fields, each reduced to its manager, operation, time and the mark that it owns spec:
+// what kstatus needs to know when the spec last changed, at a few dozen bytes an entry
+// instead of the whole field sets.
+func specTimesOnly(u *unstructured.Unstructured) {
+	meta, _ := u.Object["metadata"].(map[string]any)
+	entries, _ := meta["managedFields"].([]any)
+	if len(entries) == 0 {
+		return
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		entry, _ := e.(map[string]any)
+		if entry == nil {
+			continue
+		}
+		if sub, _ := entry["subresource"].(string); sub != "" {
+			continue
+		}
+		fields, _ := entry["fieldsV1"].(map[string]any)
+		if _, ok := fields["f:spec"]; !ok {
+			continue
+		}
+		kept = append(kept, map[string]any{
+			"manager":   entry["manager"],
+			"operation": entry["operation"],
+			"time":      entry["time"],
+			"fieldsV1":  map[string]any{"f:spec": map[string]any{}},
+		})
+	}
+	if len(kept) == 0 {
+		delete(meta, "managedFields")
+		return
+	}
+	meta["managedFields"] = kept
 }

@@ -218,6 +218,13 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 				}
 			}
 		}
+		// Unless the controller has written, since the spec changed, that it failed on it:
+		// kinds without a rule only (see rejected.go).
+		if r == nil && !useRule && obs < gen {
+			if v, rejected := rejectedSpec(m, meta, status, conds, gen, obs, now, opts); rejected {
+				return v
+			}
+		}
 		v := inProgress("LatestGenerationNotObserved",
 			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
 		v.by = "generation"

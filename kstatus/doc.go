@@ -29,7 +29,13 @@
 //  1. metadata.deletionTimestamp is set: Terminating.
 //  2. status.observedGeneration is present and differs from metadata.generation:
 //     InProgress. The controller has not seen the latest spec, so nothing else in status
-//     describes it.
+//     describes it. Except, on a kind no rule names, a spec the controller rejected before
+//     recording it as observed (it validates first, writes the error and stops): when
+//     metadata.managedFields says when the spec last changed (the latest time of an entry
+//     of the main resource that owns spec fields), the conditions whose lastTransitionTime
+//     is not before that (and whose own observedGeneration, if any, is the latest) are
+//     judged alone by rules 3 to 6, and a Failed from them is Failed. Watch strips
+//     managedFields unless asked to keep them; Wait keeps what this needs.
 //  3. The standard conditions: Stalled True is Failed, Reconciling True is InProgress,
 //     with the condition's reason and message. Stalled wins if both are True.
 //  4. The kind's own rule, for built-in kinds whose controllers publish counts or
@@ -96,6 +102,10 @@
 //	      other providers copied; Warning and Info keep reconciling), or when its reason
 //	      names an error a person must fix (see Reasons below). Succeeded True is a
 //	      finished run and decides alone; Succeeded False is Failed.
+//	    - A type whose last word is a past participle that befalls an object (Blocked,
+//	      Throttled, Locked, Evicted, Drifted: RolloutBlocked, SyncThrottled) True says what
+//	      stops it, not whether that clears: Failed when its reason names an error a person
+//	      must fix (Quay's RolloutBlocked, ConfigInvalid), else not read.
 //	    - A run's conditions, as batch, ML and HPC operators publish them: an outcome
 //	      (Complete, Completed, Finished, Succeeded, Done, or a type ending in Stopped, as
 //	      EarlyStopped) True is Current and decides alone, unless its reason names a

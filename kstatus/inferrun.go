@@ -172,6 +172,14 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.runType = t
 			}
 			rc.started = true
+		case condBefell:
+			// Something that befell the object (RolloutBlocked, Throttled, Locked) says
+			// what stops it, not whether it clears: Failed only when its reason names
+			// what a person must fix (Quay's RolloutBlocked, ConfigInvalid).
+			if rc.failure.status == "" && classifyReason(c.reason) == reasonTerminal {
+				rc.failure = verdict{status: FailedStatus, reason: c.reason,
+					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
+			}
 		case condPositive, condParticiple, condValidity:
 			// Handled above: only True reaches here, which says nothing to wait for.
 		case condSuspended:

@@ -271,6 +271,7 @@ const (
 	condPositive             // normal-true, named for a state reached (HeadPodReady, RayClusterProvisioned): not True is InProgress
 	condParticiple           // named by another past participle (Imported): Unknown is InProgress
 	condValidity             // Valid, SpecValid, Validated, ValidationPassed: False is a spec to fix, Failed
+	condBefell               // named for what befell the object (RolloutBlocked, Throttled): True with a terminal reason is Failed
 )
 
 // condClasses are the condition types of batch, ML and HPC operators (Created, Running,
@@ -400,7 +401,10 @@ func classifyConditionType(t string) condClass {
 		// (abnormalParticiples: Evicted, Throttled, Expired). Only Unknown is read of it:
 		// False is as often the other of a pair of states (Chaos Mesh's AllInjected and
 		// AllRecovered) as a state not reached yet.
-		if w := string(last[:nl]); len(w) > 4 && hasSuffix(w, "ed") && !abnormalParticiples[w] {
+		if w := string(last[:nl]); len(w) > 4 && hasSuffix(w, "ed") {
+			if abnormalParticiples[w] {
+				return condBefell
+			}
 			return condParticiple
 		}
 		// A type that is one word naming an activity (Synchronizing, Rebalancing,
