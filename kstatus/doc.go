@@ -127,9 +127,17 @@
 //	      last word Error, Errors, Errored, Failed or Failure; not Degraded or Conflict)
 //	      Unknown with a message (Aiven's Error condition) is never Current: Failed when the
 //	      message quotes an API's client error (HTTP 400, 401, 403, 404, 410, 412, 413 or
-//	      422, written "[400 ...]", "status code 403", "HTTP 422" or "404 Not Found"; not
+//	      422, written "[400 ...]", "status code 403", "code: 403", "HTTP 422" or "404 Not
+//	      Found"; not
 //	      408, 409, 425 or 429, which clear by themselves) or the reason or message is
 //	      terminal (Reasons below), else InProgress.
+//	    - Any other type, and Running, Created, Scheduled, Submitted, Admitted or Started,
+//	      False with a reason: Failed when the reason or message names an error a person
+//	      must fix (as Ready's, including a message quoting an API's client error), and
+//	      InProgress when the reason says it waits (a word Waiting, Wait, Awaiting, Pending,
+//	      Retrying, InProgress, Yet, Dependency or NotReady, or Not and Ready: Running False,
+//	      WaitingForBuild) or names a failure being retried (AttemptToRedeployFailed). Not
+//	      Reconciling or Progressing, which some operators write on every condition.
 //	    - The spec's validity: a type whose last word is Valid or Validated (SpecValid,
 //	      ConfigValidated) or that starts with Validation and ends in Passed, Succeeded,
 //	      Success or OK. False is Failed (the controller refused the spec), InProgress when
@@ -188,7 +196,8 @@
 //	      outcome, which decides alone unless something failed), and Healthy, Ready,
 //	      Available, Bound, Active, Established, Deployed, Online, OK, Green, Provisioned,
 //	      Externally Provisioned, Stable, Synced, Serving, Operational, Up, Reconciled,
-//	      Applied, Allocated, Reserved.
+//	      Applied, Allocated, Reserved, and a workload moved to another site, as disaster
+//	      recovery names it: FailedOver, FailedBack, Relocated (not failures).
 //	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
@@ -201,7 +210,8 @@
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
-//	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting);
+//	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting), a
+//	      move to another site under way (FailingOver, FailingBack, Relocating);
 //	      Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
@@ -256,9 +266,11 @@
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),
-//	    errorMessage, errorReason, error (a string, or an object's message), errors or
-//	    problems (a list), and the same fields in the entries of a list of status (Gatekeeper's
-//	    byPod[].errors); a last error is history and is not read. status.ready,
+//	    errorMessage, errorReason, error (a string, or an object's message, else its
+//	    description with its code), errors or problems (a list), any other field whose name
+//	    ends in Error (Hydra Maester's reconciliationError), and the same fields in the
+//	    entries of a list of status (Gatekeeper's byPod[].errors); a last or previous error
+//	    is history and is not read. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
 //	    an error a person must fix; status.valid false, or a boolean named for a check's
@@ -331,13 +343,15 @@
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
 // Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused,
-// Refusing or Conflicted (Gateway API's reason for a policy or route another overrides),
-// or with a subject
+// Refusing, Conflicted (Gateway API's reason for a policy or route another overrides) or
+// Intervention ("User Intervention Required": a person must act), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or
 // Failure together (ConfigError, ValidationFailed, "YAML parse error"). A message is
-// terminal only with the first nine of those words, Refusing, "not supported" or "no
-// longer supported" (Unsupported in words, in reasons too), or a subject and an error: in
+// terminal only with the first nine of those words, Refusing, Intervention, "not supported"
+// or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
+// Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
+// reasons too), or a subject and an error: in
 // free text, "exceeded" or "timeout" is often a network call's. Anything else is unclear, and stays
 // InProgress.
 //

@@ -243,6 +243,11 @@ var phases = map[string]phaseKind{
 	"expanding": phaseProgressing, "resizing": phaseProgressing, "promoting": phaseProgressing,
 	"restoring": phaseProgressing, "backingup": phaseProgressing, "snapshotting": phaseProgressing,
 	"bootstrap": phaseProgressing, "bootstrapping": phaseProgressing,
+	// Disaster recovery's moves of a workload to another site, named with the words of a
+	// failure but not one: failing over or back is under way, failed over or back is where
+	// the workload now runs (Ramen's FailingOver and FailedOver, relocating and relocated).
+	"failingover": phaseProgressing, "failingback": phaseProgressing, "relocating": phaseProgressing,
+	"failedover": phaseUp, "failedback": phaseUp, "relocated": phaseUp,
 	// A first step done, as a phase: the object was set up, the work it stands for not
 	// yet (ChaosBlade's Initialized before Running, Dragonfly's ResourcesCreated).
 	"initialized": phaseProgressing, "created": phaseProgressing, "resourcescreated": phaseProgressing,
@@ -592,7 +597,7 @@ func notTrue(c condition, t string) verdict {
 		case sev != "":
 		case classifyReason(c.reason) == reasonTerminal:
 			return verdict{status: FailedStatus, reason: c.reason, message: c.text(t + " condition is False")}
-		case classifyReason(c.reason) == reasonUnclear && classifyMessage(c.message) == reasonTerminal:
+		case classifyReason(c.reason) == reasonUnclear && (classifyMessage(c.message) == reasonTerminal || clientError(c.message)):
 			return verdict{status: FailedStatus, reason: c.reasonOr("Not" + t), message: c.text(t + " condition is False")}
 		}
 	}

@@ -68,7 +68,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue // read by rules 3, 5 and judgeConditions
 		}
 		class := classifyCondition(t)
-		if class == condOther {
+		if class == condOther && !saysWhy(m) {
 			continue
 		}
 		c := f.condFrom(m, t)
@@ -88,6 +88,22 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		}
 		if !c.isTrue() {
 			switch {
+			case (class == condOther || class == condRunning || class == condStarted) && c.status == "False":
+				// A type inference does not read, or a run's (Running False), False with a
+				// reason that says why: one that names an error a person must fix is Failed,
+				// one that waits (WaitingForBuild) or names a failure being retried
+				// (AttemptToRedeployFailed) is work not done, never Current.
+				v := notTrue(c, t)
+				switch {
+				case v.status == FailedStatus:
+					if rc.notMet.status != FailedStatus {
+						rc.notMet = v
+						rc.notMet.by = "infer:conditions"
+					}
+				case rc.notMet.status == "" && (waitsFor(c.reason) || namesFailureWord(c.reason)):
+					rc.notMet = v
+					rc.notMet.by = "infer:conditions"
+				}
 			case class == condFailure && c.status == "Unknown" && c.message != "" && rc.failure.status == "" && namesErrorType(t):
 				// An error reported with status Unknown (Aiven's Error condition): the
 				// controller says what went wrong, not whether it will clear. Never Current;
@@ -1243,7 +1259,8 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 		errSet, flagSet   uint8
 		listBuf           [8]string
 		checkKey          string
-		paired            bool // a count named for how many are wanted (pairShort)
+		namedErr          string // a field named for an error (reconciliationError)
+		paired            bool   // a count named for how many are wanted (pairShort)
 	)
 	lists := listBuf[:0]
 	for k, v := range status {
@@ -1257,6 +1274,9 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 			flagVals[i], flagSet = v, flagSet|1<<i
 		} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (checkKey == "" || k < checkKey) {
 			checkKey = k
+		} else if len(k) > len("Error") && strings.HasSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
+			!strings.HasPrefix(k, "previous") && (namedErr == "" || k < namedErr) {
+			namedErr = k
 		}
 	}
 	// Errors: Cluster API's failureReason and failureMessage (terminal by its contract),
@@ -1273,6 +1293,16 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 			tr.note("status."+k, msg)
 		}
 		return verdict{status: FailedStatus, reason: reasonFromField(k), message: "status." + k + ": " + msg, by: "infer:errors"}
+	}
+	// A field named for the error of what the controller does (Hydra Maester's
+	// reconciliationError, provisioningError): the same, unless it is a last one.
+	if namedErr != "" {
+		if msg := errorText(status[namedErr]); msg != "" {
+			if tr != nil {
+				tr.note("status."+namedErr, msg)
+			}
+			return verdict{status: FailedStatus, reason: reasonFromField(namedErr), message: "status." + namedErr + ": " + msg, by: "infer:errors"}
+		}
 	}
 	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod); the
 	// list first by name, so the message does not depend on the map's order.
@@ -1442,8 +1472,17 @@ func errorText(v any) string {
 	case string:
 		return strings.TrimSpace(v)
 	case map[string]any:
-		if s, ok := v["message"].(string); ok {
-			return strings.TrimSpace(s)
+		// Its message, else its description, with the code it names ("INVALID_SECRET:
+		// CLIENT_SECRET property missing").
+		for _, k := range [...]string{"message", "description"} {
+			if s, ok := v[k].(string); ok && strings.TrimSpace(s) != "" {
+				for _, ck := range [...]string{"code", "statusCode", "reason"} {
+					if c, ok := v[ck].(string); ok && c != "" && k == "description" {
+						return c + ": " + strings.TrimSpace(s)
+					}
+				}
+				return strings.TrimSpace(s)
+			}
 		}
 	case []any:
 		var parts []string
@@ -1642,4 +1681,33 @@ func progressingStopped(f *fields, conds []any, gen int64, hasGen bool) (verdict
 		return verdict{}, false
 	}
 	return verdict{status: FailedStatus, reason: c.reason, message: c.text("Progressing condition is False"), by: "infer:conditions"}, true
+}
+
+// saysWhy reports a condition, of a type inference does not otherwise read, that is not True
+// and has a reason: judgeRunConditions reads its reason (the reason is read once more there,
+// on the few conditions that pass).
+func saysWhy(m map[string]any) bool {
+	r, _ := m["reason"].(string)
+	return r != "" && m["status"] == "False"
+}
+
+// waitWords are the words of a reason that says the condition waits for something
+// (WaitingForBuild, DependencyNotReady, RetryPending). Not Reconciling or Progressing, which
+// some operators write as the reason of every condition whatever its state (Yatai's).
+var waitWords = map[string]bool{
+	"waiting": true, "wait": true, "awaiting": true, "pending": true, "retrying": true,
+	"inprogress": true, "yet": true, "dependency": true, "dependencies": true, "notready": true,
+}
+
+// waitsFor reports a reason with a word of waitWords, or Not and Ready in two words.
+func waitsFor(reason string) bool {
+	it := wordIter{s: reason}
+	not := false
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if waitWords[string(w)] || not && string(w) == "ready" {
+			return true
+		}
+		not = string(w) == "not"
+	}
+	return false
 }

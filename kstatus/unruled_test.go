@@ -156,8 +156,8 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout2", 52},
 	// Measured first at 35 of 45 (27 before issue 33's mechanisms); 37 after condition types
 	// named for a limit reached or a refusal (RetryLimitExceeded) and past participles Unknown
-	// (Imported): no longer held out.
-	{"../testdata/kstatus/heldout3", 39},
+	// (Imported): no longer held out. 40 with a condition False whose reason waits.
+	{"../testdata/kstatus/heldout3", 40},
 	// Written blind after the sets above were tuned on; measured first at 30 of 39 and 31 of
 	// 43. Then looked at: validity conditions False, conditions all behind the generation,
 	// state fields named in lower case or for progress and two objects down, flags written
@@ -234,6 +234,19 @@ var heldOutSets = []struct {
 	// Conflicted as a terminal reason, and counts named as a pair (desiredNumber and
 	// availableNumber): no longer held out.
 	{"../testdata/kstatus/heldout14", 22},
+	// Written blind side by side after the mechanisms above and a spec rejected before it
+	// was observed (22 cases, 5 kinds of 5 operators: k0s autopilot plans, RamenDR placement
+	// controls, Hydra Maester OAuth2 clients, Consul service defaults, Pulsar topics; and 23
+	// cases, 8 kinds of 4 operators: Temporal, SonataFlow, AIBrix, Doris): measured first at
+	// 13 of 22 (59.1%, none reading Current early) and 19 of 23 (82.6%, 4 reading Current
+	// early: SonataFlow's Built and Running False). 19 and 22 after disaster recovery's
+	// FailedOver and FailingOver read as moves (not failures), "User Intervention Required"
+	// and "after maximum attempts" read as terminal, a field named for an error
+	// (reconciliationError), "code: 403" as a client error, and any condition False with a
+	// reason that waits or names a failure being retried read as work not done: no longer
+	// held out.
+	{"../testdata/kstatus/heldout15", 19},
+	{"../testdata/kstatus/heldout16", 22},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

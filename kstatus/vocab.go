@@ -145,9 +145,10 @@ func (it *wordIter) next() ([]byte, bool) {
 	return it.buf[:n], n > 0
 }
 
-func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
-func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isLower(c byte) bool  { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return isLower(c | 0x20) }
 
 // reasonKind sorts a condition's reason by the words in it.
 type reasonKind uint8
@@ -167,10 +168,15 @@ var terminalWords = map[string]bool{
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
 	"undefined": true, "refused": true, "refusing": true, "lost": true,
 	"timeout": true,
+	// "User Intervention Required", "ManualInterventionNeeded": a person must act.
+	"intervention": true,
 	// Conflicted: Gateway API's reason for a policy or route another one overrides by
 	// precedence (Accepted False): it stays so until a person resolves the conflict.
 	"conflicted": true,
 }
+
+// limitWords follow max or maximum in a text that says a limit of tries was reached.
+var limitWords = map[string]bool{"attempts": true, "retries": true, "restarts": true, "tries": true}
 
 // subjectWords name what a reason is about when it says only "error" or "failed": an
 // error of configuration, validation, the spec, initialization, authentication or
@@ -208,7 +214,7 @@ func classifyReason(reason string) reasonKind {
 var messageTerminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
-	"unsupported": true, "refusing": true,
+	"unsupported": true, "refusing": true, "intervention": true,
 }
 
 // classifyMessage sorts a condition's message as classifyReason sorts a reason, with the
@@ -224,16 +230,20 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	if text == "" {
 		return reasonUnclear
 	}
-	terminal, subject, errWord, transient, lastTerminal, not := false, false, false, false, false, false
+	terminal, subject, errWord, transient, lastTerminal, not, max := false, false, false, false, false, false, false
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot := not
+		afterNot, afterMax := not, max
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
+		max = string(w) == "max" || string(w) == "maximum"
 		switch {
+		case afterMax && limitWords[string(w)]:
+			// "after maximum attempts", "max retries (5) exceeded": a limit reached.
+			terminal, lastTerminal = true, true
 		case transientWords[string(w)], identifier && afterNot && string(w) == "ready":
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
@@ -454,7 +464,10 @@ func clientError(msg string) bool {
 		switch {
 		case strings.HasSuffix(before, "["), strings.HasSuffix(before, "status code "),
 			strings.HasSuffix(before, "status code: "), strings.HasSuffix(before, "http "),
-			strings.HasSuffix(before, "statuscode: "), strings.HasSuffix(before, "error code "):
+			strings.HasSuffix(before, "statuscode: "), strings.HasSuffix(before, "error code "),
+			strings.HasSuffix(before, "code: ") && (i == 6 || !isLetter(before[len(before)-7])):
+			// "code: 403 reason: ..." (Pulsar's admin client) is the HTTP status; "exit code: 4…"
+			// or "errcode: …" are not, so "code" must be a word of its own.
 			return true
 		}
 		for _, text := range [...]string{" bad request", " unauthorized", " forbidden", " not found", " gone",
