@@ -320,9 +320,13 @@
 //	    Migration, Migrate or Operation (Forklift's and vJailbreak's Migration, MTC's
 //	    MigMigration, HwameiStor's LocalVolumeMigrate, OceanBase's OBTenantOperation; not MigrationPolicy or MigrationPlan, and not
 //	    Build, Task or Test, which name a run's definition as often as a run), so an
-//	    unknown or empty state on it is InProgress until an outcome; unless it schedules runs (a word Cron or Schedule in the kind, as CronJob or
-//	    ScheduledBackup, or a spec.schedule). So a job that is still running never reads
-//	    Current.
+//	    unknown or empty state on it is InProgress until an outcome; unless it schedules
+//	    runs (a word Cron or Schedule in the kind, as CronJob or ScheduledBackup, or a
+//	    spec.schedule). An object whose spec asks for runs on a recurring schedule (a cron
+//	    expression, "0 2 * * *" or "@daily", in a field schedule, cron, cronSchedule,
+//	    cronExpression or cronSpec of spec, at most two objects down: JuiceFS' WarmUp with
+//	    policy.cron.schedule) is a schedule whatever its kind says. So a job that is still
+//	    running never reads Current.
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
 //	    KindInfo), a kind that declares a status — status properties in its schema, or the
 //	    status subresource — has not been reported on by its controller yet: InProgress,

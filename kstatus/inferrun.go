@@ -388,6 +388,12 @@ func (rf *runFacts) finishes() string {
 }
 
 func (rf *runFacts) finishesWhy() string {
+	spec, _ := rf.m["spec"].(map[string]any)
+	if cronAsked(spec, 0) {
+		// The object asks for runs on a schedule: it is a schedule, as a CronJob is,
+		// whatever its kind's other objects are (JuiceFS' WarmUp, once or on a cron).
+		return ""
+	}
 	info := rf.kindInfo()
 	if info != nil && info.Finishes {
 		return info.FinishesBy
@@ -400,7 +406,6 @@ func (rf *runFacts) finishesWhy() string {
 			return "status has " + k
 		}
 	}
-	spec, _ := rf.m["spec"].(map[string]any)
 	for _, k := range runSpecFields {
 		if _, ok := spec[k]; ok {
 			return "spec has " + k
@@ -1710,4 +1715,59 @@ func waitsFor(reason string) bool {
 		not = string(w) == "not"
 	}
 	return false
+}
+
+// cronAsked reports a spec that asks for runs on a recurring schedule: a field schedule,
+// cron, cronSchedule or cronExpression whose value reads as a cron expression ("0 2 * * *",
+// "@daily", "@every 1h"), or an object of those names holding one, at most two objects down
+// (spec.policy.cron.schedule).
+func cronAsked(spec map[string]any, depth int) bool {
+	for k, v := range spec {
+		switch v := v.(type) {
+		case string:
+			if cronField(k) && isCron(v) {
+				return true
+			}
+		case map[string]any:
+			if depth < 2 && cronAsked(v, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func cronField(k string) bool {
+	switch k {
+	case "schedule", "cron", "cronSchedule", "cronExpression", "cronSpec":
+		return true
+	}
+	return false
+}
+
+// isCron reports a value that reads as a cron expression: five to seven fields of digits
+// and * , - / ? L W # (names of months and days too), or a descriptor (@daily, @every 1h).
+func isCron(v string) bool {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "@") {
+		return len(v) > 1
+	}
+	fields := strings.Fields(v)
+	if len(fields) < 5 || len(fields) > 7 {
+		return false
+	}
+	digits := false
+	for _, f := range fields {
+		for i := 0; i < len(f); i++ {
+			c := f[i]
+			switch {
+			case isDigit(c) || c == '*':
+				digits = true
+			case c == ',' || c == '-' || c == '/' || c == '?' || c == '#' || isLetter(c):
+			default:
+				return false
+			}
+		}
+	}
+	return digits
 }
