@@ -33,8 +33,9 @@
 //
 // # What the guarantee costs
 //
-// A crashed replica's shards wait LeaseDuration plus one to two RetryPeriods for a new owner
-// (18 s with the defaults, measured), which takes them all at once; a replica that stops
+// A crashed replica's shards wait LeaseDuration plus up to one RetryPeriod for a new owner
+// (the survivors see its last renewal up to a RetryPeriod late, and take its shards as their
+// records run out, not at their next list), which takes them all at once; a replica that stops
 // cleanly with Options.Release gives its shards up at once, and a rebalance moves a shard in
 // about two RetryPeriods plus the time run takes to return and the term's writes in flight
 // take to be answered. A replica that joins agrees with the others on the members at its first

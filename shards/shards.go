@@ -214,8 +214,8 @@ func HandedAway(ctx context.Context) bool { return errors.Is(context.Cause(ctx),
 // answered within RenewDeadline keep the Lease from being released: it runs out instead, as a
 // crashed replica's does (see kates.Fence for what remains). A shard is therefore never acted on by two replicas at once (the
 // guarantee, and its one exception, are election.Run's), and a shard is left unowned for at most
-// about two RetryPeriods on a handover, LeaseDuration plus one to two RetryPeriods after a
-// crash (a replica sees each record change up to a RetryPeriod late, then acts at its next list).
+// about two RetryPeriods on a handover, LeaseDuration plus up to one RetryPeriod after a crash
+// (a replica sees each record change up to a RetryPeriod late, then acts as it runs out).
 //
 // A replica observes every shard Lease it does not hold at each list, so the lease duration of a
 // crashed replica's shards is counted from when they were last renewed, not from when they were
@@ -280,6 +280,12 @@ type group struct {
 	// at once when kicked (the members it counts live changed).
 	live     atomic.Pointer[string]
 	liveKick chan struct{}
+	// soonest is how long until the next record this replica is waiting on runs out (a
+	// member Lease, so that its shards are assigned anew, or a shard Lease this replica is
+	// to take), when that is within a RetryPeriod; 0 if none is. The loop lists again then
+	// rather than at its next tick: a dead replica's shards are taken as their records run
+	// out, not up to a RetryPeriod later.
+	soonest time.Duration
 }
 
 type seenMember struct {
@@ -332,14 +338,24 @@ func (g *group) loop(ctx context.Context) error {
 	}()
 	tick := time.NewTicker(g.o.RetryPeriod)
 	defer tick.Stop()
+	soon := time.NewTimer(0)
+	defer soon.Stop()
 	for stopCtx.Err() == nil {
+		g.soonest = 0
 		list, err := g.leases.List(stopCtx, metav1.ListOptions{LabelSelector: labels.Set{GroupLabel: g.o.Name}.String()})
 		if err == nil {
 			g.balance(stopCtx, list.ResourceVersion, list.Items)
 		}
 		g.notify()
+		var wake <-chan time.Time
+		if g.soonest > 0 {
+			// Just past the moment the record runs out (as this replica counts it).
+			soon.Reset(g.soonest + time.Millisecond)
+			wake = soon.C
+		}
 		select {
 		case <-stopCtx.Done():
+		case <-wake:
 		case <-tick.C:
 		case e := <-g.ended:
 			if g.ended1(e) {
@@ -474,6 +490,9 @@ func (g *group) balance(ctx context.Context, listRV string, items []coordination
 			case s.identity != "" && now.Sub(s.since) < s.duration && !judged.dead(l):
 				members = append(members, s.identity)
 				liveNames = append(liveNames, l.Name)
+				if l.Name != g.member {
+					g.expectIn(s.duration - now.Sub(s.since))
+				}
 			case l.Name != g.member && now.Sub(s.since) >= forgetAfter*s.duration:
 				// A replica that died without leaving: delete its record, so that a
 				// group whose Pods come and go does not pile them up. Conditional on the
@@ -525,6 +544,13 @@ func (g *group) balance(ctx context.Context, listRV string, items []coordination
 	g.takeTogether(ctx, g.ripe(take, records), records)
 }
 
+// expectIn notes that a record this replica waits on runs out in d (see group.soonest).
+func (g *group) expectIn(d time.Duration) {
+	if d > 0 && d <= g.o.RetryPeriod && (g.soonest == 0 || d < g.soonest) {
+		g.soonest = d
+	}
+}
+
 // ripe returns the shards of take to take now. Every shard Lease of a replica is renewed on a
 // schedule of its own, so a dead replica's records run out up to a RetryPeriod apart: taken
 // as each runs out, its shards would come in two rounds, and be listed twice, the second list
@@ -540,6 +566,7 @@ func (g *group) ripe(take []*shard, records []*coordinationv1.Lease) []*shard {
 			free[k] = true
 		case in <= g.o.RetryPeriod:
 			soon[lease.HolderOf(records[s.i])] = true
+			g.expectIn(in)
 		}
 	}
 	var ripe []*shard

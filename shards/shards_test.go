@@ -437,3 +437,44 @@ func TestDeadShardsTakenTogether(t *testing.T) {
 	a.stop(t)
 	rec.checkNoOverlap(t)
 }
+
+// TestKilledShardsTakenAsTheyRunOut: a survivor lists the group every RetryPeriod, so it sees a
+// killed replica's last renewal up to a RetryPeriod late; it must then take the shards as their
+// records run out (as it counts them), not at its next list up to another RetryPeriod later. A
+// long RetryPeriod here makes the two apart: the first of the killed replica's shards runs again
+// within LeaseDuration + RetryPeriod (+ room for a loaded machine) of the kill.
+func TestKilledShardsTakenAsTheyRunOut(t *testing.T) {
+	ns := newNamespace(t)
+	const n = 8
+	const retry = 900 * time.Millisecond
+	opts := shards.Options{Name: "ripe", Shards: n, LeaseDuration: testLease, RenewDeadline: testRenew, RetryPeriod: retry}
+	rec := &terms{byShard: map[int][]*term{}}
+	a := startReplica(t, ns, "a", opts, rec)
+	b := startReplica(t, ns, "b", opts, rec)
+	waitCovered(t, rec, n, a, b)
+	b.stop(t) // Release false: b's shards run out, as a killed replica's do
+	killedAt := time.Now()
+	waitCovered(t, rec, n, a)
+	var first time.Time
+	rec.mu.Lock()
+	for _, ts := range rec.byShard {
+		for _, tm := range ts {
+			if tm.replica == "a" && tm.start.After(killedAt) && (first.IsZero() || tm.start.Before(first)) {
+				first = tm.start
+			}
+		}
+	}
+	rec.mu.Unlock()
+	if first.IsZero() {
+		t.Fatal("a ran none of b's shards after b stopped")
+	}
+	took := first.Sub(killedAt)
+	limit := testLease + retry + 400*time.Millisecond
+	t.Logf("a ran the first of b's shards %s after b stopped (lease %s, retry period %s; bound %s)",
+		took.Round(time.Millisecond), testLease, retry, limit)
+	if took > limit {
+		t.Errorf("a took b's shards %s after b stopped, want within %s: taken at a later list, not as their records ran out", took, limit)
+	}
+	a.stop(t)
+	rec.checkNoOverlap(t)
+}
