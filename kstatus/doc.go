@@ -101,7 +101,10 @@
 //	      when it is False with severity Error (Cluster API v1beta1's "given up", which
 //	      other providers copied; Warning and Info keep reconciling), or when its reason
 //	      names an error a person must fix (see Reasons below). Succeeded True is a
-//	      finished run and decides alone; Succeeded False is Failed.
+//	      finished run and decides alone; Succeeded False is Failed. A type named for a
+//	      state reached, True, whose reason says a change is under way in so many words
+//	      (RolloutInProgress, UPDATE_IN_PROGRESS) is InProgress: the state holds while the
+//	      latest spec rolls out.
 //	    - A type whose last word is a past participle that befalls an object (Blocked,
 //	      Throttled, Locked, Evicted, Drifted: RolloutBlocked, SyncThrottled) True says what
 //	      stops it, not whether that clears: Failed when its reason names an error a person
@@ -109,7 +112,8 @@
 //	    - A run's conditions, as batch, ML and HPC operators publish them: an outcome
 //	      (Complete, Completed, Finished, Succeeded, Done, or a type ending in Stopped, as
 //	      EarlyStopped) True is Current and decides alone, unless its reason names a
-//	      failure; work under way (Restarting, Pending, Queued, Initializing, Starting,
+//	      failure, and False with a reason that names an error a person must fix is a run
+//	      that failed (Complete False, Fatal); work under way (Restarting, Pending, Queued, Initializing, Starting,
 //	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
 //	      Suspending, Synchronizing, a type ending in InProgress or Progressing, or any
 //	      one-word type ending in -ing) True is InProgress; Running True is
@@ -132,8 +136,8 @@
 //	      408, 409, 425 or 429, which clear by themselves) or the reason or message is
 //	      terminal (Reasons below), else InProgress.
 //	    - Any other type, and Running, Created, Scheduled, Submitted, Admitted or Started,
-//	      False with a reason: Failed when the reason or message names an error a person
-//	      must fix (as Ready's, including a message quoting an API's client error), and
+//	      False or Unknown with a reason: Failed (False only) when the reason or message
+//	      names an error a person must fix (as Ready's, including a message quoting an API's client error), and
 //	      InProgress when the reason says it waits (a word Waiting, Wait, Awaiting, Pending,
 //	      Retrying, InProgress, Yet, Dependency or NotReady, or Not and Ready: Running False,
 //	      WaitingForBuild) or names a failure being retried (AttemptToRedeployFailed). Not
@@ -166,7 +170,7 @@
 //	    status.components: an entry's Ready decides for it, else as in 6a. The worst entry
 //	    gives the verdict; its message names the entry (by its name or its parentRef's or
 //	    ancestorRef's).
-//	6c. Phases and states: every string field of status named phase, state, status,
+//	6c. Phases and states: every string field of status named phase, state, status, stage,
 //	    health or robustness, or whose name ends in one of them, or in Progress, as a word
 //	    (jobStatus, lifecycleState, operationalStatus, PostgresClusterStatus,
 //	    cassandraOperatorProgress) or in lower case alone (buildstatus), and the same fields
@@ -187,7 +191,8 @@
 //	    history), nor in an object of settings, whose name is or ends in Rule, Rules,
 //	    Policy, Policies, Strategy, Config, Configuration, Settings, Template, Spec or
 //	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
-//	    status to take on a failure, not one). The worst
+//	    status to take on a failure, not one), nor in a list named history or ending in
+//	    History (the runs past of a schedule, KubeDL's Cron). The worst
 //	    value decides, and a state in progress whose status.reason is terminal is Failed; a
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
@@ -211,7 +216,8 @@
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
 //	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting), a
-//	      move to another site under way (FailingOver, FailingBack, Relocating);
+//	      move to another site under way (FailingOver, FailingBack, Relocating), In
+//	      Transit;
 //	      Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
@@ -308,7 +314,8 @@
 //	    is build, backup, restore, migration, upgrade, snapshot, sync, import or export,
 //	    as LlamaDeployment's buildStatus or Hazelcast's restore.state: that operation
 //	    ends, not the object), or the object does
-//	    (status.completionTime, finishedAt, endTime and the like; spec.backoffLimit,
+//	    (status.completionTime, finishedAt, endTime and the like, or a boolean completed,
+//	    complete, finished or done, true once the run ended; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
 //	    outcome type, whatever its status, or one naming the object's own outcome: the
@@ -350,8 +357,9 @@
 // Refusing, Conflicted (Gateway API's reason for a policy or route another overrides) or
 // Intervention ("User Intervention Required": a person must act), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
-// Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse) and Error, Failed or
-// Failure together (ConfigError, ValidationFailed, "YAML parse error"). A message is
+// Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,
+// License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,
+// "YAML parse error", TLSCertificateExpired). A message is
 // terminal only with the first nine of those words, Refusing, Intervention, "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in

@@ -115,6 +115,11 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 			return true, "its definition has status." + k
 		}
 	}
+	for _, k := range completionFlags {
+		if p, _ := props[k].(map[string]any); p != nil && p["type"] == "boolean" {
+			return true, "its definition has status." + k
+		}
+	}
 	specProps, _ := spec["properties"].(map[string]any)
 	for _, k := range runSpecFields {
 		if _, ok := specProps[k]; ok {
@@ -248,6 +253,8 @@ var phases = map[string]phaseKind{
 	// the workload now runs (Ramen's FailingOver and FailedOver, relocating and relocated).
 	"failingover": phaseProgressing, "failingback": phaseProgressing, "relocating": phaseProgressing,
 	"failedover": phaseUp, "failedback": phaseUp, "relocated": phaseUp,
+	// In transit: being moved or downloaded (OME's BaseModel In_Transit).
+	"intransit": phaseProgressing,
 	// A first step done, as a phase: the object was set up, the work it stands for not
 	// yet (ChaosBlade's Initialized before Running, Dragonfly's ResourcesCreated).
 	"initialized": phaseProgressing, "created": phaseProgressing, "resourcescreated": phaseProgressing,
@@ -412,6 +419,12 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				tr.note("status."+k, at)
 			}
 			return verdict{status: CurrentStatus, message: "The run ended at " + at + " (status." + k + ")", by: "infer:outcome"}
+		}
+		if k := completedFlag(status); k != "" && best.status != FailedStatus {
+			if tr != nil {
+				tr.note("status."+k, true)
+			}
+			return verdict{status: CurrentStatus, message: "The run ended (status." + k + " is true)", by: "infer:outcome"}
 		}
 		if why := run6.finishes(); why != "" {
 			msg := "Not finished: no condition or state says the run has ended (the kind finishes: " + why + ")"

@@ -88,9 +88,18 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		}
 		if !c.isTrue() {
 			switch {
-			case (class == condOther || class == condRunning || class == condStarted) && c.status == "False":
-				// A type inference does not read, or a run's (Running False), False with a
-				// reason that says why: one that names an error a person must fix is Failed,
+			case class == condDone && c.status == "False" && rc.failure.status == "":
+				// A run's outcome not reached, with a reason that names an error a person
+				// must fix (vm-operator's Complete False, Fatal: "publish attempts limit has
+				// been reached"): the run failed. Any other reason is a run not done yet.
+				if v := notTrue(c, t); v.status == FailedStatus {
+					rc.failure = v
+					rc.failure.by = "infer:conditions"
+				}
+			case (class == condOther || class == condRunning || class == condStarted) && (c.status == "False" || c.status == "Unknown"):
+				// A type inference does not read, or a run's (Running False), False or
+				// Unknown with a reason that says why (Kyma's Running Unknown,
+				// DeploymentWaiting): one that names an error a person must fix is Failed,
 				// one that waits (WaitingForBuild) or names a failure being retried
 				// (AttemptToRedeployFailed) is work not done, never Current.
 				v := notTrue(c, t)
@@ -196,7 +205,16 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.failure = verdict{status: FailedStatus, reason: c.reason,
 					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
 			}
-		case condPositive, condParticiple, condValidity:
+		case condPositive:
+			// True says the state is reached, unless its reason says a change to it is
+			// under way (Kyma's GatewayHealthy True, RolloutInProgress: healthy, and rolling
+			// out the latest spec).
+			if rc.busy.status == "" && reasonInProgress(c.reason) {
+				rc.busyType = t
+				rc.busy = verdict{status: InProgressStatus, reason: c.reason,
+					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
+			}
+		case condParticiple, condValidity:
 			// Handled above: only True reaches here, which says nothing to wait for.
 		case condSuspended:
 			if rc.suspended.status == "" {
@@ -365,6 +383,21 @@ func namesBuild(path string) bool {
 var completionFields = [...]string{"completionTime", "completedAt", "completionTimestamp",
 	"finishedAt", "finishTime", "finishedTime", "endTime", "endedAt", "terminationTime"}
 
+// completionFlags are status booleans that say whether a run has ended (Kubestone's
+// benchmarks: running true, completed false): a kind that has one finishes, and true is a
+// run that ended.
+var completionFlags = [...]string{"completed", "complete", "finished", "done"}
+
+// completedFlag returns the first completion flag of status that is true, or "".
+func completedFlag(status map[string]any) string {
+	for _, k := range completionFlags {
+		if b, ok := status[k].(bool); ok && b {
+			return k
+		}
+	}
+	return ""
+}
+
 // runSpecFields are spec fields only a run has: a Job's limits, the run policy of
 // Kubeflow-style jobs, and a field that asks for the run to be cancelled (korifi's CFTask
 // and MTC's MigMigration spec.canceled, Forklift's Migration spec.cancel, Velero's
@@ -403,6 +436,11 @@ func (rf *runFacts) finishesWhy() string {
 	}
 	for _, k := range completionFields {
 		if _, ok := rf.status[k]; ok {
+			return "status has " + k
+		}
+	}
+	for _, k := range completionFlags {
+		if _, ok := rf.status[k].(bool); ok {
 			return "status has " + k
 		}
 	}
@@ -696,7 +734,7 @@ func isStateField(name string) bool {
 		}
 		return false // no other word below ends in t
 	}
-	for _, w := range [...]string{"phase", "state", "status", "health", "robustness", "progress"} {
+	for _, w := range [...]string{"phase", "state", "status", "stage", "health", "robustness", "progress"} {
 		if len(name) < len(w) || w[len(w)-1] != end {
 			continue
 		}
@@ -1186,7 +1224,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
 					}
 				case []any:
-					if k2 != "conditions" && !notNow(k2) {
+					if k2 != "conditions" && !notNow(k2) && !isHistory(k2) {
 						entries(v2, stateField{k: k, k2: k2, i: -1}, true)
 					}
 				case map[string]any:
@@ -1206,7 +1244,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 				parts.consider(k, v)
 			}
 		case []any:
-			if k != "conditions" {
+			if k != "conditions" && !isHistory(k) {
 				entries(v, stateField{k: k, j: -1}, false)
 			}
 		}
@@ -1688,12 +1726,12 @@ func progressingStopped(f *fields, conds []any, gen int64, hasGen bool) (verdict
 	return verdict{status: FailedStatus, reason: c.reason, message: c.text("Progressing condition is False"), by: "infer:conditions"}, true
 }
 
-// saysWhy reports a condition, of a type inference does not otherwise read, that is not True
-// and has a reason: judgeRunConditions reads its reason (the reason is read once more there,
+// saysWhy reports a condition, of a type inference does not otherwise read, that is False or
+// Unknown and has a reason: judgeRunConditions reads its reason (the reason is read once more there,
 // on the few conditions that pass).
 func saysWhy(m map[string]any) bool {
 	r, _ := m["reason"].(string)
-	return r != "" && m["status"] == "False"
+	return r != "" && (m["status"] == "False" || m["status"] == "Unknown")
 }
 
 // waitWords are the words of a reason that says the condition waits for something
@@ -1770,4 +1808,25 @@ func isCron(v string) bool {
 		}
 	}
 	return digits
+}
+
+// isHistory reports a list of status named for a record of what was (history, runHistory):
+// its entries' states are those of runs past, not of the object (KubeDL's Cron keeps the
+// jobs it started there, the last of which may have failed).
+func isHistory(k string) bool {
+	return k == "history" || strings.HasSuffix(k, "History")
+}
+
+// reasonInProgress reports a reason that says a change is under way in so many words:
+// InProgress, or In and Progress (RolloutInProgress, UPDATE_IN_PROGRESS).
+func reasonInProgress(reason string) bool {
+	it := wordIter{s: reason}
+	in := false
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if string(w) == "inprogress" || in && string(w) == "progress" {
+			return true
+		}
+		in = string(w) == "in"
+	}
+	return false
 }

@@ -73,7 +73,7 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 			return verdict{}, false // nothing under way, and no definition says the kind finishes
 		}
 	}
-	if k, _ := completedAt(status); k != "" {
+	if k, _ := completedAt(status); k != "" || completedFlag(status) != "" {
 		return verdict{}, false
 	}
 	why := rf.finishes()

@@ -186,10 +186,13 @@ var subjectWords = map[string]bool{
 	"initialization": true, "authentication": true, "authorization": true, "auth": true,
 	"permission": true, "permissions": true, "credential": true, "credentials": true,
 	"schema": true, "syntax": true, "parse": true, "parsing": true,
+	// A certificate or a license that expired (TLSCertificateExpired, LicenseExpired) is
+	// replaced by a person, as bad credentials are.
+	"certificate": true, "certificates": true, "cert": true, "license": true,
 }
 
 // errorWords say that the subject failed.
-var errorWords = map[string]bool{"error": true, "errors": true, "failed": true, "failure": true}
+var errorWords = map[string]bool{"error": true, "errors": true, "failed": true, "failure": true, "expired": true}
 
 // transientWords name a state that ends by itself: a reason with one of them is
 // InProgress whatever else it says ("WaitingForValidation", "DependencyNotReady").
