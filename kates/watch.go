@@ -53,7 +53,10 @@ type WatchOptions struct {
 	// such as a CRD installed in the same batch, instead of failing with an unknown kind.
 	WaitForKinds bool
 	// KeepManagedFields keeps metadata.managedFields, which Watch strips by default: they are
-	// often the largest part of an object, and few readers need them.
+	// often the largest part of an object, and few readers need them. One that does is the
+	// entries' status: without them, a spec the controller rejected before recording it as
+	// observed reads as a change not yet seen (InProgress) rather than Failed (kstatus, rule
+	// 2). Wait and Status keep the little of them that this needs.
 	KeepManagedFields bool
 	// Transform changes each object before it is stored (after managedFields are stripped). It
 	// may modify its argument and must not keep it. Since it takes *Unstructured, setting it
