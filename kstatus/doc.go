@@ -94,7 +94,10 @@
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
 //	      Accepted, Programmed, Provided, Mounted, Attached, Registered or Enforced
 //	      (HeadPodReady, SecretSynced, RecommendationProvided; Kuadrant's Enforced
-//	      beside Accepted), and, when
+//	      beside Accepted), or Reconcile or Reconciliation followed by Succeeded, Success,
+//	      Successful, Complete or Completed (kapp-controller's ReconcileSucceeded, which
+//	      also says the object is reconciled for as long as it exists, not a run: 6f),
+//	      and, when
 //	      Unknown only, any other type whose last word is a past participle that does not
 //	      befall an object (Imported, but not Evicted or Throttled). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
@@ -269,6 +272,9 @@
 //	      service-like kind would otherwise hang every wait.
 //	    - A value of several words not listed is read by its words, the worst deciding
 //	      (ONLINE_PARTIAL is InProgress), unless it starts with a negation (NotRunning).
+//	      A value of one word naming an activity no list has (Remediating, Draining) is
+//	      InProgress, unless it names a steady state (Idling, Sleeping, Hibernating,
+//	      Listening, Streaming, Monitoring, Watching, Working, Managing, Serving, Operating).
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),
@@ -286,15 +292,19 @@
 //	    many are wanted (desired… or expected…) and one of how many are available… or
 //	    ready… of the same things (moduleLoader.availableNumber short of
 //	    moduleLoader.desiredNumber, as Kernel Module Management's Module writes them;
-//	    readyNodes short of expectedNodes), there or at the top of status. readyReplicas or
+//	    readyNodes short of expectedNodes), there or at the top of status. A list of status
+//	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
+//	    readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
-//	    of desiredNumberScheduled, or a status.ready of "2/3" is InProgress. updatedReplicas
+//	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
+//	    its name: currentStandingByReadyDesired "3/6") is InProgress. updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design.
 //	6e. Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
-//	    suspendAction; spec.runPolicy.suspend, as Kubeflow's jobs; an annotation "true"
+//	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests;
+//	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation "true"
 //	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause or
 //	    Strimzi's strimzi.io/pause-reconciliation): suspended as asked and
 //	    reached, as a suspended Job. When the spec does not ask, it is Failed, reason
@@ -354,7 +364,8 @@
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
 // Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused,
-// Refusing, Conflicted (Gateway API's reason for a policy or route another overrides) or
+// Refusing, Conflicted or Conflicting (Gateway API's reason for a policy or route another
+// overrides; ConflictingMachineHealthCheckDetected) or
 // Intervention ("User Intervention Required": a person must act), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,

@@ -26,7 +26,7 @@ func TestExplainDetail(t *testing.T) {
 			Rule: "cel:example/Widget",
 			Step: `status rule "example/Widget" for Widget`,
 			Expressions: []RuleExpression{
-				{"inProgress", "!has(status.phase) || status.phase == 'Brewing'"},
+				{"inProgress", "!has(status.phase) || status.phase == 'Mash'"},
 				{"failed", "status.phase == 'Spoilt'"},
 				{"current", "status.phase == 'Served'"},
 				{"message", "has(status.message) ? status.message : ''"},

@@ -427,6 +427,15 @@ func (rf *runFacts) finishesWhy() string {
 		// whatever its kind's other objects are (JuiceFS' WarmUp, once or on a cron).
 		return ""
 	}
+	for _, e := range rf.conds {
+		// A controller that reports each reconcile's outcome (kapp-controller's
+		// ReconcileSucceeded) reconciles the object for as long as it exists: its spec's
+		// cancel field cancels reconciling, not a run.
+		c, _ := e.(map[string]any)
+		if t, _ := c["type"].(string); len(t) > len("Reconcile") && strings.HasPrefix(t, "Reconcile") && classifyCondition(t) == condPositive {
+			return ""
+		}
+	}
 	info := rf.kindInfo()
 	if info != nil && info.Finishes {
 		return info.FinishesBy
@@ -586,6 +595,10 @@ func isTrueish(v any) bool {
 	switch v := v.(type) {
 	case bool:
 		return v
+	case []any:
+		// Requests for it, by whoever asks (NodeHealthCheck's spec.pauseRequests): any one
+		// asks for it.
+		return len(v) > 0
 	case map[string]any:
 		for _, x := range v {
 			if b, _ := x.(bool); b {
@@ -1482,11 +1495,32 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, tr *
 				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}, true
 		}
 	}
-	// "ready: 2/3", as kubectl prints it and some operators publish it.
-	if s, ok := status["ready"].(string); ok {
-		if have, want, ok := fraction(s); ok && have < want {
-			return verdict{status: InProgressStatus, reason: "LessReady", message: "ready: " + s, by: "infer:counts"}, true
+	// "ready: 2/3", as kubectl prints it and some operators publish it, in a field named
+	// ready or with Ready in its name (Thundernetes' currentStandingByReadyDesired "3/6").
+	readyKey := ""
+	for k, v := range status {
+		if s, ok := v.(string); ok && strings.IndexByte(s, '/') > 0 && (k == "ready" || strings.Contains(k, "Ready")) &&
+			(readyKey == "" || k < readyKey) {
+			if have, want, ok := fraction(s); ok && have < want {
+				readyKey = k
+			}
 		}
+	}
+	if readyKey != "" {
+		return verdict{status: InProgressStatus, reason: "LessReady", message: readyKey + ": " + status[readyKey].(string), by: "infer:counts"}, true
+	}
+	// Work listed as pending (NodeMaintenance's pendingPods, the pods still to evict): a
+	// list of status named pending… that is not empty.
+	pendingKey := ""
+	for k, v := range status {
+		if l, ok := v.([]any); ok && len(l) > 0 && len(k) > len("pending") && strings.HasPrefix(k, "pending") &&
+			isUpper(k[len("pending")]) && (pendingKey == "" || k < pendingKey) {
+			pendingKey = k
+		}
+	}
+	if pendingKey != "" {
+		return verdict{status: InProgressStatus, reason: "Pending",
+			message: "status." + pendingKey + ": " + strconv.Itoa(len(status[pendingKey].([]any))) + " pending", by: "infer:counts"}, true
 	}
 	return verdict{}, false
 }

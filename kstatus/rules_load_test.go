@@ -16,7 +16,7 @@ rules:
 - name: example/Widget
   apiVersion: example.com/v1
   kind: Widget
-  inProgress: "!has(status.phase) || status.phase == 'Brewing'"
+  inProgress: "!has(status.phase) || status.phase == 'Mash'"
   failed: status.phase == 'Spoilt'
   current: status.phase == 'Served'
   message: "has(status.message) ? status.message : ''"
@@ -129,10 +129,10 @@ func TestRuleEvaluation(t *testing.T) {
 		reason, msg  string
 	}{
 		{"no status", "", InProgressStatus, "RuleInProgress", `Resource is in progress (status rule "example/Widget")`},
-		{"brewing", "{phase: Brewing}", InProgressStatus, "RuleInProgress", `Resource is in progress (status rule "example/Widget")`},
+		{"mash", "{phase: Mash}", InProgressStatus, "RuleInProgress", `Resource is in progress (status rule "example/Widget")`},
 		{"served", "{phase: Served, message: all good}", CurrentStatus, "", "all good"},
 		{"spoilt", "{phase: Spoilt, message: disk full}", FailedStatus, "RuleFailed", "disk full"},
-		{"other phase", "{phase: Cooling}", InProgressStatus, "RuleNotCurrent", `Resource is in progress (status rule "example/Widget")`},
+		{"other phase", "{phase: Chill}", InProgressStatus, "RuleNotCurrent", `Resource is in progress (status rule "example/Widget")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := objectFromMap(widget(t, tc.status))

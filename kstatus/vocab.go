@@ -61,7 +61,36 @@ func phaseClassOf(s string) phaseKind {
 	if namesFailure(w) {
 		return phaseFailed
 	}
-	return compoundClass(s)
+	if k := compoundClass(s); k != phaseUnknown {
+		return k
+	}
+	return activityClass(s, w)
+}
+
+// activityClass reads a value of one word that names an activity (Remediating, Draining,
+// Compacting): work under way, which ends by itself. Not the -ing words that name a steady
+// state (steadyActivities), and not a value of several words, whose other words may say more.
+func activityClass(s, w string) phaseKind {
+	if len(w) < 7 || !hasSuffix(w, "ing") || steadyActivities[w] {
+		return phaseUnknown
+	}
+	it := wordIter{s: s}
+	n := 0
+	for _, ok := it.next(); ok; _, ok = it.next() {
+		n++
+	}
+	if n != 1 {
+		return phaseUnknown
+	}
+	return phaseProgressing
+}
+
+// steadyActivities are -ing words that name a state an object stays in, not work that ends.
+var steadyActivities = map[string]bool{
+	"idling": true, "sleeping": true, "hibernating": true, "listening": true, "streaming": true,
+	"monitoring": true, "watching": true, "working": true, "existing": true, "remaining": true,
+	"standing": true, "waiting": true, "warning": true, "missing": true, "nothing": true,
+	"managing": true, "serving": true, "running": true, "operating": true,
 }
 
 // compoundClass sorts a value of several words by its words ("ONLINE_PARTIAL" is online
@@ -172,7 +201,7 @@ var terminalWords = map[string]bool{
 	"intervention": true,
 	// Conflicted: Gateway API's reason for a policy or route another one overrides by
 	// precedence (Accepted False): it stays so until a person resolves the conflict.
-	"conflicted": true,
+	"conflicted": true, "conflicting": true,
 }
 
 // limitWords follow max or maximum in a text that says a limit of tries was reached.
@@ -382,6 +411,14 @@ func classifyConditionType(t string) condClass {
 		// failed (DevWorkspace's FailedStart, FailedCreate, FailedUpdate). Not a first
 		// word Failure, which names what a condition is about (FailureDomainsReady).
 		return condFailure
+	}
+	if np > 0 && (string(first[:nf]) == "reconcile" || string(first[:nf]) == "reconciliation") {
+		switch string(last[:nl]) {
+		case "succeeded", "success", "successful", "complete", "completed":
+			// The controller's reconcile of the latest spec succeeded (kapp-controller's
+			// ReconcileSucceeded): a state reached, as Ready is, not a run's outcome.
+			return condPositive
+		}
 	}
 	if string(first[:nf]) == "validation" && np > 0 {
 		switch string(last[:nl]) {
