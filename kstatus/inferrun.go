@@ -421,6 +421,10 @@ func (rf *runFacts) finishes() string {
 }
 
 func (rf *runFacts) finishesWhy() string {
+	why := rf.finishesBy()
+	if why == "" {
+		return ""
+	}
 	spec, _ := rf.m["spec"].(map[string]any)
 	if cronAsked(spec, 0) {
 		// The object asks for runs on a schedule: it is a schedule, as a CronJob is,
@@ -436,6 +440,13 @@ func (rf *runFacts) finishesWhy() string {
 			return ""
 		}
 	}
+	return why
+}
+
+// finishesBy is why the kind or the object is one that finishes, before the object's own
+// exceptions (finishesWhy); "" if nothing says so.
+func (rf *runFacts) finishesBy() string {
+	spec, _ := rf.m["spec"].(map[string]any)
 	info := rf.kindInfo()
 	if info != nil && info.Finishes {
 		return info.FinishesBy
@@ -1316,12 +1327,27 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 		listBuf           [8]string
 		checkKey          string
 		namedErr          string // a field named for an error (reconciliationError)
+		readyKey          string // a fraction short in a field named for readiness ("3/6")
+		pendingKey        string // a list of work pending, not empty (pendingPods)
 		paired            bool   // a count named for how many are wanted (pairShort)
 	)
 	lists := listBuf[:0]
 	for k, v := range status {
-		if _, ok := v.([]any); ok && k != "conditions" {
-			lists = append(lists, k)
+		switch v := v.(type) {
+		case []any:
+			if k != "conditions" {
+				lists = append(lists, k)
+			}
+			if len(v) > 0 && len(k) > len("pending") && k[0] == 'p' && strings.HasPrefix(k, "pending") &&
+				isUpper(k[len("pending")]) && (pendingKey == "" || k < pendingKey) {
+				pendingKey = k
+			}
+		case string:
+			if (k == "ready" || strings.Contains(k, "Ready")) && strings.IndexByte(v, '/') > 0 && (readyKey == "" || k < readyKey) {
+				if have, want, ok := fraction(v); ok && have < want {
+					readyKey = k
+				}
+			}
 		}
 		paired = paired || desiredCount(k) != ""
 		if i := indexOf(countErrorKeys[:], k); i >= 0 {
@@ -1429,7 +1455,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 		}
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
-	v, _ := replicasShort(m, status, parts, paired, tr)
+	v, _ := replicasShort(m, status, parts, paired, readyKey, pendingKey, tr)
 	return v
 }
 
@@ -1439,7 +1465,9 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 // counts named as a pair (pairShort: availableNumber against desiredNumber) when paired
 // says judgeCounts' pass saw one, numberReady against desiredNumberScheduled, and a
 // status.ready of "2/3". The first count short is InProgress; short is false when none is.
-func replicasShort(m, status map[string]any, parts *partShort, paired bool, tr *trace) (v verdict, short bool) {
+// readyKey and pendingKey are what judgeCounts' pass over status found: a field named for
+// readiness holding a fraction short ("3/6"), a list of work pending that is not empty.
+func replicasShort(m, status map[string]any, parts *partShort, paired bool, readyKey, pendingKey string, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
 	if v, short := parts.verdict(tr); short {
@@ -1497,27 +1525,11 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, tr *
 	}
 	// "ready: 2/3", as kubectl prints it and some operators publish it, in a field named
 	// ready or with Ready in its name (Thundernetes' currentStandingByReadyDesired "3/6").
-	readyKey := ""
-	for k, v := range status {
-		if s, ok := v.(string); ok && strings.IndexByte(s, '/') > 0 && (k == "ready" || strings.Contains(k, "Ready")) &&
-			(readyKey == "" || k < readyKey) {
-			if have, want, ok := fraction(s); ok && have < want {
-				readyKey = k
-			}
-		}
-	}
 	if readyKey != "" {
 		return verdict{status: InProgressStatus, reason: "LessReady", message: readyKey + ": " + status[readyKey].(string), by: "infer:counts"}, true
 	}
 	// Work listed as pending (NodeMaintenance's pendingPods, the pods still to evict): a
 	// list of status named pending… that is not empty.
-	pendingKey := ""
-	for k, v := range status {
-		if l, ok := v.([]any); ok && len(l) > 0 && len(k) > len("pending") && strings.HasPrefix(k, "pending") &&
-			isUpper(k[len("pending")]) && (pendingKey == "" || k < pendingKey) {
-			pendingKey = k
-		}
-	}
 	if pendingKey != "" {
 		return verdict{status: InProgressStatus, reason: "Pending",
 			message: "status." + pendingKey + ": " + strconv.Itoa(len(status[pendingKey].([]any))) + " pending", by: "infer:counts"}, true
@@ -1854,6 +1866,9 @@ func isHistory(k string) bool {
 // reasonInProgress reports a reason that says a change is under way in so many words:
 // InProgress, or In and Progress (RolloutInProgress, UPDATE_IN_PROGRESS).
 func reasonInProgress(reason string) bool {
+	if len(reason) < len("InProgress") || !strings.Contains(reason, "rogress") && !strings.Contains(reason, "ROGRESS") {
+		return false
+	}
 	it := wordIter{s: reason}
 	in := false
 	for w, ok := it.next(); ok; w, ok = it.next() {
