@@ -300,10 +300,12 @@
 //	    its name: currentStandingByReadyDesired "3/6") is InProgress. updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design.
 //	6e. Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
+//	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
-//	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests;
+//	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests; a boolean
+//	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused;
 //	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation "true"
 //	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause or
 //	    Strimzi's strimzi.io/pause-reconciliation): suspended as asked and

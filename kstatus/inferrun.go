@@ -573,7 +573,39 @@ func askedIn(m map[string]any, prefixes ...string) string {
 			return "spec.runPolicy.suspend"
 		}
 	}
+	if at := askedDown(spec, prefixes); at != "" {
+		return at
+	}
 	return pauseAnnotation(m)
+}
+
+// askedDown returns, as spec.<object>.<field>, a boolean true one object down in spec named
+// for what prefixes ask, by its start or as its last word (Stackable's
+// clusterOperation.reconciliationPaused); "" if none is. Objects in name order, so the answer
+// is stable; read only where a suspension or a pause was seen.
+func askedDown(spec map[string]any, prefixes []string) string {
+	found := ""
+	for k, v := range spec {
+		obj, _ := v.(map[string]any)
+		if obj == nil {
+			continue
+		}
+		for k2, v2 := range obj {
+			if b, _ := v2.(bool); !b {
+				continue
+			}
+			for _, p := range prefixes {
+				// pause → reconciliationPaused; suspend → syncSuspended.
+				word := strings.ToUpper(p[:1]) + p[1:]
+				if len(k2) > len(p) && (strings.EqualFold(k2[:len(p)], p) || strings.Contains(k2, word)) {
+					if at := "spec." + k + "." + k2; found == "" || at < found {
+						found = at
+					}
+				}
+			}
+		}
+	}
+	return found
 }
 
 // pauseAnnotation returns the annotation that asks for the object to be paused, as

@@ -452,6 +452,9 @@ func classifyConditionType(t string) condClass {
 		// False is as often the other of a pair of states (Chaos Mesh's AllInjected and
 		// AllRecovered) as a state not reached yet.
 		if w := string(last[:nl]); len(w) > 4 && hasSuffix(w, "ed") {
+			if w == "paused" || w == "suspended" {
+				return condSuspended // ScanningPaused, ReconciliationPaused, SyncSuspended
+			}
 			if abnormalParticiples[w] {
 				return condBefell
 			}
