@@ -469,7 +469,7 @@ func TestKilledShardsTakenAsTheyRunOut(t *testing.T) {
 		t.Fatal("a ran none of b's shards after b stopped")
 	}
 	took := first.Sub(killedAt)
-	limit := testLease + retry + 400*time.Millisecond
+	limit := testLease + retry + 500*time.Millisecond
 	t.Logf("a ran the first of b's shards %s after b stopped (lease %s, retry period %s; bound %s)",
 		took.Round(time.Millisecond), testLease, retry, limit)
 	if took > limit {
