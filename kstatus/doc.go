@@ -333,7 +333,7 @@
 //	    outcome type, whatever its status, or one naming the object's own outcome: the
 //	    kind or its last word followed by Succeeded, Completed, Complete or Finished, as
 //	    Kaito's WorkspaceSucceeded on a Workspace), or its kind is named for a run: its last word
-//	    is Job, Run, Execution, Backup or Restore, or it is that word alone (TaskRun,
+//	    is Job, Run, Execution, Backup, Restore or Batch, or it is that word alone (TaskRun,
 //	    TestExecution, SGBackup, Infinispan's Backup), or it
 //	    is named for an operation that finishes: its last word, or the kind alone, is
 //	    Migration, Migrate or Operation (Forklift's and vJailbreak's Migration, MTC's

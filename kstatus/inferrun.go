@@ -501,8 +501,9 @@ func ownOutcome(t, kind string) bool {
 }
 
 // runNouns are the last words of kinds named for a run: a job, a run, an execution, a
-// backup or a restore each ends (…Job, TaskRun, TestExecution, SGBackup, VeleroRestore).
-var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore"}
+// backup, a restore or a batch each ends (…Job, TaskRun, TestExecution, SGBackup,
+// VeleroRestore, Infinispan's Batch of commands).
+var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore", "Batch"}
 
 // operationNouns are the last words of kinds named for an operation that finishes: a
 // migration moves something once and is over (Forklift's and vJailbreak's Migration, MTC's
