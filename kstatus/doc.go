@@ -138,6 +138,9 @@
 //	      Found"; not
 //	      408, 409, 425 or 429, which clear by themselves) or the reason or message is
 //	      terminal (Reasons below), else InProgress.
+//	    - A condition of work under way True whose lastTransitionTime is before that of a
+//	      condition named for a state reached True (llmaz's Progressing left True under an
+//	      Available True that came after it) is left behind, and not read.
 //	    - Any other type, and Running, Created, Scheduled, Submitted, Admitted or Started,
 //	      False or Unknown with a reason: Failed (False only) when the reason or message
 //	      names an error a person must fix (as Ready's, including a message quoting an API's client error), and
@@ -311,7 +314,9 @@
 //	    Strimzi's strimzi.io/pause-reconciliation): suspended as asked and
 //	    reached, as a suspended Job. When the spec does not ask, it is Failed, reason
 //	    Suspended: only a person resumes it. A run still running while the spec asks for a
-//	    suspension is InProgress, reason Suspending. An object the spec pauses (spec.paused
+//	    suspension is InProgress, reason Suspending, and so is a suspension reached in one
+//	    state field while another still reads Running or in progress (one part suspended,
+//	    another not yet). An object the spec pauses (spec.paused
 //	    or spec.pause) with work left (InProgress) is Failed, reason Paused: its controller
 //	    stops acting on it, as on a paused Deployment.
 //	6f. A kind that finishes is Current only once its run has ended: a Current read from
@@ -368,7 +373,8 @@
 // Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused,
 // Refusing, Conflicted or Conflicting (Gateway API's reason for a policy or route another
 // overrides; ConflictingMachineHealthCheckDetected) or
-// Intervention ("User Intervention Required": a person must act), or with a subject
+// Intervention ("User Intervention Required": a person must act), Abort or Aborted (the
+// controller gave up: AbortProcessing), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,
 // License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,

@@ -368,6 +368,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			if tr != nil {
 				tr.note(path, true)
 			}
+			if st.class == phaseSuspended && st.active != "" {
+				// Suspended in one part, another still running: the suspension is under way.
+				return verdict{status: InProgressStatus, reason: "Suspending",
+					message: st.path + " is " + st.value + ", but " + st.active + " (" + path + " asks for a suspension)", by: "infer:suspended"}
+			}
 			return verdict{status: CurrentStatus, message: st.path + " is " + st.value + ", as " + path + " asks", by: "infer:suspended"}
 		}
 	}
@@ -383,6 +388,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		switch {
 		case best.status == FailedStatus:
 			// A failure is the news, suspended or not.
+		case path != "" && st.class == phaseSuspended && st.active != "":
+			return verdict{status: InProgressStatus, reason: "Suspending",
+				message: sv.message + ", but " + st.active + " (" + path + " asks for a suspension)", by: "infer:suspended"}
 		case path != "":
 			return verdict{status: CurrentStatus, message: sv.message + ", as " + path + " asks", by: "infer:suspended"}
 		default:

@@ -29,6 +29,11 @@ type runConditions struct {
 	errorTrue    bool
 	failureSince string // the lastTransitionTime of the condition that set errorTrue, as written
 	succeeded    bool   // Succeeded True (judgeConditions reads it; noted here for readyOutranked)
+	// busySince is the lastTransitionTime of the condition that set busy, reachedAt the
+	// latest of the conditions named for a state reached that are True (Available, Ready,
+	// HeadPodReady), as written: a state reached after the work began says the work is done,
+	// where the controller never clears the condition of the work (llmaz's Progressing).
+	busySince, reachedAt string
 }
 
 // judgeRunConditions reads, in one pass over conds, the condition types of condClasses:
@@ -64,6 +69,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		if t == "" || isInferOrReady(t) || t == "Stalled" || t == "Reconciling" {
 			if t == "Succeeded" && m["status"] == "True" {
 				rc.succeeded = true
+			}
+			if m["status"] == "True" && t != "Stalled" && t != "Reconciling" {
+				rc.reached(m)
 			}
 			continue // read by rules 3, 5 and judgeConditions
 		}
@@ -185,6 +193,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.busyType = t
 				rc.busy = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
+				rc.busySince, _ = m["lastTransitionTime"].(string)
 			}
 			if rc.progressing.status == "" && (t == "Progressing" || len(t) > len("InProgress") && strings.HasSuffix(t, "InProgress")) {
 				rc.progressing = verdict{status: InProgressStatus, reason: c.reasonOr(t),
@@ -209,7 +218,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// True says the state is reached, unless its reason says a change to it is
 			// under way (Kyma's GatewayHealthy True, RolloutInProgress: healthy, and rolling
 			// out the latest spec).
-			if rc.busy.status == "" && reasonInProgress(c.reason) {
+			if !reasonInProgress(c.reason) {
+				rc.reached(m)
+			} else if rc.busy.status == "" {
 				rc.busyType = t
 				rc.busy = verdict{status: InProgressStatus, reason: c.reason,
 					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
@@ -226,7 +237,18 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 	if rc.failure.status != "" {
 		rc.done = verdict{} // a failure and an outcome together: the failure is the news
 	}
+	if rc.busy.status != "" && rc.busySince != "" && rc.reachedAt != "" && before(rc.busySince, rc.reachedAt) {
+		// The work's condition predates the state reached: left behind, not work now.
+		rc.busy, rc.progressing = verdict{}, verdict{}
+	}
 	return rc
+}
+
+// reached notes a condition named for a state reached, True (see runConditions.reachedAt).
+func (rc *runConditions) reached(m map[string]any) {
+	if at, _ := m["lastTransitionTime"].(string); at != "" && (rc.reachedAt == "" || before(rc.reachedAt, at)) {
+		rc.reachedAt = at
+	}
 }
 
 // reasonError judges a condition m of type t, False with reason Error, as wrangler's
@@ -662,6 +684,11 @@ type stateScan struct {
 	path         string // the field of v, for 6e and 6f
 	value        string
 	parts        partShort // the counts of the parts it runs, read in the same walk
+	// active is a state of work going on (Running, or in progress), as `path is value`,
+	// found beside the worst state: a suspension asked and reached in one part while another
+	// still runs is a suspension under way (6e).
+	active   string
+	activeAt stateField
 }
 
 // notNow reports a field named for a state wanted, or one that was (desiredState,
@@ -959,6 +986,9 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 				unknown, sc.unknownValue = at, value
 			}
 			return
+		}
+		if (k == phaseRunning || k == phaseProgressing) && (sc.active == "" || at.before(sc.activeAt)) {
+			sc.active, sc.activeAt = at.path()+" is "+value, at
 		}
 		// Status is a map: ties go to the field named first by before, so the message
 		// does not depend on the map's order.

@@ -199,6 +199,9 @@ var terminalWords = map[string]bool{
 	"timeout": true,
 	// "User Intervention Required", "ManualInterventionNeeded": a person must act.
 	"intervention": true,
+	// The controller gave up on the object (llmaz's AbortProcessing, for a name another
+	// object already holds).
+	"abort": true, "aborted": true,
 	// Conflicted: Gateway API's reason for a policy or route another one overrides by
 	// precedence (Accepted False): it stays so until a person resolves the conflict.
 	"conflicted": true, "conflicting": true,
