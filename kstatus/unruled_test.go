@@ -277,6 +277,12 @@ var heldOutSets = []struct {
 	// and a suspension reached by one part while another runs read as suspending. The one
 	// left is a restore's step done (MetadComplete) read as the run's outcome.
 	{"../testdata/kstatus/heldout22", 15},
+	// Written blind beside heldout22 (17 cases, 4 kinds of 3 operators: Pinniped
+	// authenticators and identity providers, kluctl deployments, GalleyBytes' Terraform;
+	// the writer's CRD blocks re-indented where they did not parse, nothing else changed):
+	// measured first, after heldout22's mechanisms, at 14 of 17 (82.4%, 1 reading Current
+	// early: a Terraform run whose kind nothing marks as one that finishes). Not tuned on.
+	{"../testdata/kstatus/heldout21", 14},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
