@@ -368,10 +368,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			if tr != nil {
 				tr.note(path, true)
 			}
-			if st.class == phaseSuspended && st.active != "" {
+			if active := st.activeText(); st.class == phaseSuspended && active != "" {
 				// Suspended in one part, another still running: the suspension is under way.
 				return verdict{status: InProgressStatus, reason: "Suspending",
-					message: st.path + " is " + st.value + ", but " + st.active + " (" + path + " asks for a suspension)", by: "infer:suspended"}
+					message: st.path + " is " + st.value + ", but " + active + " (" + path + " asks for a suspension)", by: "infer:suspended"}
 			}
 			return verdict{status: CurrentStatus, message: st.path + " is " + st.value + ", as " + path + " asks", by: "infer:suspended"}
 		}
@@ -388,9 +388,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		switch {
 		case best.status == FailedStatus:
 			// A failure is the news, suspended or not.
-		case path != "" && st.class == phaseSuspended && st.active != "":
+		case path != "" && st.class == phaseSuspended && st.activeValue != "":
 			return verdict{status: InProgressStatus, reason: "Suspending",
-				message: sv.message + ", but " + st.active + " (" + path + " asks for a suspension)", by: "infer:suspended"}
+				message: sv.message + ", but " + st.activeText() + " (" + path + " asks for a suspension)", by: "infer:suspended"}
 		case path != "":
 			return verdict{status: CurrentStatus, message: sv.message + ", as " + path + " asks", by: "infer:suspended"}
 		default:

@@ -29,11 +29,10 @@ type runConditions struct {
 	errorTrue    bool
 	failureSince string // the lastTransitionTime of the condition that set errorTrue, as written
 	succeeded    bool   // Succeeded True (judgeConditions reads it; noted here for readyOutranked)
-	// busySince is the lastTransitionTime of the condition that set busy, reachedAt the
-	// latest of the conditions named for a state reached that are True (Available, Ready,
-	// HeadPodReady), as written: a state reached after the work began says the work is done,
-	// where the controller never clears the condition of the work (llmaz's Progressing).
-	busySince, reachedAt string
+	// busySince is the lastTransitionTime of the condition that set busy, as written: a
+	// state reached after it (reachedSince) says the work is done, where the controller
+	// never clears the condition of the work (llmaz's Progressing).
+	busySince string
 }
 
 // judgeRunConditions reads, in one pass over conds, the condition types of condClasses:
@@ -69,9 +68,6 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		if t == "" || isInferOrReady(t) || t == "Stalled" || t == "Reconciling" {
 			if t == "Succeeded" && m["status"] == "True" {
 				rc.succeeded = true
-			}
-			if m["status"] == "True" && t != "Stalled" && t != "Reconciling" {
-				rc.reached(m)
 			}
 			continue // read by rules 3, 5 and judgeConditions
 		}
@@ -218,9 +214,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// True says the state is reached, unless its reason says a change to it is
 			// under way (Kyma's GatewayHealthy True, RolloutInProgress: healthy, and rolling
 			// out the latest spec).
-			if !reasonInProgress(c.reason) {
-				rc.reached(m)
-			} else if rc.busy.status == "" {
+			if rc.busy.status == "" && reasonInProgress(c.reason) {
 				rc.busyType = t
 				rc.busy = verdict{status: InProgressStatus, reason: c.reason,
 					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
@@ -237,18 +231,34 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 	if rc.failure.status != "" {
 		rc.done = verdict{} // a failure and an outcome together: the failure is the news
 	}
-	if rc.busy.status != "" && rc.busySince != "" && rc.reachedAt != "" && before(rc.busySince, rc.reachedAt) {
+	if rc.busy.status != "" && rc.busySince != "" && reachedSince(conds, rc.busySince) {
 		// The work's condition predates the state reached: left behind, not work now.
 		rc.busy, rc.progressing = verdict{}, verdict{}
 	}
 	return rc
 }
 
-// reached notes a condition named for a state reached, True (see runConditions.reachedAt).
-func (rc *runConditions) reached(m map[string]any) {
-	if at, _ := m["lastTransitionTime"].(string); at != "" && (rc.reachedAt == "" || before(rc.reachedAt, at)) {
-		rc.reachedAt = at
+// reachedSince reports a condition named for a state reached (Ready, Available, a type
+// whose last word says so), True, whose lastTransitionTime is after since. Read only when
+// a condition of work under way was found, which is rare.
+func reachedSince(conds []any, since string) bool {
+	for _, e := range conds {
+		m, _ := e.(map[string]any)
+		t, _ := m["type"].(string)
+		if m["status"] != "True" || t == "" || t == "Stalled" || t == "Reconciling" {
+			continue
+		}
+		if !isInferOrReady(t) && classifyCondition(t) != condPositive {
+			continue
+		}
+		if r, _ := m["reason"].(string); reasonInProgress(r) {
+			continue
+		}
+		if at, _ := m["lastTransitionTime"].(string); before(since, at) {
+			return true
+		}
 	}
+	return false
 }
 
 // reasonError judges a condition m of type t, False with reason Error, as wrangler's
@@ -684,11 +694,19 @@ type stateScan struct {
 	path         string // the field of v, for 6e and 6f
 	value        string
 	parts        partShort // the counts of the parts it runs, read in the same walk
-	// active is a state of work going on (Running, or in progress), as `path is value`,
-	// found beside the worst state: a suspension asked and reached in one part while another
-	// still runs is a suspension under way (6e).
-	active   string
-	activeAt stateField
+	// activeAt and activeValue are a state of work going on (Running, or in progress) found
+	// beside the worst state: a suspension asked and reached in one part while another still
+	// runs is a suspension under way (6e).
+	activeAt    stateField
+	activeValue string
+}
+
+// activeText is the state of work going on beside the worst, as `path is value`; "" if none.
+func (sc *stateScan) activeText() string {
+	if sc.activeValue == "" {
+		return ""
+	}
+	return sc.activeAt.path() + " is " + sc.activeValue
 }
 
 // notNow reports a field named for a state wanted, or one that was (desiredState,
@@ -987,8 +1005,8 @@ func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
 			}
 			return
 		}
-		if (k == phaseRunning || k == phaseProgressing) && (sc.active == "" || at.before(sc.activeAt)) {
-			sc.active, sc.activeAt = at.path()+" is "+value, at
+		if (k == phaseRunning || k == phaseProgressing) && (sc.activeValue == "" || at.before(sc.activeAt)) {
+			sc.activeAt, sc.activeValue = at, value
 		}
 		// Status is a map: ties go to the field named first by before, so the message
 		// does not depend on the map's order.
@@ -1839,8 +1857,12 @@ func progressingStopped(f *fields, conds []any, gen int64, hasGen bool) (verdict
 // Unknown and has a reason: judgeRunConditions reads its reason (the reason is read once more there,
 // on the few conditions that pass).
 func saysWhy(m map[string]any) bool {
+	// Status first: most conditions are True, and one lookup says so.
+	if st, _ := m["status"].(string); st != "False" && st != "Unknown" {
+		return false
+	}
 	r, _ := m["reason"].(string)
-	return r != "" && (m["status"] == "False" || m["status"] == "Unknown")
+	return r != ""
 }
 
 // waitWords are the words of a reason that says the condition waits for something
