@@ -836,8 +836,18 @@ func isStateField(name string) bool {
 		}
 		return false // no other word below ends in t
 	}
-	for _, w := range [...]string{"phase", "state", "status", "stage", "health", "robustness", "progress"} {
-		if len(name) < len(w) || w[len(w)-1] != end {
+	// Only the words that end as name does: most names end in none of them.
+	var words []string
+	switch end {
+	case 'e':
+		words = stateWordsE[:]
+	case 's':
+		words = stateWordsS[:]
+	default:
+		words = stateWordsH[:]
+	}
+	for _, w := range words {
+		if len(name) < len(w) {
 			continue
 		}
 		tail := name[len(name)-len(w):]
@@ -857,6 +867,14 @@ func isStateField(name string) bool {
 	}
 	return false
 }
+
+// stateWordsE, stateWordsS and stateWordsH are the words isStateField reads a name for, by
+// their last letter.
+var (
+	stateWordsE = [...]string{"phase", "state", "stage"}
+	stateWordsS = [...]string{"status", "robustness", "progress"}
+	stateWordsH = [...]string{"health"}
+)
 
 // partShort reads the replica counts of the parts an object runs, kept one object down in
 // status (a ThanosQuery's querierStatus, a control plane's components), as scanStates'
