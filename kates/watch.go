@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kates-dev/kates/accumulator"
+	"github.com/kates-dev/kates/internal/managedfields"
 	"github.com/kates-dev/kates/internal/protodecode"
 	"github.com/kates-dev/kates/kstatus"
 )
@@ -591,15 +592,8 @@ func specTimesOnly(u *unstructured.Unstructured) {
 	}
 	kept := entries[:0]
 	for _, e := range entries {
-		entry, _ := e.(map[string]any)
-		if entry == nil {
-			continue
-		}
-		if sub, _ := entry["subresource"].(string); sub != "" {
-			continue
-		}
-		fields, _ := entry["fieldsV1"].(map[string]any)
-		if _, ok := fields["f:spec"]; !ok {
+		entry, ok := managedfields.SpecEntry(e)
+		if !ok {
 			continue
 		}
 		kept = append(kept, map[string]any{

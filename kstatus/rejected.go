@@ -3,6 +3,8 @@ package kstatus
 import (
 	"strconv"
 	"time"
+
+	"github.com/kates-dev/kates/internal/managedfields"
 )
 
 // A spec the controller rejected without observing it (rule 2's exception, doc.go).
@@ -35,15 +37,8 @@ func specChangedAt(meta map[string]any) (time.Time, bool) {
 	var latest time.Time
 	found := false
 	for _, e := range entries {
-		entry, _ := e.(map[string]any)
-		if entry == nil {
-			continue
-		}
-		if sub, _ := entry["subresource"].(string); sub != "" {
-			continue
-		}
-		fields, _ := entry["fieldsV1"].(map[string]any)
-		if _, ok := fields["f:spec"]; !ok {
+		entry, ok := managedfields.SpecEntry(e)
+		if !ok {
 			continue
 		}
 		s, _ := entry["time"].(string)
