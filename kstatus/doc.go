@@ -277,7 +277,8 @@
 //	      (ONLINE_PARTIAL is InProgress), unless it starts with a negation (NotRunning).
 //	      A value of one word naming an activity no list has (Remediating, Draining) is
 //	      InProgress, unless it names a steady state (Idling, Sleeping, Hibernating,
-//	      Listening, Streaming, Monitoring, Watching, Working, Managing, Serving, Operating).
+//	      Listening, Streaming, Monitoring, Watching, Working, Managing, Operating; the
+//	      -ing words listed above, such as Running or Serving, keep their own reading).
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),

@@ -186,9 +186,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				continue
 			}
 			if rc.busy.status == "" {
-				rc.busyType = t
-				rc.busy = verdict{status: InProgressStatus, reason: c.reasonOr(t),
-					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
+				rc.busyType, rc.busy = t, busyTrue(c, t)
 				rc.busySince, _ = m["lastTransitionTime"].(string)
 			}
 			if rc.progressing.status == "" && (t == "Progressing" || len(t) > len("InProgress") && strings.HasSuffix(t, "InProgress")) {
@@ -215,9 +213,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// under way (Kyma's GatewayHealthy True, RolloutInProgress: healthy, and rolling
 			// out the latest spec).
 			if rc.busy.status == "" && reasonInProgress(c.reason) {
-				rc.busyType = t
-				rc.busy = verdict{status: InProgressStatus, reason: c.reason,
-					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
+				rc.busyType, rc.busy = t, busyTrue(c, t)
 			}
 		case condParticiple, condValidity:
 			// Handled above: only True reaches here, which says nothing to wait for.
@@ -236,6 +232,12 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		rc.busy, rc.progressing = verdict{}, verdict{}
 	}
 	return rc
+}
+
+// busyTrue is the verdict of a condition c, of type t, True and saying work is under way.
+func busyTrue(c condition, t string) verdict {
+	return verdict{status: InProgressStatus, reason: c.reasonOr(t),
+		message: t + " condition is True" + textSuffix(c), by: "infer:run"}
 }
 
 // reachedSince reports a condition named for a state reached (Ready, Available, a type
@@ -617,6 +619,11 @@ func askedIn(m map[string]any, prefixes ...string) string {
 // clusterOperation.reconciliationPaused); "" if none is. Objects in name order, so the answer
 // is stable; read only where a suspension or a pause was seen.
 func askedDown(spec map[string]any, prefixes []string) string {
+	// pause → reconciliationPaused; suspend → syncSuspended.
+	words := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		words[i] = strings.ToUpper(p[:1]) + p[1:]
+	}
 	found := ""
 	for k, v := range spec {
 		obj, _ := v.(map[string]any)
@@ -627,10 +634,8 @@ func askedDown(spec map[string]any, prefixes []string) string {
 			if b, _ := v2.(bool); !b {
 				continue
 			}
-			for _, p := range prefixes {
-				// pause → reconciliationPaused; suspend → syncSuspended.
-				word := strings.ToUpper(p[:1]) + p[1:]
-				if len(k2) > len(p) && (strings.EqualFold(k2[:len(p)], p) || strings.Contains(k2, word)) {
+			for i, p := range prefixes {
+				if len(k2) > len(p) && (strings.EqualFold(k2[:len(p)], p) || strings.Contains(k2, words[i])) {
 					if at := "spec." + k + "." + k2; found == "" || at < found {
 						found = at
 					}
@@ -1660,17 +1665,18 @@ func errorText(v any) string {
 	case string:
 		return strings.TrimSpace(v)
 	case map[string]any:
-		// Its message, else its description, with the code it names ("INVALID_SECRET:
+		// Its message, else its description with the code it names ("INVALID_SECRET:
 		// CLIENT_SECRET property missing").
-		for _, k := range [...]string{"message", "description"} {
-			if s, ok := v[k].(string); ok && strings.TrimSpace(s) != "" {
-				for _, ck := range [...]string{"code", "statusCode", "reason"} {
-					if c, ok := v[ck].(string); ok && c != "" && k == "description" {
-						return c + ": " + strings.TrimSpace(s)
-					}
+		if s, _ := v["message"].(string); strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+		if s, _ := v["description"].(string); strings.TrimSpace(s) != "" {
+			for _, ck := range [...]string{"code", "statusCode", "reason"} {
+				if c, _ := v[ck].(string); c != "" {
+					return c + ": " + strings.TrimSpace(s)
 				}
-				return strings.TrimSpace(s)
 			}
+			return strings.TrimSpace(s)
 		}
 	case []any:
 		var parts []string

@@ -86,11 +86,11 @@ func activityClass(s, w string) phaseKind {
 }
 
 // steadyActivities are -ing words that name a state an object stays in, not work that ends.
+// The -ing words of phases (Running, Serving, Waiting, Missing, Warning) are read there first.
 var steadyActivities = map[string]bool{
 	"idling": true, "sleeping": true, "hibernating": true, "listening": true, "streaming": true,
 	"monitoring": true, "watching": true, "working": true, "existing": true, "remaining": true,
-	"standing": true, "waiting": true, "warning": true, "missing": true, "nothing": true,
-	"managing": true, "serving": true, "running": true, "operating": true,
+	"standing": true, "nothing": true, "managing": true, "operating": true,
 }
 
 // compoundClass sorts a value of several words by its words ("ONLINE_PARTIAL" is online
