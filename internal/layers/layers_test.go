@@ -16,7 +16,7 @@ const module = "github.com/kates-dev/kates"
 var layers = [][]string{
 	// Leaves: imports nothing of ours. testenv starts clusters for kates' own tests, so it
 	// must not import kates; testenv/katestest, which does, sits above kates.
-	{"internal/protodecode", "internal/ujson", "internal/linksize", "internal/layers", "testenv"},
+	{"internal/protodecode", "internal/ujson", "internal/managedfields", "internal/linksize", "internal/layers", "testenv"},
 	// Pure status computation.
 	{"kstatus"},
 	{"kstatus/related", "kstatus/luahealth"},
