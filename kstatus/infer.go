@@ -337,12 +337,13 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 	// 6c: phases and states, wherever status keeps them.
-	st := scanStates(m, status, f.kind, tr)
+	var facts countFacts
+	st := scanStates(m, status, f.kind, &facts, tr)
 	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus {
 		return st.v // a run's outcome decides alone, as Succeeded does
 	}
 	// 6d: counts, errors and flags.
-	xv := judgeCounts(m, status, &st.parts, tr)
+	xv := judgeCounts(m, status, &st.parts, &facts, tr)
 
 	run6 := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	best := verdict{}

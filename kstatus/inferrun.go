@@ -337,6 +337,11 @@ type runFacts struct {
 	tr         *trace
 	why        string // finishes, once computed
 	whyKnown   bool
+	info       *KindInfo // kindInfo, once asked
+	infoAsked  bool
+	// phasesFinish and phasesKnown are info.finishes(), once computed: it reads every
+	// phase the definition lists, and more than one step asks.
+	phasesFinish, phasesKnown, phasesAsked bool
 }
 
 // newRunFacts is the runFacts of the object m of f's kind, with the kinds opts knows.
@@ -353,7 +358,7 @@ func newRunFacts(f *fields, apiVersion string, m, status map[string]any, conds [
 // is meant to be (Current). path is the field, as "phase" or "conditions[Running]".
 func (rf *runFacts) running(path, value, by string) verdict {
 	info := rf.kindInfo()
-	finishes, known := info.finishes()
+	finishes, known := rf.phasesEnd()
 	if rf.tr != nil {
 		if known {
 			rf.tr.note("(definition) status.phase values", strings.Join(info.PhaseValues, ", "))
@@ -485,7 +490,7 @@ func (rf *runFacts) finishesBy() string {
 	if info != nil && info.Finishes {
 		return info.FinishesBy
 	}
-	if f, _ := info.finishes(); f {
+	if f, _ := rf.phasesEnd(); f {
 		return "its phases include a terminal success"
 	}
 	for _, k := range completionFields {
@@ -586,8 +591,14 @@ func pauseAsked(m map[string]any) string {
 // "" when none is. Fields are tried in name order, so the answer is stable.
 func askedIn(m map[string]any, prefixes ...string) string {
 	spec, _ := m["spec"].(map[string]any)
-	found := ""
+	found, down := "", ""
 	for k, v := range spec {
+		if obj, ok := v.(map[string]any); ok {
+			// One object down, in the same walk: see askedDown.
+			if at := askedDown(k, obj, prefixes); at != "" && (down == "" || at < down) {
+				down = at
+			}
+		}
 		if found != "" && k > found {
 			continue
 		}
@@ -608,42 +619,45 @@ func askedIn(m map[string]any, prefixes ...string) string {
 			return "spec.runPolicy.suspend"
 		}
 	}
-	if at := askedDown(spec, prefixes); at != "" {
-		return at
+	if down != "" {
+		return down
 	}
 	return pauseAnnotation(m)
 }
 
-// askedDown returns, as spec.<object>.<field>, a boolean true one object down in spec named
-// for what prefixes ask, by its start or as its last word (Stackable's
-// clusterOperation.reconciliationPaused); "" if none is. Objects in name order, so the answer
-// is stable; read only where a suspension or a pause was seen.
-func askedDown(spec map[string]any, prefixes []string) string {
-	// pause → reconciliationPaused; suspend → syncSuspended.
-	words := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		words[i] = strings.ToUpper(p[:1]) + p[1:]
-	}
+// askedDown returns, as spec.<k>.<field>, a boolean true in obj (spec.<k>) named for what
+// prefixes ask, by its start or as its last word (Stackable's
+// clusterOperation.reconciliationPaused); "" if none is. Fields in name order, so the
+// answer is stable.
+func askedDown(k string, obj map[string]any, prefixes []string) string {
 	found := ""
-	for k, v := range spec {
-		obj, _ := v.(map[string]any)
-		if obj == nil {
+	for k2, v2 := range obj {
+		if b, _ := v2.(bool); !b || found != "" && k2 > found {
 			continue
 		}
-		for k2, v2 := range obj {
-			if b, _ := v2.(bool); !b {
-				continue
-			}
-			for i, p := range prefixes {
-				if len(k2) > len(p) && (strings.EqualFold(k2[:len(p)], p) || strings.Contains(k2, words[i])) {
-					if at := "spec." + k + "." + k2; found == "" || at < found {
-						found = at
-					}
-				}
+		for _, p := range prefixes {
+			// pause → reconciliationPaused; suspend → syncSuspended.
+			if len(k2) > len(p) && (strings.EqualFold(k2[:len(p)], p) || containsWord(k2, p)) {
+				found = k2
 			}
 		}
 	}
-	return found
+	if found == "" {
+		return ""
+	}
+	return "spec." + k + "." + found
+}
+
+// containsWord reports whether name has word (in lower case) as a word of its own after its
+// first letter, capitalised as camelCase writes it (reconciliationPaused has "paused").
+func containsWord(name, word string) bool {
+	first := word[0] - ('a' - 'A')
+	for i := 1; i+len(word) <= len(name); i++ {
+		if name[i] == first && name[i+1:i+len(word)] == word[1:] {
+			return true
+		}
+	}
+	return false
 }
 
 // pauseAnnotation returns the annotation that asks for the object to be paused, as
@@ -826,11 +840,22 @@ func isStateField(name string) bool {
 	if name == "" {
 		return false
 	}
-	end := name[len(name)-1] | ('a' - 'A') // lower case
+	if len(name) < 4 {
+		return false // no word below is shorter
+	}
+	// A cheap test first, on the last two letters (lower case): every word below ends in
+	// one of these pairs, and most of the names this is asked about (every field inference
+	// walks) end in none of them.
+	end := name[len(name)-1] | ('a' - 'A')
+	switch name[len(name)-2] | ('a' - 'A') {
+	case 's', 't', 'g', 'u', 'l', 'c':
+	default:
+		return false
+	}
 	switch end {
 	case 'e', 's', 'h', 't':
 	default:
-		return false // a cheap test first: every name below ends in one of these
+		return false
 	}
 	if end == 't' {
 		if name == "result" || strings.HasSuffix(name, "Result") && !notNow(name) {
@@ -980,14 +1005,14 @@ func every(s string, is func(byte) bool) bool {
 // A stop the spec asks for (stopAsked: spec.engineState stop) makes a state that says the
 // object stopped (Stopped, Aborted, Cancelled, Halted: stopWord) where it is meant to be:
 // it is read as a steady state.
-func scanStates(m, status map[string]any, kind string, tr *trace) stateScan {
+func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *trace) stateScan {
 	var sc stateScan
 	var best, unknown, done stateField
 	var doneValue string
 	own := kindNoun(kind)
 	stop, stopKnown := "", false
 	asked := "" // the spec field that asks for best's state (a stop, a state by name), if any
-	eachStateField(status, own, &sc.parts, func(at stateField, value string) {
+	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
 		k := phaseClassOf(value)
 		stopped := ""
 		if k == phaseUnknown || k == phaseSuspended || k == phaseUp {
@@ -1271,7 +1296,7 @@ const maxFields = 64
 // A field named for the last run (latestExecution, lastRun) is past for most kinds, but
 // for a kind named for that noun (a TestExecution's latestExecution) it is the object's own
 // run, and is read: own is the kind's last word (kindNoun).
-func eachStateField(status map[string]any, own string, parts *partShort, fn func(at stateField, value string)) {
+func eachStateField(status map[string]any, own string, parts *partShort, facts *countFacts, fn func(at stateField, value string)) {
 	// entries reads the entries of list, found at "at" (whose j or i the loop sets).
 	entries := func(list []any, at stateField, nested bool) {
 		for n, e := range list {
@@ -1333,6 +1358,9 @@ func eachStateField(status map[string]any, own string, parts *partShort, fn func
 		}
 	}
 	for k, v := range status {
+		if facts != nil {
+			facts.see(k, v)
+		}
 		switch v := v.(type) {
 		case string:
 			if v != "" && isStateField(k) {
@@ -1417,54 +1445,74 @@ func phaseRank(k phaseKind) int {
 	return 0
 }
 
+// countFacts is what judgeCounts reads of status' own fields, gathered by see in a walk
+// over them: scanStates' walk (eachStateField) feeds it, so status is walked once for both
+// (a walk over a map costs more than the tests below do).
+type countFacts struct {
+	errVals, flagVals [len(countErrorKeys)]any
+	errSet, flagSet   uint8
+	lists             [8]string // lists of status, but conditions (the first eight met)
+	nLists            int
+	checkKey          string // a configuration check false (configCheckResult)
+	namedErr          string // a field named for an error (reconciliationError)
+	readyKey          string // a fraction short in a field named for readiness ("3/6")
+	pendingKey        string // a list of work pending, not empty (pendingPods)
+	paired            bool   // a count named for how many are wanted (pairShort)
+	seen              bool   // see has been called: the facts are status'
+}
+
+// see takes in the field k of status, whose value is v.
+func (c *countFacts) see(k string, v any) {
+	c.seen = true
+	switch v := v.(type) {
+	case []any:
+		if k != "conditions" && c.nLists < len(c.lists) {
+			c.lists[c.nLists] = k
+			c.nLists++
+		}
+		if len(v) > 0 && len(k) > len("pending") && k[0] == 'p' && strings.HasPrefix(k, "pending") &&
+			isUpper(k[len("pending")]) && (c.pendingKey == "" || k < c.pendingKey) {
+			c.pendingKey = k
+		}
+	case string:
+		if (k == "ready" || strings.Contains(k, "Ready")) && strings.IndexByte(v, '/') > 0 && (c.readyKey == "" || k < c.readyKey) {
+			if have, want, ok := fraction(v); ok && have < want {
+				c.readyKey = k
+			}
+		}
+	}
+	c.paired = c.paired || desiredCount(k) != ""
+	if i := indexOf(countErrorKeys[:], k); i >= 0 {
+		c.errVals[i], c.errSet = v, c.errSet|1<<i
+	} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
+		c.flagVals[i], c.flagSet = v, c.flagSet|1<<i
+	} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (c.checkKey == "" || k < c.checkKey) {
+		c.checkKey = k
+	} else if len(k) > len("Error") && strings.HasSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
+		!strings.HasPrefix(k, "previous") && (c.namedErr == "" || k < c.namedErr) {
+		c.namedErr = k
+	}
+}
+
 // judgeCounts reads what operators publish beside conditions and states: counts of ready
 // against desired replicas, errors, and readiness flags. Each short count is InProgress,
 // an error Failed; a count that is met says nothing (the other steps decide). parts are the
-// counts of the parts scanStates read in its walk.
-func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict {
-	// One pass over status finds every field the steps below read (a lookup of each of their
-	// twenty-odd names costs more than a walk over a status' few keys); the steps then judge
-	// in their order of precedence.
-	var (
-		errVals, flagVals [len(countErrorKeys)]any
-		errSet, flagSet   uint8
-		listBuf           [8]string
-		checkKey          string
-		namedErr          string // a field named for an error (reconciliationError)
-		readyKey          string // a fraction short in a field named for readiness ("3/6")
-		pendingKey        string // a list of work pending, not empty (pendingPods)
-		paired            bool   // a count named for how many are wanted (pairShort)
-	)
-	lists := listBuf[:0]
-	for k, v := range status {
-		switch v := v.(type) {
-		case []any:
-			if k != "conditions" {
-				lists = append(lists, k)
-			}
-			if len(v) > 0 && len(k) > len("pending") && k[0] == 'p' && strings.HasPrefix(k, "pending") &&
-				isUpper(k[len("pending")]) && (pendingKey == "" || k < pendingKey) {
-				pendingKey = k
-			}
-		case string:
-			if (k == "ready" || strings.Contains(k, "Ready")) && strings.IndexByte(v, '/') > 0 && (readyKey == "" || k < readyKey) {
-				if have, want, ok := fraction(v); ok && have < want {
-					readyKey = k
-				}
-			}
+// counts of the parts scanStates read in its walk, and facts what it saw of status' fields
+// (nil, or not seen: judgeCounts walks status itself).
+func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, tr *trace) verdict {
+	var own countFacts
+	if facts == nil || !facts.seen {
+		for k, v := range status {
+			own.see(k, v)
 		}
-		paired = paired || desiredCount(k) != ""
-		if i := indexOf(countErrorKeys[:], k); i >= 0 {
-			errVals[i], errSet = v, errSet|1<<i
-		} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
-			flagVals[i], flagSet = v, flagSet|1<<i
-		} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (checkKey == "" || k < checkKey) {
-			checkKey = k
-		} else if len(k) > len("Error") && strings.HasSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
-			!strings.HasPrefix(k, "previous") && (namedErr == "" || k < namedErr) {
-			namedErr = k
-		}
+		facts = &own
 	}
+	var (
+		errVals, flagVals  = &facts.errVals, &facts.flagVals
+		errSet, flagSet    = facts.errSet, facts.flagSet
+		lists              = facts.lists[:facts.nLists]
+		checkKey, namedErr = facts.checkKey, facts.namedErr
+	)
 	// Errors: Cluster API's failureReason and failureMessage (terminal by its contract),
 	// and an error or a list of errors the controller reports now (not a last one).
 	for i, k := range countErrorKeys {
@@ -1559,7 +1607,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, tr *trace) verdict 
 		}
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
-	v, _ := replicasShort(m, status, parts, paired, readyKey, pendingKey, tr)
+	v, _ := replicasShort(m, status, parts, facts.paired, facts.readyKey, facts.pendingKey, tr)
 	return v
 }
 
@@ -1741,7 +1789,7 @@ func noteStates(status map[string]any, own string, tr *trace) {
 		value string
 	}
 	var reads []read
-	eachStateField(status, own, nil, func(at stateField, value string) { reads = append(reads, read{at, value}) })
+	eachStateField(status, own, nil, nil, func(at stateField, value string) { reads = append(reads, read{at, value}) })
 	sort.Slice(reads, func(i, j int) bool { return reads[i].at.before(reads[j].at) })
 	for _, r := range reads {
 		tr.note("status."+r.at.path(), r.value)
@@ -1779,10 +1827,19 @@ func isInferOrReady(t string) bool {
 
 // kindInfo is what Options.Kinds says of the object's kind, or nil.
 func (rf *runFacts) kindInfo() *KindInfo {
-	if rf.kinds == nil {
-		return nil
+	if !rf.infoAsked && rf.kinds != nil {
+		rf.info, rf.infoAsked = rf.kinds(rf.apiVersion, rf.kind), true
 	}
-	return rf.kinds(rf.apiVersion, rf.kind)
+	return rf.info
+}
+
+// phasesEnd is kindInfo().finishes(), computed once.
+func (rf *runFacts) phasesEnd() (finishes, known bool) {
+	if !rf.phasesAsked {
+		rf.phasesFinish, rf.phasesKnown = rf.kindInfo().finishes()
+		rf.phasesAsked = true
+	}
+	return rf.phasesFinish, rf.phasesKnown
 }
 
 // countedReplicas are the counts judgeCounts reads or that count the same replicas again.

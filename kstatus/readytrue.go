@@ -38,7 +38,7 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		run.failure.message += ", though Ready is True"
 		return run.failure, true
 	}
-	st := scanStates(m, status, f.kind, tr)
+	st := scanStates(m, status, f.kind, nil, tr)
 	switch {
 	case st.class == phaseFailed:
 		return st.v, true

@@ -42,7 +42,15 @@ var stateWordPrefixes = [...]string{"state", "phase", "status", "health"}
 // phaseClassOf sorts a phase or state value: the word itself (phases, any case and
 // separator), a known word after a prefix of stateWordPrefixes, or a word that names a
 // failure (CreateFailed, SyncError, FailedValidation, PartiallyFailed).
+//
+// The answers are kept in a wordCache: the values a cluster's objects publish are few and
+// repeat (Running, Ready, Succeeded), and each value costs a normalization and lookups.
 func phaseClassOf(s string) phaseKind {
+	return phaseCache.get(s, phaseClassOfValue)
+}
+
+// phaseClassOfValue is phaseClassOf without the cache.
+func phaseClassOfValue(s string) phaseKind {
 	var buf [40]byte
 	w, ok := normalize(s, buf[:])
 	if !ok || w == "" {
@@ -346,30 +354,40 @@ var condClasses = map[string]condClass{
 // classifyCondition sorts a condition type: a type in condClasses (any case), or one whose
 // last word names a failure ("ReconcileError", "ReplicaFailure", "InstallFailed").
 //
-// The answers are kept in classCache: a cluster publishes a few dozen condition types, and
+// The answers are kept in a wordCache: a cluster publishes a few dozen condition types, and
 // the rules that read them run for every object of every kind a Watch holds.
 func classifyCondition(t string) condClass {
-	slot := &classCache[cacheIndex(t)]
-	if e := slot.Load(); e != nil && e.t == t {
-		return e.c
-	}
-	c := classifyConditionType(t)
-	if len(t) <= maxCachedType {
-		slot.Store(&classEntry{t: strings.Clone(t), c: c})
-	}
-	return c
+	return classCache.get(t, classifyConditionType)
 }
 
-// classCache is a direct-mapped cache of classifyCondition's answers, safe for concurrent
-// use: a slot holds one type, replaced by the next that maps there.
-var classCache [256]atomic.Pointer[classEntry]
+var (
+	classCache wordCache[condClass]
+	phaseCache wordCache[phaseKind]
+)
 
-// maxCachedType bounds the types classCache keeps (its memory, ~20 KiB at most).
+// wordCache is a direct-mapped cache of a pure function's answers for short words,
+// safe for concurrent use: a slot holds one word, replaced by the next that maps there.
+type wordCache[T any] [256]atomic.Pointer[wordEntry[T]]
+
+type wordEntry[T any] struct {
+	w string
+	v T
+}
+
+// maxCachedType bounds the words a wordCache keeps (its memory, ~20 KiB at most).
 const maxCachedType = 64
 
-type classEntry struct {
-	t string
-	c condClass
+// get returns compute(w), from the cache when w is there.
+func (c *wordCache[T]) get(w string, compute func(string) T) T {
+	slot := &c[cacheIndex(w)]
+	if e := slot.Load(); e != nil && e.w == w {
+		return e.v
+	}
+	v := compute(w)
+	if len(w) <= maxCachedType {
+		slot.Store(&wordEntry[T]{w: strings.Clone(w), v: v})
+	}
+	return v
 }
 
 // cacheIndex hashes t to a slot of classCache from its length and four of its bytes: a

@@ -188,7 +188,7 @@ func TestEachStateFieldBounds(t *testing.T) {
 		"stores":  list,
 	}
 	var got []string
-	eachStateField(status, "", nil, func(at stateField, value string) { got = append(got, at.path()+"="+value) })
+	eachStateField(status, "", nil, nil, func(at stateField, value string) { got = append(got, at.path()+"="+value) })
 	if len(got) != 1+maxEntries {
 		t.Errorf("read %d fields, want %d (pd.phase and the first %d stores): %v", len(got), 1+maxEntries, maxEntries, got)
 	}
@@ -219,12 +219,12 @@ func TestErrorListBounds(t *testing.T) {
 	}
 	status := map[string]any{"byPod": list}
 	list[maxEntries-1].(map[string]any)["errors"] = []any{"within the bound"}
-	if v := judgeCounts(nil, status, &partShort{}, nil); v.status != FailedStatus {
+	if v := judgeCounts(nil, status, &partShort{}, nil, nil); v.status != FailedStatus {
 		t.Fatalf("an error in entry %d: %+v, want Failed", maxEntries-1, v)
 	}
 	delete(list[maxEntries-1].(map[string]any), "errors")
 	list[maxEntries].(map[string]any)["errors"] = []any{"past the bound"}
-	if v := judgeCounts(nil, status, &partShort{}, nil); v.status != "" {
+	if v := judgeCounts(nil, status, &partShort{}, nil, nil); v.status != "" {
 		t.Fatalf("an error in entry %d: %+v, want it not read", maxEntries, v)
 	}
 }
