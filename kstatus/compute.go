@@ -342,9 +342,19 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			// Ready not True is InProgress unless the rest of the object says more: a
 			// failure (a run that failed, an error reported, a state Failed), a run that
 			// finished, or a suspension the spec asks for, reached (rule 6).
-			if iv := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr); f.err != nil {
+			iv := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
+			if f.err != nil {
 				return malformed(f.err)
-			} else if iv.status == FailedStatus || iv.status == CurrentStatus && (iv.by == "infer:outcome" || iv.by == "infer:succeeded" || iv.by == "infer:suspended") {
+			}
+			if bySeverity(iv) && summarizedMilder(ready) {
+				// Another condition False with severity Error, where Ready, which Cluster
+				// API's convention makes the summary of the others, gives a milder
+				// severity: the controller judged the error one it retries (CAPO's
+				// RouterReady Error beside Ready Warning for a 503 from the cloud). Ready
+				// decides, below.
+				iv = verdict{}
+			}
+			if iv.status == FailedStatus || iv.status == CurrentStatus && (iv.by == "infer:outcome" || iv.by == "infer:succeeded" || iv.by == "infer:suspended") {
 				return iv
 			} else if iv.status == CurrentStatus && iv.by == "infer:asked" && readyReportsOnlyState(ready) {
 				// A state the spec asks for, reached, that the operator reports as not

@@ -132,6 +132,7 @@ var steps = map[string]string{
 	"infer:suspended":     "rule 6e, a suspension, against what the spec asks",
 	"infer:asked":         "rule 6c/6e, a state the spec asks for (a stop, a state by name), reached",
 	"infer:finishes":      "rule 6f, a kind that finishes, not finished",
+	"infer:reason":        "rule 6h, a reason status gives of its own (status.reason), beside nothing that decides",
 	"default":             "rule 6h, nothing in status says there is anything to wait for",
 	"malformed":           "a field kstatus reads is malformed",
 	"infer:parents":       "rule 6b, the conditions of each parent",

@@ -473,7 +473,61 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 		return verdict{status: CurrentStatus, message: "The kind publishes no status: nothing to wait for", by: "infer:no-status"}
 	}
+	// 6h: a reason status gives of its own, beside nothing that decides (status.reason
+	// InstallOrUpdateFailed, with no state or condition): what the controller says went wrong.
+	if v, ok := leftReason(status, tr); ok {
+		return v
+	}
 	return verdict{status: CurrentStatus, message: nothingToWaitFor(status, conds, st.unknown), by: "default"}
+}
+
+// leftReason judges status.reason where nothing else in status decides: Failed when it
+// names an error a person must fix (classifyReason, or classifyMessage for a sentence),
+// InProgress when it names a failure otherwise (InstallFailed, "… cannot match anything"):
+// the controller reports something wrong that it may yet mend, which is no state to call
+// done. A reason that names no failure says nothing (ok is false).
+func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
+	r, _ := status["reason"].(string)
+	if r == "" {
+		return verdict{}, false
+	}
+	sentence := strings.IndexByte(r, ' ') >= 0
+	name := r
+	if sentence {
+		name = "Error"
+	}
+	if tr != nil {
+		tr.note("status.reason", r)
+	}
+	msg := "status.reason is " + r
+	if m, _ := status["message"].(string); m != "" && !sentence {
+		msg += ": " + m
+	} else if sentence {
+		msg = "status.reason: " + r
+	}
+	switch {
+	case !sentence && classifyReason(r) == reasonTerminal, sentence && classifyMessage(r) == reasonTerminal:
+		return verdict{status: FailedStatus, reason: name, message: msg, by: "infer:reason"}, true
+	case !sentence && namesFailureWord(r) && classifyReason(r) != reasonTransient, sentence && failureText(r):
+		return verdict{status: InProgressStatus, reason: name, message: msg, by: "infer:reason"}, true
+	}
+	return verdict{}, false
+}
+
+// failureText reports whether free text says that something failed or cannot be done
+// (failed, error, failure, cannot, unable), and names no work that ends by itself.
+func failureText(text string) bool {
+	found := false
+	it := wordIter{s: text}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch {
+		case transientWords[string(w)]:
+			return false
+		case errorWords[string(w)], string(w) == "cannot", string(w) == "unable":
+			found = true
+		}
+	}
+	return found
 }
 
 // worse reports whether a is a worse answer to a waiter than b: Failed, then InProgress,
@@ -615,7 +669,7 @@ func notTrue(c condition, t string) verdict {
 		switch {
 		case strings.EqualFold(sev, "Error"):
 			return verdict{status: FailedStatus, reason: c.reasonOr(t + "Error"),
-				message: c.text(t+" condition is False") + " (severity Error)"}
+				message: c.text(t+" condition is False") + severityErrorNote}
 		case sev != "":
 		case classifyReason(c.reason) == reasonTerminal:
 			return verdict{status: FailedStatus, reason: c.reason, message: c.text(t + " condition is False")}
@@ -624,6 +678,21 @@ func notTrue(c condition, t string) verdict {
 		}
 	}
 	return verdict{status: InProgressStatus, reason: c.reasonOr("Not" + t), message: c.text(t + " condition is " + c.status)}
+}
+
+// severityErrorNote ends the message of a verdict Failed by a condition's severity Error.
+const severityErrorNote = " (severity Error)"
+
+// bySeverity reports whether v is Failed by a condition's severity Error alone.
+func bySeverity(v verdict) bool {
+	return v.status == FailedStatus && strings.HasSuffix(v.message, severityErrorNote)
+}
+
+// summarizedMilder reports whether ready, the summary condition, is False with a severity
+// milder than Error (Warning, Info): the controller's own judgment of the object's state.
+func summarizedMilder(ready condition) bool {
+	sev, _ := ready.raw["severity"].(string)
+	return ready.isFalse() && sev != "" && !strings.EqualFold(sev, "Error")
 }
 
 func condPath(label, t string) string {

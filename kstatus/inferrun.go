@@ -1372,6 +1372,9 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 			}
 			counted := false // a replicas count, for parts (its lookups cost more than this test)
 			for k2, v2 := range v {
+				if facts != nil {
+					facts.seeDown(k, k2, v2)
+				}
 				switch v2 := v2.(type) {
 				default: // a number, as toInt reads it
 					counted = counted || k2 == "replicas" || desiredCount(k2) != ""
@@ -1459,6 +1462,36 @@ type countFacts struct {
 	pendingKey        string // a list of work pending, not empty (pendingPods)
 	paired            bool   // a count named for how many are wanted (pairShort)
 	seen              bool   // see has been called: the facts are status'
+	// downErr and downInvalid are one object down (status.validation.validationError,
+	// status.validation.valid false), as eachStateField's walk meets them: the object and
+	// the field of the first error by path, and the first object whose valid is false.
+	downErr     [2]string
+	downInvalid string
+}
+
+// seeDown takes in the field k2, of value v, of the object k of status.
+func (c *countFacts) seeDown(k, k2 string, v any) {
+	if notNow(k) {
+		return // a record of a past operation, not what is wrong now
+	}
+	switch v := v.(type) {
+	case string:
+		if v != "" && (k2 == "error" || k2 == "errorMessage" || errorNamed(k2)) &&
+			(c.downErr[0] == "" || k < c.downErr[0] || k == c.downErr[0] && k2 < c.downErr[1]) {
+			c.downErr = [2]string{k, k2}
+		}
+	case bool:
+		if !v && k2 == "valid" && (c.downInvalid == "" || k < c.downInvalid) {
+			c.downInvalid = k
+		}
+	}
+}
+
+// errorNamed reports a field named for an error of what the controller does now
+// (reconciliationError, validationError), not a last or previous one.
+func errorNamed(k string) bool {
+	return len(k) > len("Error") && strings.HasSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
+		!strings.HasPrefix(k, "previous")
 }
 
 // see takes in the field k of status, whose value is v.
@@ -1488,8 +1521,7 @@ func (c *countFacts) see(k string, v any) {
 		c.flagVals[i], c.flagSet = v, c.flagSet|1<<i
 	} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (c.checkKey == "" || k < c.checkKey) {
 		c.checkKey = k
-	} else if len(k) > len("Error") && strings.HasSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
-		!strings.HasPrefix(k, "previous") && (c.namedErr == "" || k < c.namedErr) {
+	} else if errorNamed(k) && (c.namedErr == "" || k < c.namedErr) {
 		c.namedErr = k
 	}
 }
@@ -1536,6 +1568,17 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 				tr.note("status."+namedErr, msg)
 			}
 			return verdict{status: FailedStatus, reason: reasonFromField(namedErr), message: "status." + namedErr + ": " + msg, by: "infer:errors"}
+		}
+	}
+	// The same one object down, where an operator groups what it checked
+	// (status.validation.validationError).
+	if k, k2 := facts.downErr[0], facts.downErr[1]; k != "" {
+		obj, _ := status[k].(map[string]any)
+		if msg := errorText(obj[k2]); msg != "" {
+			if tr != nil {
+				tr.note("status."+k+"."+k2, msg)
+			}
+			return verdict{status: FailedStatus, reason: reasonFromField(k2), message: "status." + k + "." + k2 + ": " + msg, by: "infer:errors"}
 		}
 	}
 	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod); the
@@ -1598,6 +1641,13 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			return verdict{status: FailedStatus, reason: r, message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + " is false", by: "infer:counts"}
+	}
+	// A validity flag one object down (status.validation.valid false): a spec to fix.
+	if k := facts.downInvalid; k != "" {
+		if tr != nil {
+			tr.note("status."+k+".valid", false)
+		}
+		return verdict{status: FailedStatus, reason: "Invalid", message: "status." + k + ".valid is false", by: "infer:counts"}
 	}
 	// A configuration check the controller ran and that failed (configCheckResult false, as
 	// the logging operators write it): a spec to fix.
