@@ -102,7 +102,10 @@
 //	      befall an object (Imported, but not Evicted or Throttled). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
 //	      when it is False with severity Error (Cluster API v1beta1's "given up", which
-//	      other providers copied; Warning and Info keep reconciling), or when its reason
+//	      other providers copied; Warning and Info keep reconciling; and a part's severity
+//	      Error yields to a Ready False of milder severity, which the convention makes
+//	      the summary of the others: the controller judged the error one it retries),
+//	      or when its reason
 //	      names an error a person must fix (see Reasons below). Succeeded True is a
 //	      finished run and decides alone; Succeeded False is Failed. A type named for a
 //	      state reached, True, whose reason says a change is under way in so many words
@@ -285,12 +288,15 @@
 //	    errorMessage, errorReason, error (a string, or an object's message, else its
 //	    description with its code), errors or problems (a list), any other field whose name
 //	    ends in Error (Hydra Maester's reconciliationError), and the same fields in the
-//	    entries of a list of status (Gatekeeper's byPod[].errors); a last or previous error
-//	    is history and is not read. status.ready,
+//	    entries of a list of status (Gatekeeper's byPod[].errors) and one object down
+//	    (error, errorMessage or a name ending in Error: Oathkeeper's
+//	    validation.validationError); a last or previous error, or one under an object
+//	    named so, is history and is not read. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
-//	    an error a person must fix; status.valid false, or a boolean named for a check's
-//	    result false (configCheckResult), is Failed. The replica counts of a part one
+//	    an error a person must fix; status.valid false (or one object down:
+//	    validation.valid), or a boolean named for a check's result false
+//	    (configCheckResult), is Failed. The replica counts of a part one
 //	    object down (querierStatus.readyReplicas short of querierStatus.replicas) are
 //	    InProgress, as the object's own are, and so are counts named as a pair, one of how
 //	    many are wanted (desired… or expected…) and one of how many are available… or
@@ -361,8 +367,14 @@
 //	    nothing to wait for: Current, saying
 //	    the kind publishes no status. Without the definition, Current, as kstatus cannot
 //	    know a controller exists.
-//	6h. Otherwise Current, and the message says what was read and not understood: the
-//	    conditions found and the first state value no vocabulary knows.
+//	6h. A status.reason beside nothing that decides (an operator that reports only a
+//	    reason and a message, or a reason beside a state no vocabulary knows) is Failed
+//	    when it names an error a person must fix (the reasons below; a sentence by the
+//	    message words), InProgress when it names a failure otherwise (InstallFailed, a
+//	    sentence with failed, error, cannot or unable and no transient word): something
+//	    went wrong that the controller may yet mend. Otherwise Current, and the message
+//	    says what was read and not understood: the conditions found and the first state
+//	    value no vocabulary knows.
 //
 // Reasons (and, where a reason is unclear, messages) are read by their words. Transient
 // words win: Waiting, Pending, Progressing, Reconciling, Creating, Provisioning,
