@@ -62,7 +62,13 @@
 //     True, no terminal success in a state, no completion time), or, where the kind's
 //     definition says it finishes, no outcome at all, is InProgress (reason NotFinished):
 //     Forklift's and MTC's migrations set Ready True when the migration may run, and
-//     report its end by Succeeded.
+//     report its end by Succeeded. And by a condition named for the readiness of the
+//     object's own kind (its kind or the kind's last word, then Ready or Available:
+//     Elemental's SeedImageReady) not True: Ready there reports the resources the
+//     controller created, the own condition the object's work. InProgress with its reason,
+//     Failed as in 6a, and on a kind that finishes Failed when its reason names a failure
+//     (SeedImageBuildFailure: the run's). The own condition True is the object's state
+//     reached, and no run is waited for beyond it.
 //     False or Unknown is InProgress, with its reason and message,
 //     unless it says a person must act (Failed: severity Error, or a terminal reason or
 //     message, as in 6a), or the rest of the object (rule 6) says more: a failure, a run
@@ -207,7 +213,9 @@
 //	    of one of its parts below it:
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
 //	      Successful, Accomplished, and a test's or a verdict's Passed and Pass (a run's
-//	      outcome, which decides alone unless something failed), and Healthy, Ready,
+//	      outcome, which decides alone unless something failed; read from the entries
+//	      of a list, the parts listed so far, it does not outrank a condition of work
+//	      under way: TALM's clusters[].state complete beside Progressing True), and Healthy, Ready,
 //	      Available, Bound, Active, Established, Deployed, Online, OK, Green, Provisioned,
 //	      Externally Provisioned, Stable, Synced, Serving, Operational, Up, Reconciled,
 //	      Applied, Allocated, Reserved, and a workload moved to another site, as disaster
@@ -324,8 +332,11 @@
 //	    suspension is InProgress, reason Suspending, and so is a suspension reached in one
 //	    state field while another still reads Running or in progress (one part suspended,
 //	    another not yet). An object the spec pauses (spec.paused
-//	    or spec.pause) with work left (InProgress) is Failed, reason Paused: its controller
-//	    stops acting on it, as on a paused Deployment.
+//	    or spec.pause, or any pause asked as above) with work left (InProgress) is Failed,
+//	    reason Paused: its controller stops acting on it, as on a paused Deployment; so is
+//	    a pause asked and reported (ReconciliationPaused True) beside a condition False, a
+//	    state or a count that says work is left. Conditions the pause left Unknown report
+//	    no work (StackRox's Deployed Unknown once paused): Current.
 //	6f. A kind that finishes is Current only once its run has ended: a Current read from
 //	    Running, a run begun (Created True) or nothing at all is InProgress, reason
 //	    NotFinished, unless status records a completion time (completionTime, endTime, ...)

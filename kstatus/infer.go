@@ -339,8 +339,13 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// 6c: phases and states, wherever status keeps them.
 	var facts countFacts
 	st := scanStates(m, status, f.kind, &facts, tr)
-	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus {
-		return st.v // a run's outcome decides alone, as Succeeded does
+	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus &&
+		!(st.fromEntry && (cv.status == InProgressStatus || run.busy.status != "")) {
+		// A run's outcome decides alone, as Succeeded does. Not the outcome of the parts
+		// a list holds so far beside a condition of work under way (TALM's clusters[]
+		// complete while Progressing True remediates the next batch): the list may not
+		// yet hold every part.
+		return st.v
 	}
 	// 6d: counts, errors and flags.
 	xv := judgeCounts(m, status, &st.parts, &facts, tr)
@@ -392,6 +397,14 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		case path != "" && st.class == phaseSuspended && st.activeValue != "":
 			return verdict{status: InProgressStatus, reason: "Suspending",
 				message: sv.message + ", but " + st.activeText() + " (" + path + " asks for a suspension)", by: "infer:suspended"}
+		case path != "" && best.status == InProgressStatus && best.reason != "LatestGenerationNotObserved" &&
+			pauseAsked(m) != "" && (best.by != "infer:conditions" && best.by != "infer:run" || anyFalse(conds)):
+			// Paused as asked, with work left that the paused controller will not do
+			// (Stackable's ReconciliationPaused beside Available False): as a paused
+			// Deployment with its rollout unfinished, only a person ends the wait. Not
+			// conditions the pause left Unknown (StackRox's Deployed), which report no work.
+			return verdict{status: FailedStatus, reason: "Paused",
+				message: best.message + " (" + path + ": nothing will change until someone resumes it)", by: "infer:suspended"}
 		case path != "":
 			return verdict{status: CurrentStatus, message: sv.message + ", as " + path + " asks", by: "infer:suspended"}
 		default:
@@ -678,6 +691,16 @@ func notTrue(c condition, t string) verdict {
 		}
 	}
 	return verdict{status: InProgressStatus, reason: c.reasonOr("Not" + t), message: c.text(t + " condition is " + c.status)}
+}
+
+// anyFalse reports whether a condition of conds is False.
+func anyFalse(conds []any) bool {
+	for _, e := range conds {
+		if c, _ := e.(map[string]any); c["status"] == "False" {
+			return true
+		}
+	}
+	return false
 }
 
 // severityErrorNote ends the message of a verdict Failed by a condition's severity Error.

@@ -718,6 +718,9 @@ type stateScan struct {
 	// runs is a suspension under way (6e).
 	activeAt    stateField
 	activeValue string
+	// fromEntry reports that v is read from an entry of a list of status (a part's state
+	// among the parts listed so far), not of the object itself.
+	fromEntry bool
 }
 
 // activeText is the state of work going on beside the worst, as `path is value`; "" if none.
@@ -1072,6 +1075,7 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	}
 	if sc.class != phaseUnknown {
 		sc.path = best.path()
+		sc.fromEntry = best.i >= 0 || best.j >= 0
 	}
 	if tr != nil {
 		noteStates(status, own, tr)

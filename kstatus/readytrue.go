@@ -1,6 +1,9 @@
 package kstatus
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // readyOutranked reads what outranks a Ready condition True (rule 5), in one pass over the
 // conditions and one walk of status: Ready is often set by a controller whose own
@@ -66,8 +69,25 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	if run.succeeded || run.done.status != "" || run.failure.status != "" || st.class == phaseDone {
 		return verdict{}, false // an outcome: the run, if it is one, has ended
 	}
-	under := run.running || run.started || st.class == phaseRunning
 	rf := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
+	// A condition named for the readiness of the object's own kind (SeedImageReady on a
+	// SeedImage) says more than a Ready that reports the resources it created: True is the
+	// object's own state reached (for a kind that finishes, its outcome); not True, its
+	// work not done, or, for a kind that finishes, a failure named in its reason (a build
+	// failed) is the run's.
+	if c, t, ok := ownReadiness(f, conds); ok {
+		if c.isTrue() {
+			return verdict{}, false
+		}
+		v := notTrue(c, t)
+		if v.status == InProgressStatus && c.isFalse() && namesFailureWord(c.reason) && rf.finishes() != "" {
+			v = verdict{status: FailedStatus, reason: c.reason, message: c.text(t + " condition is False")}
+		}
+		v.by = "infer:conditions"
+		v.message += ", though Ready is True"
+		return v, true
+	}
+	under := run.running || run.started || st.class == phaseRunning
 	if !under {
 		if info := rf.kindInfo(); info == nil || !info.Finishes {
 			return verdict{}, false // nothing under way, and no definition says the kind finishes
@@ -102,4 +122,24 @@ func before(a string, b any) bool {
 	ta, errA := time.Parse(time.RFC3339, a)
 	tb, errB := time.Parse(time.RFC3339, bs)
 	return errA == nil && errB == nil && ta.Before(tb)
+}
+
+// ownReadiness finds the condition named for the readiness of the object's own kind: the
+// kind, or its last word, followed by Ready or Available (SeedImageReady on a SeedImage).
+func ownReadiness(f *fields, conds []any) (c condition, t string, ok bool) {
+	own := kindNoun(f.kind)
+	for _, e := range conds {
+		m, _ := e.(map[string]any)
+		t, _ = m["type"].(string)
+		for _, k := range [2]string{f.kind, own} {
+			if k == "" || len(t) <= len(k) || !strings.HasPrefix(t, k) {
+				continue
+			}
+			if rest := t[len(k):]; rest == "Ready" || rest == "Available" {
+				c = f.condFrom(m, t)
+				return c, t, f.err == nil
+			}
+		}
+	}
+	return condition{}, "", false
 }
