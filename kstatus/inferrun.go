@@ -33,6 +33,10 @@ type runConditions struct {
 	// state reached after it (reachedSince) says the work is done, where the controller
 	// never clears the condition of the work (llmaz's Progressing).
 	busySince string
+	// own is the condition named for the readiness of the object's own kind
+	// (SeedImageReady on a SeedImage: ownReadiness), ownType its type.
+	own     map[string]any
+	ownType string
 }
 
 // judgeRunConditions reads, in one pass over conds, the condition types of condClasses:
@@ -49,6 +53,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		t, _ := m["type"].(string)
 		if t == "" || t == "Ready" {
 			continue // read by rule 5
+		}
+		if rc.own == nil && ownReadiness(t, f.kind) {
+			rc.own, rc.ownType = m, t
 		}
 		if rc.failure.status == "" && m["reason"] == "Error" && m["status"] == "False" {
 			// An error reported on a condition of any type, as wrangler's SetError writes

@@ -75,7 +75,12 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// object's own state reached (for a kind that finishes, its outcome); not True, its
 	// work not done, or, for a kind that finishes, a failure named in its reason (a build
 	// failed) is the run's.
-	if c, t, ok := ownReadiness(f, conds); ok {
+	if run.own != nil {
+		t := run.ownType
+		c := f.condFrom(run.own, t)
+		if f.err != nil {
+			return verdict{}, false
+		}
 		if c.isTrue() {
 			return verdict{}, false
 		}
@@ -124,22 +129,18 @@ func before(a string, b any) bool {
 	return errA == nil && errB == nil && ta.Before(tb)
 }
 
-// ownReadiness finds the condition named for the readiness of the object's own kind: the
-// kind, or its last word, followed by Ready or Available (SeedImageReady on a SeedImage).
-func ownReadiness(f *fields, conds []any) (c condition, t string, ok bool) {
-	own := kindNoun(f.kind)
-	for _, e := range conds {
-		m, _ := e.(map[string]any)
-		t, _ = m["type"].(string)
-		for _, k := range [2]string{f.kind, own} {
-			if k == "" || len(t) <= len(k) || !strings.HasPrefix(t, k) {
-				continue
-			}
-			if rest := t[len(k):]; rest == "Ready" || rest == "Available" {
-				c = f.condFrom(m, t)
-				return c, t, f.err == nil
-			}
-		}
+// ownReadiness reports whether the condition type t names the readiness of the object's
+// own kind: the kind, or its last word, followed by Ready or Available (SeedImageReady on a
+// SeedImage).
+func ownReadiness(t, kind string) bool {
+	var rest string
+	switch {
+	case strings.HasSuffix(t, "Ready"):
+		rest = t[:len(t)-len("Ready")]
+	case strings.HasSuffix(t, "Available"):
+		rest = t[:len(t)-len("Available")]
+	default:
+		return false
 	}
-	return condition{}, "", false
+	return rest != "" && (rest == kind || rest == kindNoun(kind))
 }
