@@ -298,6 +298,14 @@ var heldOutSets = []struct {
 	// condition.
 	{"../testdata/kstatus/heldout23", 21},
 	{"../testdata/kstatus/heldout25", 21},
+	// Written blind after heldout23 and 25 were tuned on (21 cases, 7 kinds of 4 operators:
+	// tofu-controller, CAPI's vSphere and Hetzner providers, cloudflare-operator): measured
+	// first at 17 of 21 (81.0%, none reading Current early). Not tuned on. Its four misses
+	// are InProgress where the writer says Failed: a template not found at severity Warning
+	// (retried), a Ready False reason Failed whose message states a constraint ("TTL must be
+	// 1 when proxied") or a missing key, and an object created suspended that the controller
+	// has not yet observed (PAUSED.md: InProgress until it reports).
+	{"../testdata/kstatus/heldout27", 17},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
