@@ -48,7 +48,9 @@
 //     to what already runs (a word Updating, Upgrading, Downgrading, Scaling, Rebuilding,
 //     Rolling, RollingUpdate, Restarting, Migrating, Resizing, Expanding, Rebalancing,
 //     Reconfiguring or Recovering: GreptimeDB's clusterPhase Updating) or the replica
-//     counts of a part one object down are short (datanode.readyReplicas 2 of 3): many
+//     counts of a part one object down are short (datanode.readyReplicas 2 of 3), or a
+//     field of status named for readiness holds a fraction short (ShardingSphere's
+//     ready "1/3" beside a Ready True set once some pods are): many
 //     operators set Ready once and do not reset it while they change what serves. Not the
 //     object's own counts, nor Pending or Creating, which say less than Ready does.
 //     Ready True is also outranked, on a kind no rule names, by a condition True named for

@@ -924,6 +924,18 @@ var (
 type partShort struct {
 	key, path  string
 	have, want int64
+	// readyKey is a field at the top of status named for readiness whose fraction is
+	// short ("ready": "1/3"), the first by name, met in the same walk.
+	readyKey string
+}
+
+// seeFraction takes in the string field k of status, of value v.
+func (p *partShort) seeFraction(k, v string) {
+	if strings.IndexByte(v, '/') > 0 && (k == "ready" || strings.Contains(k, "Ready")) && (p.readyKey == "" || k < p.readyKey) {
+		if have, want, ok := fraction(v); ok && have < want {
+			p.readyKey = k
+		}
+	}
 }
 
 // consider reads part k of status, an object of at most maxFields fields.
@@ -1376,6 +1388,9 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 		case string:
 			if v != "" && isStateField(k) {
 				fn(stateField{k: k, i: -1, j: -1}, v)
+			}
+			if parts != nil {
+				parts.seeFraction(k, v)
 			}
 		case map[string]any:
 			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) {

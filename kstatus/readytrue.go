@@ -66,6 +66,16 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		cv.message += ", though Ready is True"
 		return cv, true
 	}
+	// And a fraction short in a field named for readiness ("ready": "1/3"): the object's own
+	// count, but one that says in so many words how many of how many are ready, where a
+	// controller sets Ready once some are (ShardingSphere's "Some pods are ready").
+	if k := st.parts.readyKey; k != "" {
+		if tr != nil {
+			tr.note("status."+k, status[k])
+		}
+		return verdict{status: InProgressStatus, reason: "LessReady",
+			message: "status." + k + " is " + status[k].(string) + ", though Ready is True", by: "infer:counts"}, true
+	}
 	if run.succeeded || run.done.status != "" || run.failure.status != "" || st.class == phaseDone {
 		return verdict{}, false // an outcome: the run, if it is one, has ended
 	}
