@@ -236,7 +236,9 @@
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
 //	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting), a
 //	      move to another site under way (FailingOver, FailingBack, Relocating), In
-//	      Transit;
+//	      Transit, and Inactive (not yet doing what the object is for: a service
+//	      provisioning, a platform installing) unless the spec asks for it (spec.active
+//	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
 //	      Unknown in status.phase or status.state.
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,

@@ -255,6 +255,10 @@ var phases = map[string]phaseKind{
 	"failedover": phaseUp, "failedback": phaseUp, "relocated": phaseUp,
 	// In transit: being moved or downloaded (OME's BaseModel In_Transit).
 	"intransit": phaseProgressing,
+	// Not active: not yet doing what the object is for (IBM Cloud Operator's service
+	// "inactive" while provisioning, Eclipse Che's Inactive while installing), unless the
+	// spec asks for it (askedState: spec.active false, or a state named Inactive).
+	"inactive": phaseProgressing,
 	// A first step done, as a phase: the object was set up, the work it stands for not
 	// yet (ChaosBlade's Initialized before Running, Dragonfly's ResourcesCreated).
 	"initialized": phaseProgressing, "created": phaseProgressing, "resourcescreated": phaseProgressing,

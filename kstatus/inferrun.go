@@ -1950,7 +1950,11 @@ func askedState(m map[string]any, value string) string {
 		return "" // a state in motion towards what the spec asks (Suspending) is not there yet
 	}
 	for k, x := range spec {
-		if b, _ := x.(bool); !b {
+		b, isBool := x.(bool)
+		if isBool && !b && negates(v, k) {
+			return "spec." + k // spec.active false and Inactive, spec.enabled false and Disabled
+		}
+		if !b {
 			continue
 		}
 		var kb [40]byte
@@ -1967,6 +1971,18 @@ func askedState(m map[string]any, value string) string {
 		}
 	}
 	return ""
+}
+
+// negates reports whether the state v (normalized) is what a boolean spec field k false
+// asks for: inactive for active, disabled for enabled.
+func negates(v, k string) bool {
+	switch v {
+	case "inactive":
+		return k == "active"
+	case "disabled":
+		return k == "enabled"
+	}
+	return false
 }
 
 // reasonSaysDone reports a Progressing reason that says the progress is over
