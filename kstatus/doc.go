@@ -246,7 +246,13 @@
 //	      Conflict, Failing (a failure being wound down, before Failed), a verdict's Fail,
 //	      and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
-//	      FailedValidation, PartiallyFailed).
+//	      FailedValidation, PartiallyFailed). A failed state the controller says it
+//	      will try again is InProgress: a retry scheduled (a status field named
+//	      nextRetry… or retryAt) later than the end of the attempt status records (Velero
+//	      vSphere plugin's UploadError; not its UploadFailedAfterRetry, whose retry time is
+//	      past), or a status.message with "will" followed within two words by retry,
+//	      refresh, resume or requeue (kube-fledged's Aborted, "will get refreshed during
+//	      next refresh cycle").
 //	    - Suspended, Paused and Suspend: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
@@ -354,7 +360,9 @@
 //	    as LlamaDeployment's buildStatus or Hazelcast's restore.state: that operation
 //	    ends, not the object), or the object does
 //	    (status.completionTime, finishedAt, endTime and the like, or a boolean completed,
-//	    complete, finished or done, true once the run ended; spec.backoffLimit,
+//	    complete, finished or done, or one named for a stage's end (runnerCompleted,
+//	    reportCompleted: Gatling's, which a definition declaring them makes a kind that
+//	    finishes), true once the run ended, every one the object has; spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
 //	    outcome type, whatever its status, or one naming the object's own outcome: the

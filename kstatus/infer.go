@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"sort"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,6 +34,11 @@ type KindInfo struct {
 	Finishes bool
 	// FinishesBy says what in the definition made Finishes true, for messages.
 	FinishesBy string
+	// CompletionFlags are the booleans the schema declares in status that say a run, or a
+	// stage of it, has ended (completed, finished, runnerCompleted, reportCompleted), in
+	// name order. A kind with any finishes (Finishes); an object's run has ended when the
+	// flags it has are all true.
+	CompletionFlags []string
 }
 
 // finishes reports whether k's phase vocabulary has a terminal success; known is false when
@@ -86,6 +92,17 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 		names, _ := spec["names"].(map[string]any)
 		kind, _ := names["kind"].(string)
 		info.Finishes, info.FinishesBy = schemaFinishes(status, property(root, "spec"), kindNoun(kind))
+		if props, _ := status["properties"].(map[string]any); len(props) > 0 {
+			for k, p := range props {
+				if pm, _ := p.(map[string]any); pm["type"] == "boolean" && completionFlag(k) {
+					info.CompletionFlags = append(info.CompletionFlags, k)
+				}
+			}
+			sort.Strings(info.CompletionFlags)
+			if len(info.CompletionFlags) > 0 && !info.Finishes {
+				info.Finishes, info.FinishesBy = true, "its definition has status."+info.CompletionFlags[0]
+			}
+		}
 		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}} {
 			s := status
 			for _, p := range path {

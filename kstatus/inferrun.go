@@ -434,14 +434,45 @@ var completionFields = [...]string{"completionTime", "completedAt", "completionT
 // run that ended.
 var completionFlags = [...]string{"completed", "complete", "finished", "done"}
 
-// completedFlag returns the first completion flag of status that is true, or "".
+// completedFlag returns the status boolean that says the run has ended (completed,
+// complete, finished or done true, or a stage's: runnerCompleted), or "": every such flag
+// the object has must be true (a stage not ended, reportCompleted false beside
+// runnerCompleted true, is a run not ended), and the first by name is returned. A stage the
+// run has not reached has no flag yet, and one a spec leaves out (a report not asked for)
+// never will, so the flags a definition declares are not waited for one by one.
 func completedFlag(status map[string]any) string {
-	for _, k := range completionFlags {
-		if b, ok := status[k].(bool); ok && b {
-			return k
+	first := ""
+	for k, v := range status {
+		b, ok := v.(bool)
+		if !ok || !completionFlag(k) {
+			continue
+		}
+		if !b {
+			return ""
+		}
+		if first == "" || k < first {
+			first = k
 		}
 	}
-	return ""
+	return first
+}
+
+// completionFlag reports a status boolean named for a run or a stage of it ended: completed,
+// complete, finished or done, or a name ending in one of them as a word (runnerCompleted,
+// reportCompleted), not a last or previous one.
+func completionFlag(k string) bool {
+	if indexOf(completionFlags[:], k) >= 0 {
+		return true
+	}
+	if notNow(k) {
+		return false
+	}
+	for _, w := range [...]string{"Completed", "Complete", "Finished", "Done"} {
+		if len(k) > len(w) && strings.HasSuffix(k, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // runSpecFields are spec fields only a run has: a Job's limits, the run policy of
@@ -505,10 +536,14 @@ func (rf *runFacts) finishesBy() string {
 			return "status has " + k
 		}
 	}
-	for _, k := range completionFlags {
-		if _, ok := rf.status[k].(bool); ok {
-			return "status has " + k
+	flag := ""
+	for k, v := range rf.status {
+		if _, ok := v.(bool); ok && completionFlag(k) && (flag == "" || k < flag) {
+			flag = k
 		}
+	}
+	if flag != "" {
+		return "status has " + flag
 	}
 	for _, k := range runSpecFields {
 		if _, ok := spec[k]; ok {
@@ -1109,6 +1144,16 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 			sc.class = phaseFailed
 		}
 	}
+	// A failed state the controller says it will try again: a retry scheduled after the
+	// attempt ended (Velero's vSphere plugin's UploadError with nextRetryTimestamp), or a
+	// message that says it will be redone ("will get refreshed during next refresh cycle"):
+	// work under way, not an end.
+	var retry string
+	if sc.class == phaseFailed && !sc.fromEntry {
+		if retry = retryScheduled(status); retry != "" || willRedo(status) {
+			sc.class = phaseProgressing
+		}
+	}
 	if sc.class == phaseUnknown || sc.class == phaseRunning {
 		return sc // Running is judged with the kind (stateScan.verdict)
 	}
@@ -1125,12 +1170,59 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		sc.v = verdict{status: CurrentStatus, message: what, by: by}
 	case phaseProgressing:
 		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
+		if retry != "" {
+			sc.v.message += " (status." + retry + " schedules a retry)"
+		}
 	case phaseFailed:
 		sc.v = verdict{status: FailedStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
 	case phaseSuspended:
 		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
 	}
 	return sc
+}
+
+// retryScheduled returns the field of status that schedules the next try (a name starting
+// with nextRetry, or retryAt), when it is later than the end of the attempt status records
+// (a completion field), or there is none; "" otherwise. Times are RFC 3339, as written.
+func retryScheduled(status map[string]any) string {
+	field, at := "", ""
+	for k, v := range status {
+		s, _ := v.(string)
+		if s != "" && (strings.HasPrefix(k, "nextRetry") || k == "retryAt") && (field == "" || k < field) {
+			field, at = k, s
+		}
+	}
+	if field == "" {
+		return ""
+	}
+	if k, end := completedAt(status); k != "" && !before(end, at) {
+		return "" // the last try ended after the retry time: no retry is left (FailedAfterRetry)
+	}
+	return field
+}
+
+// willRedo reports a status.message that says the controller will do the work again by
+// itself: "will" followed, within two words, by retry, retried, refresh, refreshed,
+// resume, resumed, requeue or requeued ("will get refreshed during next refresh cycle").
+func willRedo(status map[string]any) bool {
+	msg, _ := status["message"].(string)
+	it := wordIter{s: msg}
+	since := -1 // words since "will"
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "will":
+			since = 0
+			continue
+		case "retry", "retried", "refresh", "refreshed", "resume", "resumed", "requeue", "requeued":
+			if since >= 0 && since <= 2 {
+				return true
+			}
+		}
+		if since >= 0 {
+			since++
+		}
+	}
+	return false
 }
 
 // stopWord reports a state that says the object was stopped: one of its words is Stopped,
