@@ -1,8 +1,8 @@
 package kstatus
 
 import (
-	"sort"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
