@@ -50,7 +50,9 @@
 //     Reconfiguring or Recovering: GreptimeDB's clusterPhase Updating) or the replica
 //     counts of a part one object down are short (datanode.readyReplicas 2 of 3), or a
 //     field of status named for readiness holds a fraction short (ShardingSphere's
-//     ready "1/3" beside a Ready True set once some pods are): many
+//     ready "1/3" beside a Ready True set once some pods are), or status.ready, the
+//     object's own flag, is false (Prefect's work pool, whose Ready is set on every
+//     pass): many
 //     operators set Ready once and do not reset it while they change what serves. Not the
 //     object's own counts, nor Pending or Creating, which say less than Ready does.
 //     Ready True is also outranked, on a kind no rule names, by a condition True named for

@@ -960,8 +960,10 @@ type partShort struct {
 	key, path  string
 	have, want int64
 	// readyKey is a field at the top of status named for readiness whose fraction is
-	// short ("ready": "1/3"), the first by name, met in the same walk.
-	readyKey string
+	// short ("ready": "1/3"), the first by name, met in the same walk; readyFalse, that
+	// status.ready is false.
+	readyKey   string
+	readyFalse bool
 }
 
 // seeFraction takes in the string field k of status, of value v.
@@ -1483,6 +1485,10 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 			}
 			if parts != nil {
 				parts.seeFraction(k, v)
+			}
+		case bool:
+			if parts != nil && !v && k == "ready" {
+				parts.readyFalse = true
 			}
 		case map[string]any:
 			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) {

@@ -319,10 +319,10 @@ var heldOutSets = []struct {
 	// reading Current early: Gatling's runs while the runner and the report run, a Prefect
 	// work pool whose Ready is always set beside ready false). 22 after booleans named for
 	// a stage's end (runnerCompleted, reportCompleted), declared by the definition, make a
-	// kind that finishes. Left: the report stage under way (its flag is not yet there, and
-	// a stage the spec leaves out never has one), Prefect's status.ready false beside
-	// Ready True, and a misspelled worker type (ConversionError) read as retried.
-	{"../testdata/kstatus/heldout26", 22},
+	// kind that finishes, 23 after status.ready false outranks a Ready True. Left: the
+	// report stage under way (its flag is not yet there, and a stage the spec leaves out
+	// never has one), and a misspelled worker type (ConversionError) read as retried.
+	{"../testdata/kstatus/heldout26", 23},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
