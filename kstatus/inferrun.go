@@ -79,8 +79,8 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue // read by rules 3, 5 and judgeConditions
 		}
 		class := classifyCondition(t)
-		if class == condOther && !saysWhy(m) {
-			continue
+		if class == condOther && (m["status"] == "True" || !saysWhy(m)) {
+			continue // a type inference does not read says something only when not True
 		}
 		c := f.condFrom(m, t)
 		if f.err != nil {
