@@ -140,8 +140,10 @@
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
 //	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;
 //	      not Failure, which names a subject: FailureDomainsReady), True is Failed, with
-//	      its reason and message; but InProgress when its reason is transient or its
-//	      message starts with a transient word ("Waiting for ..."), unless the type itself
+//	      its reason and message; but InProgress when its reason is transient, its
+//	      message starts with a transient word ("Waiting for ..."), or, the reason unclear,
+//	      the message says the work is in progress (Dash0's Degraded True, "reconciliation
+//	      is in progress", while a reconcile runs), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
 //	    - An error reported with status Unknown: a type named for the error itself (its
 //	      last word Error, Errors, Errored, Failed or Failure; not Degraded or Conflict)
@@ -176,8 +178,9 @@
 //	      reconcile"), and otherwise not read.
 //	    - A message "starts with a transient word" when its first word, up to a space or a
 //	      punctuation mark, is one: "ProvisioningRequest is expired" does not.
-//	    - Progressing False whose reason names an error a person must fix is Failed (any
-//	      other Progressing False is often progress finished, and says nothing).
+//	    - Progressing False whose reason names an error a person must fix is Failed, over
+//	      an Available False too (ProgressDeadlineExceeded: the rollout has stopped for
+//	      good); any other Progressing False is often progress finished, and says nothing.
 //	    - An error written on a condition of any type as Rancher's wrangler writes it
 //	      (status False, reason Error, the error as message: Backup's Reconciling False):
 //	      Failed when the message says a person must fix something (an invalid value, a
@@ -254,7 +257,9 @@
 //	      vSphere plugin's UploadError; not its UploadFailedAfterRetry, whose retry time is
 //	      past), or a status.message with "will" followed within two words by retry,
 //	      refresh, resume or requeue (kube-fledged's Aborted, "will get refreshed during
-//	      next refresh cycle").
+//	      next refresh cycle"), or the reason given beside the state (the field named as
+//	      the state's with Reason, vizierReason beside vizierPhase, else status.reason)
+//	      names work that ends by itself (Pixie's Unhealthy, ControlPlanePodsPending).
 //	    - Suspended, Paused and Suspend: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
@@ -322,7 +327,8 @@
 //	    many are wanted (desired… or expected…) and one of how many are available… or
 //	    ready… of the same things (moduleLoader.availableNumber short of
 //	    moduleLoader.desiredNumber, as Kernel Module Management's Module writes them;
-//	    readyNodes short of expectedNodes), there or at the top of status. A list of status
+//	    readyNodes short of expectedNodes; plain desired against ready or available, as
+//	    SkyWalking's OAPServerConfig), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short

@@ -333,7 +333,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	if v, ok := conditionsBehind(conds, status, gen, hasGen, tr); ok && cv.reason != v.reason {
 		return v // (a condition 6a judged already says it, of its own type)
 	}
-	if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && (cv.status == "" || cv.status == CurrentStatus) {
+	if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && cv.status != FailedStatus {
+		// Over an Available False too: the rollout behind it has stopped for good
+		// (ProgressDeadlineExceeded), which is the news.
 		cv = pv
 	}
 	// 6b: conditions of each parent, ancestor, listener or component.

@@ -165,7 +165,8 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			}
 			// A type that names a limit reached or a refusal (RetryLimitExceeded) is not
 			// softened by a transient reason: it says the retrying is over.
-			if classifyReason(t) != reasonTerminal && (classifyReason(c.reason) == reasonTransient || startsTransient(c.message)) {
+			if classifyReason(t) != reasonTerminal && (classifyReason(c.reason) == reasonTransient || startsTransient(c.message) ||
+				classifyReason(c.reason) == reasonUnclear && saysInProgress(c.message)) {
 				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: c.text(t + " condition is True"), by: "infer:conditions"}
 				continue
@@ -1013,8 +1014,8 @@ func desiredCount(k string) string {
 func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	for k, v := range m {
 		rest := desiredCount(k)
-		if rest == "" {
-			continue
+		if rest == "" && k != "desired" {
+			continue // plain desired pairs with plain ready or available (SkyWalking's)
 		}
 		w, ok := toInt(v)
 		if !ok {
@@ -1152,7 +1153,10 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	// work under way, not an end.
 	var retry string
 	if sc.class == phaseFailed && !sc.fromEntry {
-		if retry = retryScheduled(status); retry != "" || willRedo(status) {
+		if retry = retryScheduled(status); retry != "" || willRedo(status) || classifyReason(stateReason(status, best)) == reasonTransient {
+			// The last: the reason the controller gives beside the state names work that
+			// ends by itself (Pixie's vizierPhase Unhealthy, vizierReason
+			// ControlPlanePodsPending).
 			sc.class = phaseProgressing
 		}
 	}
@@ -1181,6 +1185,37 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
 	}
 	return sc
+}
+
+// saysInProgress reports a message that says, in words, that the work is in progress
+// ("reconciliation is in progress"): not any transient word, which may be part of a name
+// (ProvisioningRequest).
+func saysInProgress(msg string) bool {
+	it := wordIter{s: msg}
+	in := false
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if in && string(w) == "progress" {
+			return true
+		}
+		in = string(w) == "in"
+	}
+	return false
+}
+
+// stateReason is the reason status gives beside the state field at: the field named as
+// the state's with Reason for its last word (vizierPhase, vizierReason), else status.reason.
+func stateReason(status map[string]any, at stateField) string {
+	if at.k2 == "" && at.i < 0 {
+		for _, w := range [...]string{"Phase", "State", "Status"} {
+			if p, ok := strings.CutSuffix(at.k, w); ok && p != "" {
+				if r, _ := status[p+"Reason"].(string); r != "" {
+					return r
+				}
+			}
+		}
+	}
+	r, _ := status["reason"].(string)
+	return r
 }
 
 // retryScheduled returns the field of status that schedules the next try (a name starting
@@ -1501,7 +1536,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				}
 				switch v2 := v2.(type) {
 				default: // a number, as toInt reads it
-					counted = counted || k2 == "replicas" || desiredCount(k2) != ""
+					counted = counted || k2 == "replicas" || desiredCount(k2) != "" || k2 == "desired"
 				case string:
 					if v2 != "" && isStateField(k2) {
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
@@ -1638,7 +1673,7 @@ func (c *countFacts) see(k string, v any) {
 			}
 		}
 	}
-	c.paired = c.paired || desiredCount(k) != ""
+	c.paired = c.paired || desiredCount(k) != "" || k == "desired"
 	if i := indexOf(countErrorKeys[:], k); i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
 	} else if i := indexOf(countFlagKeys[:], k); i >= 0 {

@@ -324,6 +324,15 @@ var heldOutSets = []struct {
 	// report stage under way (its flag is not yet there, and a stage the spec leaves out
 	// never has one), and a misspelled worker type (ConversionError) read as retried.
 	{"../testdata/kstatus/heldout26", 23},
+	// Written blind after heldout26 and 27 were tuned on (24 cases, 8 kinds of 5 operators:
+	// Pixie's Vizier, NetObserv flow collectors and metrics, Kuberhealthy checks, SkyWalking's
+	// OAP servers, satellites and configs, Dash0 monitoring): measured first at 18 of 24
+	// (75.0%, 2 reading Current early). 23 after a Progressing False that names a stop for
+	// good outranks an Available False, a failed state beside a reason that waits
+	// (vizierReason ControlPlanePodsPending) and a failure condition whose message says the
+	// work is in progress read as work under way, and plain desired and ready counts pair.
+	// Left: a health check's first run, not yet reported (Current early).
+	{"../testdata/kstatus/heldout28", 23},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -243,6 +243,7 @@ var transientWords = map[string]bool{
 	"requeue": true, "requeued": true, "temporary": true, "temporarily": true,
 	"transient": true, "throttled": true, "notready": true, "yet": true, "inprogress": true,
 	"starting": true, "deleting": true, "scaling": true, "upgrading": true,
+	"registering": true,
 }
 
 // classifyReason sorts a reason: transient words win over terminal ones (a reason that
@@ -273,21 +274,23 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	if text == "" {
 		return reasonUnclear
 	}
-	terminal, subject, errWord, transient, lastTerminal, not, max := false, false, false, false, false, false, false
+	terminal, subject, errWord, transient, lastTerminal, not, max, in := false, false, false, false, false, false, false, false
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot, afterMax := not, max
+		afterNot, afterMax, afterIn := not, max, in
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
+		in = string(w) == "in"
 		max = string(w) == "max" || string(w) == "maximum"
 		switch {
 		case afterMax && limitWords[string(w)]:
 			// "after maximum attempts", "max retries (5) exceeded": a limit reached.
 			terminal, lastTerminal = true, true
-		case transientWords[string(w)], identifier && afterNot && string(w) == "ready":
+		case transientWords[string(w)], identifier && afterNot && string(w) == "ready", afterIn && string(w) == "progress":
+			// "in progress" in free text says what "InProgress" says in one word.
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
 		case terminalSet[string(w)], afterNot && string(w) == "supported":
