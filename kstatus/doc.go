@@ -210,7 +210,9 @@
 //	    is a record of the run the object is: an object named last or latest and the
 //	    kind's last word (status.latestExecution.executionResult.status on a
 //	    TestExecution, lastScan on a VulnerabilityScan; lastBackup on a Database is
-//	    history), nor in an object of settings, whose name is or ends in Rule, Rules,
+//	    history) or of the controller's own last operation on the object (last or latest
+//	    followed by Operation, Transaction or Sync: etcd-druid's lastOperation, Tyk's
+//	    latestTransaction), nor in an object of settings, whose name is or ends in Rule, Rules,
 //	    Policy, Policies, Strategy, Config, Configuration, Settings, Template, Spec or
 //	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
 //	    status to take on a failure, not one), nor in a list named history or ending in
@@ -315,8 +317,9 @@
 //	    ends in Error (Hydra Maester's reconciliationError), and the same fields in the
 //	    entries of a list of status (Gatekeeper's byPod[].errors) and one object down
 //	    (error, errorMessage or a name ending in Error: Oathkeeper's
-//	    validation.validationError); a last or previous error, or one under an object
-//	    named so, is history and is not read. status.ready,
+//	    validation.validationError; Tyk's latestTransaction.error, a record of the
+//	    controller's own last operation); a last or previous error, or one under an
+//	    object named so for anything else (lastBackup), is history and is not read. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
 //	    an error a person must fix; status.valid false (or one object down:

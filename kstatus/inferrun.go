@@ -821,11 +821,22 @@ func namesOperation(path string) bool {
 	return strings.Contains(above, "operation") || strings.Contains(above, "task")
 }
 
-// lastOperation reports a record of the last operation on the object itself
-// (lastOperation, latestOperation): unlike a record of a past run of something else, its
-// state is the object's while it lasts (Processing) and its outcome is the object's after.
+// lastOperation reports a record of the last operation of the controller on the object
+// itself: last or latest followed by Operation, Transaction or Sync (etcd-druid's
+// lastOperation, Tyk's latestTransaction): unlike a record of a past run of something else
+// (lastBackup), its state is the object's while it lasts (Processing) and its outcome, or
+// its error, the object's after.
 func lastOperation(name string) bool {
-	return name == "lastOperation" || name == "latestOperation"
+	var rest string
+	switch {
+	case strings.HasPrefix(name, "latest"):
+		rest = name[len("latest"):]
+	case strings.HasPrefix(name, "last"):
+		rest = name[len("last"):]
+	default:
+		return false
+	}
+	return rest == "Operation" || rest == "Transaction" || rest == "Sync"
 }
 
 // settingsWords end the names of status objects that copy settings rather than report a
@@ -1014,8 +1025,8 @@ func desiredCount(k string) string {
 func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	for k, v := range m {
 		rest := desiredCount(k)
-		if rest == "" && k != "desired" {
-			continue // plain desired pairs with plain ready or available (SkyWalking's)
+		if rest == "" && !plainTotal(k) {
+			continue // plain desired, all or total pairs with plain ready or available
 		}
 		w, ok := toInt(v)
 		if !ok {
@@ -1029,6 +1040,13 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 		}
 	}
 	return c, have, want, short
+}
+
+// plainTotal reports a count named plainly for how many are wanted or exist: desired
+// (SkyWalking's OAPServerConfig), all or total (KubeAI's replicas.all), which pairs with a
+// plain ready or available count of the same object.
+func plainTotal(k string) bool {
+	return k == "desired" || k == "all" || k == "total"
 }
 
 // verdict is InProgress naming the short part, when there is one.
@@ -1536,7 +1554,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				}
 				switch v2 := v2.(type) {
 				default: // a number, as toInt reads it
-					counted = counted || k2 == "replicas" || desiredCount(k2) != "" || k2 == "desired"
+					counted = counted || k2 == "replicas" || desiredCount(k2) != "" || plainTotal(k2)
 				case string:
 					if v2 != "" && isStateField(k2) {
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
@@ -1630,8 +1648,8 @@ type countFacts struct {
 
 // seeDown takes in the field k2, of value v, of the object k of status.
 func (c *countFacts) seeDown(k, k2 string, v any) {
-	if notNow(k) {
-		return // a record of a past operation, not what is wrong now
+	if notNow(k) && !lastOperation(k) {
+		return // a record of something past, not what is wrong now
 	}
 	switch v := v.(type) {
 	case string:
@@ -1673,7 +1691,7 @@ func (c *countFacts) see(k string, v any) {
 			}
 		}
 	}
-	c.paired = c.paired || desiredCount(k) != "" || k == "desired"
+	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k)
 	if i := indexOf(countErrorKeys[:], k); i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
 	} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
