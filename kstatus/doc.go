@@ -236,7 +236,9 @@
 //	      Rebalancing, Reconfiguring, Downgrading,
 //	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
 //	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, a first step done (Initialized,
-//	      Created, ResourcesCreated: set up, the work not yet), the activities that end by
+//	      Created, ResourcesCreated: set up, the work not yet, unless another state field
+//	      says a state reached and none says other work: Mayastor's cr_state Created
+//	      beside pool_status Online), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
@@ -345,9 +347,10 @@
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
 //	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests; a boolean
 //	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused;
-//	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation "true"
-//	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause or
-//	    Strimzi's strimzi.io/pause-reconciliation): suspended as asked and
+//	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation or a label "true"
+//	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause,
+//	    Strimzi's strimzi.io/pause-reconciliation or Solace's solace.com/pauseReconcile
+//	    label): suspended as asked and
 //	    reached, as a suspended Job. When the spec does not ask, it is Failed, reason
 //	    Suspended: only a person resumes it. A run still running while the spec asks for a
 //	    suspension is InProgress, reason Suspending, and so is a suspension reached in one
@@ -426,7 +429,8 @@
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,
 // License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,
 // "YAML parse error", TLSCertificateExpired). A message is
-// terminal only with the first nine of those words, Refusing, Intervention, "not supported"
+// terminal only with the first nine of those words, Refusing, Intervention, Permanent or
+// Permanently ("Failed permanently: ..."), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), or a subject and an error: in

@@ -703,29 +703,34 @@ func containsWord(name, word string) bool {
 	return false
 }
 
-// pauseAnnotation returns the annotation that asks for the object to be paused, as
-// metadata.annotations[key], or "": an annotation "true" whose name (the part after the
-// prefix's "/") starts with pause (Chaos Mesh's experiment.chaos-mesh.org/pause, Strimzi's
-// strimzi.io/pause-reconciliation, Crossplane's crossplane.io/paused, Cluster API's
-// cluster.x-k8s.io/paused). Operators that pause by annotation ask for it there as others
-// do in spec.paused.
+// pauseAnnotation returns the annotation, or else the label, that asks for the object to be
+// paused, as metadata.annotations[key] or metadata.labels[key], or "": one "true" whose
+// name (the part after the prefix's "/") starts with pause (Chaos Mesh's
+// experiment.chaos-mesh.org/pause, Strimzi's strimzi.io/pause-reconciliation, Crossplane's
+// crossplane.io/paused, Cluster API's cluster.x-k8s.io/paused, the label
+// solace.com/pauseReconcile). Operators that pause so ask for it there as others do in
+// spec.paused.
 func pauseAnnotation(m map[string]any) string {
 	md, _ := m["metadata"].(map[string]any)
-	ann, _ := md["annotations"].(map[string]any)
-	found := ""
-	for k, v := range ann {
-		name := k[strings.LastIndexByte(k, '/')+1:]
-		if len(name) < len("pause") || !strings.EqualFold(name[:len("pause")], "pause") {
-			continue
+	for _, field := range [...]string{"annotations", "labels"} {
+		// A label too (Solace's solace.com/pauseReconcile): some operators select what
+		// to skip by label.
+		kv, _ := md[field].(map[string]any)
+		found := ""
+		for k, v := range kv {
+			name := k[strings.LastIndexByte(k, '/')+1:]
+			if len(name) < len("pause") || !strings.EqualFold(name[:len("pause")], "pause") {
+				continue
+			}
+			if s, _ := v.(string); strings.EqualFold(s, "true") && (found == "" || k < found) {
+				found = k
+			}
 		}
-		if s, _ := v.(string); strings.EqualFold(s, "true") && (found == "" || k < found) {
-			found = k
+		if found != "" {
+			return "metadata." + field + "[" + found + "]"
 		}
 	}
-	if found == "" {
-		return ""
-	}
-	return "metadata.annotations[" + found + "]"
+	return ""
 }
 
 // isTrueish reports a true bool, or an object one of whose fields is true.
@@ -1090,6 +1095,13 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	own := kindNoun(kind)
 	stop, stopKnown := "", false
 	asked := "" // the spec field that asks for best's state (a stop, a state by name), if any
+	// up and upValue are the first state reached (by path), and busy reports a state of work
+	// under way other than a first step done (Created): a first step done beside a state
+	// reached in another field (Mayastor's cr_state Created, pool_status Online) is a step
+	// the object has gone past.
+	var up stateField
+	var upValue string
+	busy := false
 	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
 		k := phaseClassOf(value)
 		stopped := ""
@@ -1134,12 +1146,21 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		if (k == phaseRunning || k == phaseProgressing) && (sc.activeValue == "" || at.before(sc.activeAt)) {
 			sc.activeAt, sc.activeValue = at, value
 		}
+		switch {
+		case k == phaseUp && (up.k == "" || at.before(up)):
+			up, upValue = at, value
+		case k == phaseProgressing && !firstStep(value):
+			busy = true
+		}
 		// Status is a map: ties go to the field named first by before, so the message
 		// does not depend on the map's order.
 		if r, cur := phaseRank(k), phaseRank(sc.class); sc.class == phaseUnknown || r > cur || r == cur && at.before(best) {
 			sc.class, best, sc.value, asked = k, at, value, stopped
 		}
 	})
+	if sc.class == phaseProgressing && !busy && up.k != "" {
+		sc.class, best, sc.value, asked = phaseUp, up, upValue, ""
+	}
 	if done.k != "" && (sc.class == phaseRunning || sc.class == phaseUp) && best.k2 != "" {
 		// A run's outcome at the top of status decides over what its parts report below
 		// it (an OpsRequest Succeed whose database component is Running).
@@ -1218,6 +1239,14 @@ func saysInProgress(msg string) bool {
 		in = string(w) == "in"
 	}
 	return false
+}
+
+// firstStep reports a state that names a first step done (Initialized, Created,
+// ResourcesCreated): set up, the work it stands for not yet, unless another state says it.
+func firstStep(value string) bool {
+	var b [40]byte
+	w, _ := normalize(value, b[:])
+	return w == "initialized" || w == "created" || w == "resourcescreated"
 }
 
 // stateReason is the reason status gives beside the state field at: the field named as

@@ -201,7 +201,7 @@ const (
 var terminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
-	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true,
+	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true, "permanently": true,
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
 	"undefined": true, "refused": true, "refusing": true, "lost": true,
 	"timeout": true,
@@ -259,6 +259,9 @@ var messageTerminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
 	"unsupported": true, "refusing": true, "intervention": true,
+	// "Failed permanently: must specify a CaPoolId" (cert-manager's issuer-lib): the
+	// controller says it will not retry.
+	"permanent": true, "permanently": true,
 }
 
 // classifyMessage sorts a condition's message as classifyReason sorts a reason, with the
