@@ -245,7 +245,8 @@
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
 //	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting), a
 //	      move to another site under way (FailingOver, FailingBack, Relocating), In
-//	      Transit, and Inactive (not yet doing what the object is for: a service
+//	      Transit, Unknown in a field named for a result (a result not yet given:
+//	      MetalLB's ConfigurationState), and Inactive (not yet doing what the object is for: a service
 //	      provisioning, a platform installing) unless the spec asks for it (spec.active
 //	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
 //	      Unknown in status.phase or status.state.
@@ -430,7 +431,8 @@
 // License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,
 // "YAML parse error", TLSCertificateExpired). A message is
 // terminal only with the first nine of those words, Refusing, Intervention, Permanent or
-// Permanently ("Failed permanently: ..."), "not supported"
+// Permanently ("Failed permanently: ..."), "already exist" or "already exists" (a name
+// another object holds), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), or a subject and an error: in

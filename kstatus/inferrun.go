@@ -1131,7 +1131,7 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
 			done, doneValue = at, value
 		}
-		if k == phaseProgressing && !(at.k2 == "" && at.k3 == "" && (at.k == "phase" || at.k == "state")) && strings.EqualFold(value, "unknown") {
+		if k == phaseProgressing && !(at.k2 == "" && at.k3 == "" && at.i < 0 && (at.k == "phase" || at.k == "state" || namesResult(at.k))) && strings.EqualFold(value, "unknown") {
 			// Unknown is a Pod's phase when its node is lost; in a health or a nested
 			// state it is often what a component at rest reports (a detached volume's
 			// robustness), so it does not decide there.
@@ -1239,6 +1239,12 @@ func saysInProgress(msg string) bool {
 		in = string(w) == "in"
 	}
 	return false
+}
+
+// namesResult reports a field of status named for a result (result, configResult): its
+// Unknown is a result not yet given, as a phase's is, not a part at rest.
+func namesResult(k string) bool {
+	return k == "result" || strings.HasSuffix(k, "Result")
 }
 
 // firstStep reports a state that names a first step done (Initialized, Created,

@@ -352,6 +352,14 @@ var heldOutSets = []struct {
 	// and entries not rendered, which it reports only as counts and flags (Current early).
 	{"../testdata/kstatus/heldout30", 23},
 	{"../testdata/kstatus/heldout31", 22},
+	// Written blind after heldout30 and 31 were tuned on (16 cases, 6 kinds of 4 operators:
+	// NetBird, MetalLB's configuration states, ngrok's domains and endpoints,
+	// OVN-Kubernetes' user-defined networks): measured first at 12 of 16 (75.0%, 1 reading
+	// Current early: a result Unknown before anything was checked). 14 after Unknown in a
+	// field named for a result reads as a result not yet given, and "already exist(s)" as
+	// terminal. Left: a reason Dependency for a Service of the wrong type (the spec
+	// changed since), and a traffic policy not found.
+	{"../testdata/kstatus/heldout33", 14},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -277,16 +277,17 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	if text == "" {
 		return reasonUnclear
 	}
-	terminal, subject, errWord, transient, lastTerminal, not, max, in := false, false, false, false, false, false, false, false
+	terminal, subject, errWord, transient, lastTerminal, not, max, in, already := false, false, false, false, false, false, false, false, false
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot, afterMax, afterIn := not, max, in
+		afterNot, afterMax, afterIn, afterAlready := not, max, in, already
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		in = string(w) == "in"
+		already = string(w) == "already"
 		max = string(w) == "max" || string(w) == "maximum"
 		switch {
 		case afterMax && limitWords[string(w)]:
@@ -296,8 +297,10 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// "in progress" in free text says what "InProgress" says in one word.
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
-		case terminalSet[string(w)], afterNot && string(w) == "supported":
-			// "not supported" and "no longer supported" say Unsupported in words.
+		case terminalSet[string(w)], afterNot && string(w) == "supported",
+			afterAlready && (string(w) == "exist" || string(w) == "exists"):
+			// "not supported" and "no longer supported" say Unsupported in words; "already
+			// exists" says AlreadyExists, a name another object holds.
 			terminal, lastTerminal = true, true
 		case subjectWords[string(w)]:
 			subject = true
