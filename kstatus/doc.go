@@ -124,7 +124,9 @@
 //	    - A type whose last word is a past participle that befalls an object (Blocked,
 //	      Throttled, Locked, Evicted, Drifted: RolloutBlocked, SyncThrottled) True says what
 //	      stops it, not whether that clears: Failed when its reason names an error a person
-//	      must fix (Quay's RolloutBlocked, ConfigInvalid), else not read.
+//	      must fix (Quay's RolloutBlocked, ConfigInvalid), else left to the rest of
+//	      status, and InProgress where nothing else decides (6h: Shipper's Blocked,
+//	      RolloutsBlocked, alone).
 //	    - A run's conditions, as batch, ML and HPC operators publish them: an outcome
 //	      (Complete, Completed, Finished, Succeeded, Done, or a type ending in Stopped, as
 //	      EarlyStopped) True is Current and decides alone, unless its reason names a

@@ -514,6 +514,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	if v, ok := leftReason(status, tr); ok {
 		return v
 	}
+	if run.befell.status != "" {
+		// Something befell the object (a rollout blocked) and nothing else says where it
+		// stands: not a state to call done.
+		return run.befell
+	}
 	return verdict{status: CurrentStatus, message: nothingToWaitFor(status, conds, st.unknown), by: "default"}
 }
 

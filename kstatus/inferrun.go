@@ -33,6 +33,10 @@ type runConditions struct {
 	// state reached after it (reachedSince) says the work is done, where the controller
 	// never clears the condition of the work (llmaz's Progressing).
 	busySince string
+	// befell is the first condition named for what befell the object True with a reason
+	// that is not terminal (Shipper's Blocked, RolloutsBlocked): InProgress where nothing
+	// else in status decides (6h).
+	befell verdict
 	// own is the condition named for the readiness of the object's own kind
 	// (SeedImageReady on a SeedImage: ownReadiness), ownType its type.
 	own     map[string]any
@@ -214,6 +218,11 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// what a person must fix (Quay's RolloutBlocked, ConfigInvalid).
 			if rc.failure.status == "" && classifyReason(c.reason) == reasonTerminal {
 				rc.failure = verdict{status: FailedStatus, reason: c.reason,
+					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
+			} else if rc.befell.status == "" {
+				// Any other reason leaves it to the rest of status; where nothing else
+				// decides, it is still news (6h).
+				rc.befell = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
 			}
 		case condPositive:
