@@ -369,6 +369,12 @@ var heldOutSets = []struct {
 	// object down (status.strategy.conditions), Spinnaker's status N/A before the first
 	// deploy, and Cartographer's failures told in messages.
 	{"../testdata/kstatus/heldout32", 17},
+	// Written blind after heldout32 and 33 were tuned on (7 cases, 2 kinds of 1 operator:
+	// ClickHouse Inc.'s ClickHouseCluster and KeeperCluster): measured first at 5 of 7
+	// (71.4%, 2 reading Current early: a Ready True beside ReplicaStartupSucceeded False
+	// with a replica in CrashLoopBackOff, and beside ClusterSizeAligned False, ScalingUp).
+	// Not tuned on.
+	{"../testdata/kstatus/heldout35", 5},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
