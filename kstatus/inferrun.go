@@ -1679,7 +1679,6 @@ type countFacts struct {
 	nLists            int
 	checkKey          string // a configuration check false (configCheckResult)
 	namedErr          string // a field named for an error (reconciliationError)
-	readyKey          string // a fraction short in a field named for readiness ("3/6")
 	pendingKey        string // a list of work pending, not empty (pendingPods)
 	paired            bool   // a count named for how many are wanted (pairShort)
 	seen              bool   // see has been called: the facts are status'
@@ -1728,12 +1727,6 @@ func (c *countFacts) see(k string, v any) {
 			isUpper(k[len("pending")]) && (c.pendingKey == "" || k < c.pendingKey) {
 			c.pendingKey = k
 		}
-	case string:
-		if (k == "ready" || strings.Contains(k, "Ready")) && strings.IndexByte(v, '/') > 0 && (c.readyKey == "" || k < c.readyKey) {
-			if have, want, ok := fraction(v); ok && have < want {
-				c.readyKey = k
-			}
-		}
 	}
 	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k)
 	if i := indexOf(countErrorKeys[:], k); i >= 0 {
@@ -1757,6 +1750,9 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 	if facts == nil || !facts.seen {
 		for k, v := range status {
 			own.see(k, v)
+			if s, ok := v.(string); ok {
+				parts.seeFraction(k, s) // as eachStateField's walk does
+			}
 		}
 		facts = &own
 	}
@@ -1878,7 +1874,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		}
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
-	v, _ := replicasShort(m, status, parts, facts.paired, facts.readyKey, facts.pendingKey, tr)
+	v, _ := replicasShort(m, status, parts, facts.paired, facts.pendingKey, tr)
 	return v
 }
 
@@ -1888,9 +1884,9 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 // counts named as a pair (pairShort: availableNumber against desiredNumber) when paired
 // says judgeCounts' pass saw one, numberReady against desiredNumberScheduled, and a
 // status.ready of "2/3". The first count short is InProgress; short is false when none is.
-// readyKey and pendingKey are what judgeCounts' pass over status found: a field named for
-// readiness holding a fraction short ("3/6"), a list of work pending that is not empty.
-func replicasShort(m, status map[string]any, parts *partShort, paired bool, readyKey, pendingKey string, tr *trace) (v verdict, short bool) {
+// parts.readyKey is a field named for readiness holding a fraction short ("3/6"), and
+// pendingKey a list of work pending that is not empty, as the walk over status found them.
+func replicasShort(m, status map[string]any, parts *partShort, paired bool, pendingKey string, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
 	if v, short := parts.verdict(tr); short {
@@ -1948,8 +1944,8 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, read
 	}
 	// "ready: 2/3", as kubectl prints it and some operators publish it, in a field named
 	// ready or with Ready in its name (Thundernetes' currentStandingByReadyDesired "3/6").
-	if readyKey != "" {
-		return verdict{status: InProgressStatus, reason: "LessReady", message: readyKey + ": " + status[readyKey].(string), by: "infer:counts"}, true
+	if k := parts.readyKey; k != "" {
+		return verdict{status: InProgressStatus, reason: "LessReady", message: k + ": " + status[k].(string), by: "infer:counts"}, true
 	}
 	// Work listed as pending (NodeMaintenance's pendingPods, the pods still to evict): a
 	// list of status named pending… that is not empty.
