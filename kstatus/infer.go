@@ -2,7 +2,6 @@ package kstatus
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -28,17 +27,13 @@ type KindInfo struct {
 	// past run, unless of the kind's own noun: a TestExecution's latestExecution), lists a
 	// terminal success (Succeeded, Completed, Passed, ...), the enum of the
 	// conditions' types lists an outcome (Succeeded, Complete, Completed, Finished),
-	// status has a completion time (completionTime, finishedAt, endTime, ...), or spec has
+	// status has a completion time (completionTime, finishedAt, endTime, ...) or a boolean
+	// named for the end of the run or of a stage of it (completed, runnerCompleted), or spec has
 	// a run's limits (backoffLimit, ttlSecondsAfterFinished, activeDeadlineSeconds,
 	// runPolicy). An object of such a kind is Current only once its run has ended (rule 6f).
 	Finishes bool
 	// FinishesBy says what in the definition made Finishes true, for messages.
 	FinishesBy string
-	// CompletionFlags are the booleans the schema declares in status that say a run, or a
-	// stage of it, has ended (completed, finished, runnerCompleted, reportCompleted), in
-	// name order. A kind with any finishes (Finishes); an object's run has ended when the
-	// flags it has are all true.
-	CompletionFlags []string
 }
 
 // finishes reports whether k's phase vocabulary has a terminal success; known is false when
@@ -92,17 +87,6 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 		names, _ := spec["names"].(map[string]any)
 		kind, _ := names["kind"].(string)
 		info.Finishes, info.FinishesBy = schemaFinishes(status, property(root, "spec"), kindNoun(kind))
-		if props, _ := status["properties"].(map[string]any); len(props) > 0 {
-			for k, p := range props {
-				if pm, _ := p.(map[string]any); pm["type"] == "boolean" && completionFlag(k) {
-					info.CompletionFlags = append(info.CompletionFlags, k)
-				}
-			}
-			sort.Strings(info.CompletionFlags)
-			if len(info.CompletionFlags) > 0 && !info.Finishes {
-				info.Finishes, info.FinishesBy = true, "its definition has status."+info.CompletionFlags[0]
-			}
-		}
 		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}} {
 			s := status
 			for _, p := range path {
@@ -132,10 +116,16 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 			return true, "its definition has status." + k
 		}
 	}
-	for _, k := range completionFlags {
-		if p, _ := props[k].(map[string]any); p != nil && p["type"] == "boolean" {
-			return true, "its definition has status." + k
+	// A boolean named for the end of the run or of a stage of it (completed,
+	// runnerCompleted), the first by name.
+	flag := ""
+	for k, p := range props {
+		if pm, _ := p.(map[string]any); pm["type"] == "boolean" && completionFlag(k) && (flag == "" || k < flag) {
+			flag = k
 		}
+	}
+	if flag != "" {
+		return true, "its definition has status." + flag
 	}
 	specProps, _ := spec["properties"].(map[string]any)
 	for _, k := range runSpecFields {
