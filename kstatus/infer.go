@@ -522,19 +522,17 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	if r == "" {
 		return verdict{}, false
 	}
-	sentence := strings.IndexByte(r, ' ') >= 0
-	name := r
-	if sentence {
-		name = "Error"
-	}
 	if tr != nil {
 		tr.note("status.reason", r)
 	}
-	msg := "status.reason is " + r
-	if m, _ := status["message"].(string); m != "" && !sentence {
+	// A reason written as a sentence is its own message; a name is given with status.message.
+	sentence := strings.IndexByte(r, ' ') >= 0
+	name, msg := r, "status.reason is "+r
+	if m, _ := status["message"].(string); m != "" {
 		msg += ": " + m
-	} else if sentence {
-		msg = "status.reason: " + r
+	}
+	if sentence {
+		name, msg = "Error", "status.reason: "+r
 	}
 	switch {
 	case !sentence && classifyReason(r) == reasonTerminal, sentence && classifyMessage(r) == reasonTerminal:

@@ -66,19 +66,19 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		cv.message += ", though Ready is True"
 		return cv, true
 	}
-	// And a fraction short in a field named for readiness ("ready": "1/3"): the object's own
-	// count, but one that says in so many words how many of how many are ready, where a
-	// controller sets Ready once some are (ShardingSphere's "Some pods are ready").
+	// And status.ready false, the object's own flag, beside a Ready condition its controller
+	// sets on every pass whatever became of the work (Prefect's work pool with no worker
+	// ready yet): not ready is the news.
 	if st.parts.readyFalse {
-		// status.ready false, the object's own flag, beside a Ready condition its
-		// controller sets on every pass whatever became of the work (Prefect's work pool
-		// with no worker ready yet): not ready is the news.
 		if tr != nil {
 			tr.note("status.ready", false)
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady",
 			message: "status.ready is false, though Ready is True", by: "infer:counts"}, true
 	}
+	// And a fraction short in a field named for readiness ("ready": "1/3"): the object's own
+	// count, but one that says in so many words how many of how many are ready, where a
+	// controller sets Ready once some are (ShardingSphere's "Some pods are ready").
 	if k := st.parts.readyKey; k != "" {
 		if tr != nil {
 			tr.note("status."+k, status[k])
