@@ -177,7 +177,13 @@
 //	      is a count, not a state, and is not read. A type whose last word is Conflict or
 //	      Conflicts (PoolConflict) is a failure. A past-participle type False (ResourceOwned)
 //	      is Failed when its reason or message names an error a person must fix ("Refusing to
-//	      reconcile"), and otherwise not read.
+//	      reconcile"); InProgress when its reason names the work under way (InProgress,
+//	      Updating, Waiting: MilvusUpdated False, MilvusComponentsUpdating) or when it is the
+//	      object's only condition, which then is its summary (Intel's EthernetNodeConfig
+//	      Updated False, PostUpdateReboot); otherwise not read. Updated is a state reached,
+//	      not something that befell the object: five operators write it so (Milvus's
+//	      MilvusUpdated, OpenYurt's AppUpdated, etcd-druid's AllMembersUpdated, Intel's
+//	      Updated, Tortoise's VerticalRecommendationUpdated), none of them as news.
 //	    - A message "starts with a transient word" when its first word, up to a space or a
 //	      punctuation mark, is one: "ProvisioningRequest is expired" does not.
 //	    - Progressing False whose reason names an error a person must fix is Failed, over

@@ -154,10 +154,15 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			case class == condParticiple && c.status == "False" && rc.notMet.status != FailedStatus:
 				// False of another participle (TeleportResourceOwned) is as often the other
 				// of two states as a state not reached: only a reason or message that names
-				// an error a person must fix makes it news.
-				if v := notTrue(c, t); v.status == FailedStatus {
+				// an error a person must fix makes it news. It is a state not reached yet
+				// when its reason names the work under way (MilvusUpdated False,
+				// MilvusComponentsUpdating; Intel's Updated False, InProgress), or when it is
+				// the object's only condition, which then is the object's summary.
+				v := notTrue(c, t)
+				v.by = "infer:conditions"
+				if v.status == FailedStatus || rc.notMet.status == "" &&
+					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason)) {
 					rc.notMet = v
-					rc.notMet.by = "infer:conditions"
 				}
 			}
 			continue

@@ -595,6 +595,6 @@ var abnormalParticiples = map[string]bool{
 	"rejected": true, "failed": true, "degraded": true, "paused": true, "suspended": true,
 	"stopped": true, "killed": true, "crashed": true, "aborted": true, "errored": true,
 	"corrupted": true, "missed": true, "delayed": true, "stalled": true, "requested": true,
-	"modified": true, "changed": true, "updated": true, "unhealthy": true, "lost": true,
+	"modified": true, "changed": true, "unhealthy": true, "lost": true,
 	"detached": true, "isolated": true, "partitioned": true, "fenced": true,
 }
