@@ -191,11 +191,23 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	} else {
 		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
 	}
-	conds := f.list(status, "conditions", "status.conditions")
+	tr := opts.tracer()
+	var conds []any
+	if held, ok := status["conditions"].(map[string]any); ok && cr == nil && rules[groupKind{g, f.kind}] == nil {
+		// A kind no rule names whose schema keeps its conditions in an object (Tortoise's
+		// status.conditions.tortoiseConditions): the server validated it against that
+		// schema, so it is the operator's shape, not a malformed list. Its lists of
+		// conditions are read as the conditions.
+		conds = heldConditions(held)
+		if tr != nil {
+			tr.note("status.conditions", fmt.Sprintf("an object; %d conditions read from its lists", len(conds)))
+		}
+	} else {
+		conds = f.list(status, "conditions", "status.conditions")
+	}
 	if f.err != nil {
 		return malformed(f.err)
 	}
-	tr := opts.tracer()
 	if tr != nil && hasGen && hasObs {
 		tr.note("metadata.generation", gen)
 		tr.note("status.observedGeneration", obs)

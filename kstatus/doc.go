@@ -257,7 +257,9 @@
 //	      MetalLB's ConfigurationState), and Inactive (not yet doing what the object is for: a service
 //	      provisioning, a platform installing) unless the spec asks for it (spec.active
 //	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
-//	      Unknown in status.phase or status.state.
+//	      Unknown in status.phase or status.state, and a state reached negated by Un or
+//	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
+//	      failure, below).
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
@@ -515,7 +517,11 @@
 // a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes", "true") is
 // malformed. A status.observedGeneration is read only when metadata.generation is
 // present: without one there is nothing to compare it with, and whatever it holds does
-// not decide.
+// not decide. A status.conditions that is an object rather than a list is malformed on a
+// kind some rule names, whose schema is known; on any other kind the server validated it
+// against the operator's own schema, so it is that operator's shape: its lists of
+// conditions (entries with a type and a status, as Tortoise's
+// status.conditions.tortoiseConditions) are read as the conditions, in key order.
 //
 // # Why Ready is honoured
 //

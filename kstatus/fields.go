@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"time"
 )
@@ -345,4 +346,25 @@ func (f *fields) condStr(m map[string]any, t, key string) string {
 		f.fail("status.conditions["+t+"]."+key, "a string", v)
 	}
 	return s
+}
+
+// heldConditions returns the conditions a status keeps in an object rather than a list
+// (status.conditions.tortoiseConditions): the entries, in key order, of each of its lists
+// whose first entry has a type and a status. Other lists there (recommendations, records)
+// are not conditions.
+func heldConditions(held map[string]any) []any {
+	keys := make([]string, 0, len(held))
+	for k, v := range held {
+		if l, ok := v.([]any); ok && len(l) > 0 {
+			if m, ok := l[0].(map[string]any); ok && m["type"] != nil && m["status"] != nil {
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	var conds []any
+	for _, k := range keys {
+		conds = append(conds, held[k].([]any)...)
+	}
+	return conds
 }

@@ -69,6 +69,13 @@ func phaseClassOfValue(s string) phaseKind {
 	if namesFailure(w) {
 		return phaseFailed
 	}
+	// A state reached, negated (Unbound, Unprovisioned, NotAllocated): not reached yet.
+	// Unhealthy, a failure, is in phases itself.
+	for _, neg := range [...]string{"un", "not"} {
+		if len(w) > len(neg) && w[:len(neg)] == neg && phases[w[len(neg):]] == phaseUp {
+			return phaseProgressing
+		}
+	}
 	if k := compoundClass(s); k != phaseUnknown {
 		return k
 	}
