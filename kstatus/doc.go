@@ -72,7 +72,14 @@
 //     controller created, the own condition the object's work. InProgress with its reason,
 //     Failed as in 6a, and on a kind that finishes Failed when its reason names a failure
 //     (SeedImageBuildFailure: the run's). The own condition True is the object's state
-//     reached, and no run is waited for beyond it.
+//     reached, and no run is waited for beyond it. And by a condition named for a state
+//     reached (Healthy, Synced, a past participle: ClusterSizeAligned) False for the
+//     latest generation that turned False after Ready turned True: the object has lost
+//     that state since, or not reached it yet, and Ready's True is the older news
+//     (ClickHouse Inc.'s KeeperCluster: Healthy False, ReplicasNotReady, while a replica
+//     joins). InProgress, or Failed as in 6a. Not when the object is stopped or paused
+//     (status.phase or state, or the condition's reason, says so): what a stop leaves
+//     unavailable is what was asked for.
 //     False or Unknown is InProgress, with its reason and message,
 //     unless it says a person must act (Failed: severity Error, or a terminal reason or
 //     message, as in 6a), or the rest of the object (rule 6) says more: a failure, a run

@@ -27,6 +27,9 @@ import (
 //     when the migration may run, and report its end by Succeeded. So does a kind whose
 //     definition says it finishes (KindInfo.Finishes) with no outcome at all: its Ready
 //     says the run was set up. InProgress.
+//   - A state lost since: a condition named for a state reached, False for the latest
+//     generation, that turned False after Ready turned True (lostSinceReady). InProgress,
+//     or Failed when its reason says a person must act.
 //
 // found is false when nothing outranks Ready: the object is Current.
 func readyOutranked(f *fields, ready condition, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) (v verdict, found bool) {
@@ -89,6 +92,7 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	if run.succeeded || run.done.status != "" || run.failure.status != "" || st.class == phaseDone {
 		return verdict{}, false // an outcome: the run, if it is one, has ended
 	}
+
 	rf := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	// A condition named for the readiness of the object's own kind (SeedImageReady on a
 	// SeedImage) says more than a Ready that reports the resources it created: True is the
@@ -112,6 +116,17 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		v.message += ", though Ready is True"
 		return v, true
 	}
+	// And a state reached that the object has lost, or not reached, since Ready turned
+	// True: a condition of such a type False for the latest generation, turned so after
+	// Ready did (ClickHouse's Healthy False, ReplicasNotReady, four minutes after a Ready
+	// True its controller sets while some replicas serve). Ready's True is the older news.
+	// Not on an object stopped or paused (its state or the condition's reason says so):
+	// what a stop leaves unavailable is what was asked for.
+	if st.class != phaseSuspended && !stopWord(st.value) && !stoppedPhase(status) {
+		if v, ok := lostSinceReady(f, ready, conds, gen, hasGen); ok {
+			return v, true
+		}
+	}
 	under := run.running || run.started || st.class == phaseRunning
 	if !under {
 		if info := rf.kindInfo(); info == nil || !info.Finishes {
@@ -134,6 +149,74 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	}
 	return verdict{status: InProgressStatus, reason: "NotFinished",
 		message: "Ready is True, but " + what + " and no outcome yet (the kind finishes: " + why + ")", by: "infer:finishes"}, true
+}
+
+// lostSinceReady finds a condition named for a state reached (Healthy, Synced, a type
+// whose last word is a past participle: ClusterSizeAligned, ReplicaStartupSucceeded),
+// False, not stale, whose lastTransitionTime is after Ready's: InProgress, or Failed when
+// its reason names an error a person must fix (notTrue).
+func lostSinceReady(f *fields, ready condition, conds []any, gen int64, hasGen bool) (verdict, bool) {
+	at, _ := ready.raw["lastTransitionTime"].(string)
+	if at == "" {
+		return verdict{}, false
+	}
+	for _, e := range conds {
+		m, _ := e.(map[string]any)
+		t, _ := m["type"].(string)
+		if m["status"] != "False" || t == "" || t == "Ready" {
+			continue
+		}
+		switch classifyCondition(t) {
+		case condPositive, condParticiple, condDone:
+		default:
+			if !isInferOrReady(t) {
+				continue
+			}
+		}
+		since, _ := m["lastTransitionTime"].(string)
+		if !before(at, since) {
+			continue
+		}
+		c := f.condFrom(m, t)
+		if f.err != nil {
+			return verdict{}, false
+		}
+		if _, stale := staleCondition(f, c, t, gen, hasGen, nil); stale || f.err != nil {
+			continue
+		}
+		if stopWord(c.reason) || pauseWord(c.reason) {
+			continue
+		}
+		v := notTrue(c, t)
+		v.by = "infer:conditions"
+		v.message += ", since Ready turned True"
+		return v, true
+	}
+	return verdict{}, false
+}
+
+// stoppedPhase reports a status.phase or status.state that says the object is stopped,
+// paused or suspended (KubeBlocks' Cluster phase Stopped).
+func stoppedPhase(status map[string]any) bool {
+	for _, k := range [...]string{"phase", "state"} {
+		if s, _ := status[k].(string); s != "" && (stopWord(s) || pauseWord(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pauseWord reports a reason that says the object is paused or suspended
+// (ReconcilePaused, SyncSuspended).
+func pauseWord(reason string) bool {
+	it := wordIter{s: reason}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "paused", "suspended", "pause", "suspend":
+			return true
+		}
+	}
+	return false
 }
 
 // before reports whether the time a, as a condition's lastTransitionTime is written, is
