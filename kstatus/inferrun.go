@@ -19,6 +19,11 @@ type runConditions struct {
 	running   bool    // Running True
 	started   bool    // Created, Scheduled, Submitted, Admitted or Started True
 	runType   string  // the type that set running or started, for messages
+	// lostFalse is the condition named for a state reached (Healthy, a past participle,
+	// an outcome) False, not stale and not for a stop or a pause, that turned so last, and
+	// lostType its type: readyOutranked weighs it against Ready's time (lostSinceReady).
+	lostFalse map[string]any
+	lostType  string
 	// progressing is the first condition True whose type says a change is under way
 	// (…InProgress, or Progressing with a reason that does not say it is done), which
 	// outranks a Ready True (readyOutranked).
@@ -102,6 +107,12 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue
 		}
 		if !c.isTrue() {
+			if at, _ := m["lastTransitionTime"].(string); at != "" && c.status == "False" &&
+				(class == condPositive || class == condParticiple || class == condDone) &&
+				(rc.lostFalse == nil || before(rc.lostFalse["lastTransitionTime"].(string), at)) &&
+				!stopWord(c.reason) && !pauseWord(c.reason) {
+				rc.lostFalse, rc.lostType = m, t
+			}
 			switch {
 			case class == condDone && c.status == "False" && rc.failure.status == "":
 				// A run's outcome not reached, with a reason that names an error a person

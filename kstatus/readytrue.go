@@ -122,8 +122,8 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// True its controller sets while some replicas serve). Ready's True is the older news.
 	// Not on an object stopped or paused (its state or the condition's reason says so):
 	// what a stop leaves unavailable is what was asked for.
-	if st.class != phaseSuspended && !stopWord(st.value) && !stoppedPhase(status) {
-		if v, ok := lostSinceReady(f, ready, conds, gen, hasGen); ok {
+	if run.lostFalse != nil && st.class != phaseSuspended && !stopWord(st.value) && !stoppedPhase(status) {
+		if v, ok := lostSinceReady(f, ready, run); ok {
 			return v, true
 		}
 	}
@@ -151,48 +151,26 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		message: "Ready is True, but " + what + " and no outcome yet (the kind finishes: " + why + ")", by: "infer:finishes"}, true
 }
 
-// lostSinceReady finds a condition named for a state reached (Healthy, Synced, a type
-// whose last word is a past participle: ClusterSizeAligned, ReplicaStartupSucceeded),
-// False, not stale, whose lastTransitionTime is after Ready's: InProgress, or Failed when
-// its reason names an error a person must fix (notTrue).
-func lostSinceReady(f *fields, ready condition, conds []any, gen int64, hasGen bool) (verdict, bool) {
-	at, _ := ready.raw["lastTransitionTime"].(string)
-	if at == "" {
+// lostSinceReady reads the condition named for a state reached (Healthy, Synced, a type
+// whose last word is a past participle: ClusterSizeAligned, ReplicaStartupSucceeded) that
+// turned False last, as judgeRunConditions found it (not stale, not for a stop or a pause):
+// if that was after Ready turned True, InProgress, or Failed when its reason names an error
+// a person must fix (notTrue).
+func lostSinceReady(f *fields, ready condition, run runConditions) (verdict, bool) {
+	if run.lostFalse == nil {
 		return verdict{}, false
 	}
-	for _, e := range conds {
-		m, _ := e.(map[string]any)
-		t, _ := m["type"].(string)
-		if m["status"] != "False" || t == "" || t == "Ready" {
-			continue
-		}
-		switch classifyCondition(t) {
-		case condPositive, condParticiple, condDone:
-		default:
-			if !isInferOrReady(t) {
-				continue
-			}
-		}
-		since, _ := m["lastTransitionTime"].(string)
-		if !before(at, since) {
-			continue
-		}
-		c := f.condFrom(m, t)
-		if f.err != nil {
-			return verdict{}, false
-		}
-		if _, stale := staleCondition(f, c, t, gen, hasGen, nil); stale || f.err != nil {
-			continue
-		}
-		if stopWord(c.reason) || pauseWord(c.reason) {
-			continue
-		}
-		v := notTrue(c, t)
-		v.by = "infer:conditions"
-		v.message += ", since Ready turned True"
-		return v, true
+	if readyAt, _ := ready.raw["lastTransitionTime"].(string); !before(readyAt, run.lostFalse["lastTransitionTime"]) {
+		return verdict{}, false
 	}
-	return verdict{}, false
+	c := f.condFrom(run.lostFalse, run.lostType)
+	if f.err != nil {
+		return verdict{}, false
+	}
+	v := notTrue(c, run.lostType)
+	v.by = "infer:conditions"
+	v.message += ", since Ready turned True"
+	return v, true
 }
 
 // stoppedPhase reports a status.phase or status.state that says the object is stopped,
