@@ -182,7 +182,11 @@
 //	      latest spec not acted on yet. A run's outcome still decides first.
 //	    - A condition Unknown whose message is a number alone (Cilium's IPsAvailable, "253")
 //	      is a count, not a state, and is not read. A type whose last word is Conflict or
-//	      Conflicts (PoolConflict) is a failure. A past-participle type False (ResourceOwned)
+//	      Conflicts (PoolConflict) is a failure. A type named for a failure False whose
+//	      message names an error ("cannot", "failed", "invalid": Bitwarden's FailedSync
+//	      False, "... cannot both be enabled") records the error the other way round: never
+//	      Current; Failed when its reason or message says a person must act, as for
+//	      Unknown. Such a type False with a message of success, or none, says nothing. A past-participle type False (ResourceOwned)
 //	      is Failed when its reason or message names an error a person must fix ("Refusing to
 //	      reconcile"); InProgress when its reason names the work under way (InProgress,
 //	      Updating, Waiting: MilvusUpdated False, MilvusComponentsUpdating) or when it is the

@@ -151,6 +151,19 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 					classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
 					rc.failure.status = FailedStatus
 				}
+			case class == condFailure && c.status == "False" && rc.failure.status == "" && failureText(c.message):
+				// A condition named for an error, False, whose message names one
+				// (Bitwarden's FailedSync False, ReconciliationFailed: "Invalid ... cannot
+				// both be enabled"): the controller records the error with the status the
+				// other way round. Others write such a condition False with a message of
+				// success ("Provision ... succeeded."), or none. Never Current; Failed when
+				// the error is one retrying does not clear, as for Unknown above.
+				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
+					message: t + " condition is False, but reports an error: " + c.message, by: "infer:conditions"}
+				if clientError(c.message) || classifyReason(c.reason) == reasonTerminal ||
+					classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
+					rc.failure.status = FailedStatus
+				}
 			case class == condValidity && c.status == "False" && rc.notMet.status != FailedStatus:
 				// The controller found the spec invalid: a person must change it, unless the
 				// reason or message says the check waits on something.
