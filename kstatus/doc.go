@@ -246,7 +246,7 @@
 //	      under way: TALM's clusters[].state complete beside Progressing True), and Healthy, Ready,
 //	      Available, Bound, Active, Established, Deployed, Online, OK, Green, Provisioned,
 //	      Externally Provisioned, Stable, Synced, Serving, Operational, Up, Reconciled,
-//	      Applied, Allocated, Reserved, and a workload moved to another site, as disaster
+//	      Applied, Allocated, Reserved, Installed, and a workload moved to another site, as disaster
 //	      recovery names it: FailedOver, FailedBack, Relocated (not failures).
 //	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
@@ -268,7 +268,8 @@
 //	      MetalLB's ConfigurationState), and Inactive (not yet doing what the object is for: a service
 //	      provisioning, a platform installing) unless the spec asks for it (spec.active
 //	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
-//	      Unknown in status.phase or status.state, and a state reached negated by Un or
+//	      Unknown in status.phase or status.state, work not begun (Inqueue, Planned,
+//	      NotStarted, Unscheduled), and a state reached negated by Un or
 //	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
 //	      failure, below).
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,

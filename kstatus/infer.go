@@ -232,7 +232,7 @@ var phases = map[string]phaseKind{
 	"ok": phaseUp, "green": phaseUp, "provisioned": phaseUp, "stable": phaseUp,
 	"synced": phaseUp, "serving": phaseUp, "operational": phaseUp, "up": phaseUp,
 	"externallyprovisioned": phaseUp, "reconciled": phaseUp, "applied": phaseUp,
-	"allocated": phaseUp, "reserved": phaseUp,
+	"allocated": phaseUp, "reserved": phaseUp, "installed": phaseUp,
 
 	"running": phaseRunning,
 
@@ -276,6 +276,9 @@ var phases = map[string]phaseKind{
 	"wait": phaseProgressing, "partial": phaseProgressing, "outofsync": phaseProgressing,
 	"scheduled": phaseProgressing, "rolling": phaseProgressing, "rollingupdate": phaseProgressing,
 	"awaited": phaseProgressing, "awaiting": phaseProgressing,
+	// Not begun yet: queued (Volcano's Inqueue), planned, not started, not scheduled.
+	"inqueue": phaseProgressing, "planned": phaseProgressing, "notstarted": phaseProgressing,
+	"unscheduled": phaseProgressing,
 	"rebalancing": phaseProgressing, "reconfiguring": phaseProgressing, "downgrading": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
