@@ -72,8 +72,8 @@ type query struct {
 	schemeType reflect.Type
 	// reuseSlices is Options.ReuseSlices.
 	reuseSlices bool
-	// compress is Options.CompressCompact.
-	compress bool
+	// compressor is Options.Compressor.
+	compressor Compressor
 	// ckind is what the query's compact objects share (see compactKind); nil until a plan
 	// with a Compact field for it is built (New or Update, serialized).
 	ckind *compactKind
@@ -126,7 +126,7 @@ func New(queries []QuerySpec, opts Options) (*Accumulator, error) {
 			scheme:      scheme,
 			schemeType:  known[spec.GVK],
 			reuseSlices: opts.ReuseSlices,
-			compress:    opts.CompressCompact,
+			compressor:  opts.Compressor,
 		}
 		q.store = newStore(a, spec.Name, spec.GVK)
 		q.store.schemeType = q.schemeType

@@ -60,7 +60,7 @@ type compactObject struct {
 type compactKind struct {
 	gvk schema.GroupVersionKind
 	t   reflect.Type // the struct type, such as corev1.Pod
-	// z compresses and decompresses the query's objects (Options.CompressCompact); nil
+	// z compresses and decompresses the query's objects (Options.Compressor); nil
 	// when they are held uncompressed.
 	z *zcodec
 }
@@ -119,7 +119,7 @@ func (c Compact[T]) Status() kstatus.Result {
 
 // Name, Namespace and ResourceVersion return the object's metadata fields, read from its
 // encoding without decoding it (a scan of a few dozen bytes, no allocation; with
-// Options.CompressCompact, from the uncompressed head kept beside the compressed object).
+// Options.Compressor, from the uncompressed head kept beside the compressed object).
 // The strings share memory with the encoding: keeping one keeps the whole encoding alive.
 func (c Compact[T]) Name() string { return c.c.metaString(metaNameField) }
 
@@ -131,7 +131,7 @@ func (c Compact[T]) ResourceVersion() string { return c.c.metaString(metaResourc
 
 // Meta decodes the object's metadata alone (labels, annotations, owner references and the
 // rest, but managedFields if they were stripped): a fraction of a Get for objects whose spec
-// and status are the bulk. The result is the caller's own. With Options.CompressCompact it
+// and status are the bulk. The result is the caller's own. With Options.Compressor it
 // decompresses the whole object first, then decodes the metadata alone.
 func (c Compact[T]) Meta() (*metav1.ObjectMeta, error) {
 	if c.c == nil {
@@ -141,7 +141,7 @@ func (c Compact[T]) Meta() (*metav1.ObjectMeta, error) {
 }
 
 // Size returns the length of the object's encoding (compressed, with its uncompressed head, if
-// Options.CompressCompact is set), the bulk of what the view holds for it; 0 for the zero
+// Options.Compressor is set), the bulk of what the view holds for it; 0 for the zero
 // Compact.
 func (c Compact[T]) Size() int {
 	if c.c == nil {
@@ -239,6 +239,11 @@ func (co *compactObject) decode() (runtime.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(data) == 0 {
+		// Every object compacted has metadata, so its encoding is never empty: this one was
+		// cut short, and decoding it would give an object of no name without a word.
+		return nil, fmt.Errorf("accumulator: decode compact %s: no encoding", co.kind.gvk.Kind)
+	}
 	// The generated Unmarshal copies every string and byte slice out of data, so the object
 	// shares nothing with a buffer that decompression reuses.
 	if err := u.Unmarshal(data); err != nil {
@@ -328,8 +333,8 @@ func compactElem(t reflect.Type) reflect.Type {
 func (q *query) compactKind() *compactKind {
 	if q.ckind == nil {
 		q.ckind = &compactKind{gvk: q.spec.GVK, t: q.schemeType}
-		if q.compress {
-			q.ckind.z = &zcodec{}
+		if q.compressor != nil {
+			q.ckind.z = &zcodec{c: q.compressor}
 		}
 	}
 	return q.ckind

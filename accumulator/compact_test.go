@@ -16,6 +16,7 @@ import (
 
 	"github.com/kates-dev/kates/accumulator"
 	"github.com/kates-dev/kates/kstatus"
+	"github.com/kates-dev/kates/zstdcompact"
 )
 
 // compactSnapshot is typedSnapshot's compact twin.
@@ -87,7 +88,7 @@ func TestCompactAndStructViewsAgree(t *testing.T) {
 	t.Run("struct", func(t *testing.T) { want = scriptTypedStream(t, storeForms[1], cms, deploys, pods) })
 
 	held := func(o *accumulator.Options) { o.Snapshot = (*compactSnapshot)(nil) }
-	compressed := func(o *accumulator.Options) { o.CompressCompact = true }
+	compressed := func(o *accumulator.Options) { o.Compressor = zstdcompact.New() }
 	heldCompressed := func(o *accumulator.Options) { held(o); compressed(o) }
 	unstructuredCopy := func(_ testing.TB, u *unstructured.Unstructured) any { return u.DeepCopy() }
 	for _, form := range []storeForm{
@@ -117,7 +118,11 @@ func TestCompactGetIsTheCallersOwn(t *testing.T) {
 }
 
 func testCompactGetIsTheCallersOwn(t *testing.T, compress bool) {
-	acc := mustNew(t, accumulator.Options{Snapshot: (*compactSnapshot)(nil), CompressCompact: compress},
+	opts := accumulator.Options{Snapshot: (*compactSnapshot)(nil)}
+	if compress {
+		opts.Compressor = zstdcompact.New()
+	}
+	acc := mustNew(t, opts,
 		cmQuery("ConfigMaps", ""),
 		accumulator.QuerySpec{Name: "Deployments", GVK: deploymentGVK},
 		accumulator.QuerySpec{Name: "Pods", GVK: podGVK})
@@ -229,7 +234,11 @@ func testCompactShardFeeds(t *testing.T, compress bool) {
 	var snap struct {
 		ConfigMaps []accumulator.Compact[*corev1.ConfigMap]
 	}
-	acc := mustNew(t, accumulator.Options{Overlay: ov, Snapshot: &snap, CompressCompact: compress}, spec)
+	opts := accumulator.Options{Overlay: ov, Snapshot: &snap}
+	if compress {
+		opts.Compressor = zstdcompact.New()
+	}
+	acc := mustNew(t, opts, spec)
 	st := acc.Store("ConfigMaps")
 	if !st.Compact() {
 		t.Fatal("the store does not compact")

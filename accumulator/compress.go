@@ -3,90 +3,83 @@ package accumulator
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/zstd"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// Compressed compact objects (Options.CompressCompact).
+// Compressed compact objects (Options.Compressor).
 //
 // Objects of one query repeat most of their bytes: field tags, label and annotation keys, a
-// workload's Pod template, the same image names. zstd on one object alone finds little of
-// that (a ConfigMap of testdata/realistic: 1,847 B to 638), so each query compresses against
-// a raw dictionary (zstd's "content prefix": history the encoder may refer back to, with no
-// trained tables) that is the protobuf encoding of the first object the query compacts. The
-// dictionary is set once and never changed, so that every object of the query decodes with
-// the same decoder for the store's life, and it costs one object's bytes per query.
+// workload's Pod template, the same image names. A compressor working on one object alone
+// finds little of that, so each query has a Codec of its own, made from the protobuf encoding
+// of the first object the query compacts, which the codec may keep as its dictionary. The
+// codec is made once and never changed, so that every object of the query decodes with the
+// same codec for the store's life.
 //
-// A compressed object keeps a small uncompressed head beside the frame: an encoded object
-// whose metadata holds only name, namespace and resource version, so that Name, Namespace and
-// ResourceVersion still read without decompressing, as they do from an uncompressed encoding.
-// Status is computed before the object is encoded, as without compression.
+// A compressed object keeps a small uncompressed head beside the compressed bytes: an encoded
+// object whose metadata holds only name, namespace and resource version, so that Name,
+// Namespace and ResourceVersion still read without decompressing, as they do from an
+// uncompressed encoding. Status is computed before the object is encoded, as without
+// compression.
+//
+// The codec itself lives outside this package (package zstdcompact holds the one kates
+// ships, with zstd), so that a program that never compresses does not link a compression
+// library.
 
-// zdictID names the dictionary in each frame. Every query has its own decoder, which knows
-// only its own dictionary, so one ID serves all.
-const zdictID = 1
+// A Compressor makes the Codec of each query whose compact objects are held compressed
+// (Options.Compressor). Package github.com/kates-dev/kates/zstdcompact provides one.
+type Compressor interface {
+	// NewCodec returns the codec for one query's objects. first is the protobuf encoding of
+	// the first object the query compacts; the codec may keep a copy of it (or of a part)
+	// as its dictionary, but must not keep first itself, which is reused. It is called once
+	// per query, from the goroutine that compacts the query's objects.
+	NewCodec(first []byte) (Codec, error)
+}
 
-// zmaxDecoded bounds what one frame may decompress to, so that a corrupt frame claiming a
-// huge size cannot make DecodeAll allocate it. The API server refuses objects far smaller.
-const zmaxDecoded = 64 << 20
+// A Codec compresses and decompresses one query's objects. Its methods must be safe for
+// concurrent use: a query's objects are compacted on one goroutine, but snapshots are read
+// (and their objects decompressed) from any number.
+type Codec interface {
+	// Compress appends src, compressed, to dst and returns the result.
+	Compress(dst, src []byte) []byte
+	// Decompress appends src, decompressed, to dst and returns the result; an error if src
+	// is not what Compress made (a damaged object), or would decompress to more than the
+	// codec allows.
+	Decompress(dst, src []byte) ([]byte, error)
+}
 
-// zwindow is the encoder's window: how far back a match may reach. Objects are small, so a
-// larger window would find little more, and it sizes the encoder's buffers.
-const zwindow = 32 << 10
-
-// zmaxDict bounds the dictionary: the first object's encoding, or its first zmaxDict bytes.
-const zmaxDict = zwindow / 2
-
-// zcodec compresses one query's compact objects. Its state is made from the first object it
-// compresses, once; it is safe for concurrent use (EncodeAll and DecodeAll are).
+// zcodec holds one query's Codec, made by its Compressor from the first object it compacts.
 type zcodec struct {
+	c     Compressor
 	mu    sync.Mutex
-	state atomic.Pointer[zstate]
+	codec atomic.Pointer[Codec]
 }
 
-type zstate struct {
-	enc *zstd.Encoder
-	dec *zstd.Decoder
-}
-
-// errNoDictionary is decompress's error for a frame of a codec that has compressed nothing:
-// only a corrupt object can hold one.
+// errNoDictionary is decompress's error for an object of a query that has compressed
+// nothing: only a corrupt object can be one.
 var errNoDictionary = errors.New("accumulator: compressed compact object of a query that has compressed none")
 
-// stateFor returns z's state, making it with first (a protobuf message, copied) as the
-// dictionary if there is none yet.
-func (z *zcodec) stateFor(first []byte) (*zstate, error) {
-	if s := z.state.Load(); s != nil {
-		return s, nil
+// codecFor returns z's codec, making it from first (a protobuf message) if there is none yet.
+func (z *zcodec) codecFor(first []byte) (Codec, error) {
+	if c := z.codec.Load(); c != nil {
+		return *c, nil
 	}
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	if s := z.state.Load(); s != nil {
-		return s, nil
+	if c := z.codec.Load(); c != nil {
+		return *c, nil
 	}
-	dict := slices.Clone(first[:min(len(first), zmaxDict)])
-	// The encoder's tables and history are the codec's fixed cost, once per query: one
-	// encoder (objects are compacted in each query's reflector goroutine, one at a time),
-	// the fastest level and a small window keep it under a megabyte, where zstd's defaults
-	// take 11 MB. No checksum: the bytes never leave memory.
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(zdictID, dict), zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true), zstd.WithEncoderLevel(zstd.SpeedFastest),
-		zstd.WithWindowSize(zwindow))
+	c, err := z.c.NewCodec(first)
 	if err != nil {
-		return nil, fmt.Errorf("zstd encoder: %w", err)
+		return nil, fmt.Errorf("accumulator: compressor: %w", err)
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderDictRaw(zdictID, dict), zstd.WithDecoderMaxMemory(zmaxDecoded),
-		zstd.WithDecoderLowmem(true))
-	if err != nil {
-		return nil, fmt.Errorf("zstd decoder: %w", err)
+	if c == nil {
+		return nil, errors.New("accumulator: compressor made no codec")
 	}
-	s := &zstate{enc: enc, dec: dec}
-	z.state.Store(s)
-	return s, nil
+	z.codec.Store(&c)
+	return c, nil
 }
 
 // sizedMarshaler is what the generated types of built-in kinds implement besides Marshal:
@@ -132,14 +125,14 @@ func (z *zcodec) compact(m protoMarshaler) (*compactObject, error) {
 			return nil, err
 		}
 	}
-	s, err := z.stateFor(plain)
+	c, err := z.codecFor(plain)
 	if err != nil {
 		return nil, err
 	}
 	head := appendHead(make([]byte, 0, 64), plain)
 	out := zbufs.Get().(*[]byte)
 	defer releaseBuf(out)
-	*out = s.enc.EncodeAll(plain, (*out)[:0])
+	*out = c.Compress((*out)[:0], plain)
 	data := make([]byte, len(head)+len(*out))
 	copy(data, head)
 	copy(data[len(head):], *out)
@@ -181,15 +174,16 @@ func (co *compactObject) message() (msg []byte, buf *[]byte, err error) {
 	if co.zhead <= 0 {
 		return co.data, nil, nil
 	}
-	if co.kind == nil || co.kind.z == nil || int(co.zhead) > len(co.data) {
+	if co.kind == nil || co.kind.z == nil || int(co.zhead) >= len(co.data) {
+		// (A head with nothing after it is an object cut short: no codec's output is empty.)
 		return nil, nil, fmt.Errorf("accumulator: compact %s: not a compressed object", co.kindName())
 	}
-	s := co.kind.z.state.Load()
-	if s == nil {
+	c := co.kind.z.codec.Load()
+	if c == nil {
 		return nil, nil, errNoDictionary
 	}
 	buf = zbufs.Get().(*[]byte)
-	*buf, err = s.dec.DecodeAll(co.data[co.zhead:], (*buf)[:0])
+	*buf, err = (*c).Decompress((*buf)[:0], co.data[co.zhead:])
 	if err != nil {
 		return nil, buf, fmt.Errorf("accumulator: decompress compact %s: %w", co.kindName(), err)
 	}

@@ -78,15 +78,17 @@ type Options struct {
 	// way.
 	Snapshot any
 
-	// CompressCompact makes compact objects (see Compact) held compressed: each query's
-	// objects with zstd (github.com/klauspost/compress), against a dictionary that is the
-	// protobuf encoding of the first object the query compacts, kept once per query and never
-	// changed. Name, Namespace and ResourceVersion are kept uncompressed beside, and Status is
-	// computed on arrival as without compression; Get and Meta decompress first. It trades CPU
-	// on arrival and on every Get, Meta and delta for memory: see the kates package
-	// documentation's Compact views for the measured figures. Default false: compact objects
-	// are held as their protobuf encoding. Struct fields are unaffected.
-	CompressCompact bool
+	// Compressor, if set, makes compact objects (see Compact) held compressed: each query's
+	// objects by a Codec of its own, which the Compressor makes from the protobuf encoding
+	// of the first object the query compacts and which is never changed. Name, Namespace
+	// and ResourceVersion are kept uncompressed beside, and Status is computed on arrival as
+	// without compression; Get and Meta decompress first. It trades CPU on arrival and on
+	// every Get, Meta and delta for memory: see the kates package documentation's Compact
+	// views for the measured figures. Package github.com/kates-dev/kates/zstdcompact
+	// provides one (zstd against that first object as a raw dictionary); it lives apart so
+	// that a program that never compresses links no compression library. Default nil:
+	// compact objects are held as their protobuf encoding. Struct fields are unaffected.
+	Compressor Compressor
 
 	// Scheme knows the typed Go structs of the kinds it has registered. It is used to convert
 	// unstructured objects into typed snapshot fields and to check that a snapshot field can

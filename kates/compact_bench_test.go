@@ -21,6 +21,7 @@ import (
 
 	"github.com/kates-dev/kates/accumulator"
 	"github.com/kates-dev/kates/internal/protodecode"
+	"github.com/kates-dev/kates/zstdcompact"
 )
 
 // Compact views against struct views, without a cluster: the objects are testdata/realistic's
@@ -185,7 +186,7 @@ type viewMode int
 const (
 	structMode     viewMode = iota // Go structs, as a Watch into struct fields
 	compactMode                    // compact, protobuf
-	compressedMode                 // compact, compressed (CompressCompact)
+	compressedMode                 // compact, compressed (Compressor: zstdcompact)
 )
 
 func (m viewMode) String() string { return [...]string{"struct", "compact", "compressed"}[m] }
@@ -211,7 +212,9 @@ func fillView(tb testing.TB, mode viewMode, cms, pods [][]byte) (*accumulator.Ac
 	if compact {
 		share = nil
 		opts.Snapshot = (*benchCompactView)(nil)
-		opts.CompressCompact = mode == compressedMode
+		if mode == compressedMode {
+			opts.Compressor = zstdcompact.New()
+		}
 		snap = &benchCompactView{}
 	}
 	dec := protodecode.NewObjectDecoder(nil, Scheme, protodecode.Options{StripManagedFields: true, Share: share})
@@ -267,7 +270,7 @@ func heapOf(fill func() any, objects int) float64 {
 
 // BenchmarkCompactViewMemory reports the heap a complete view holds per object (store, view
 // and the consumer's first snapshot), B/object, for a struct view, a compact one and a
-// compressed compact one (CompressCompact) of the same objects, and their ratios: 10,000
+// compressed compact one (zstdcompact) of the same objects, and their ratios: 10,000
 // ConfigMaps and 3,000 Pods, each kind alone, and both; of copies that differ only in
 // identity (same=) and of objects that differ as a real cluster's do (varied=, see vary*).
 func BenchmarkCompactViewMemory(b *testing.B) {

@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/zstdcompact"
 )
 
 // compactSnap and structSnap are the same queries, held compact and as structs.
@@ -74,7 +75,7 @@ func views(t *testing.T, cs compactSnap, ss structSnap) (compact, structs map[st
 // that the two views hold the same objects with the same statuses through creates, updates,
 // deletes, a label change that takes an object out of the selector and one that brings another
 // in, other writers (the controllers' Pods and statuses), and the client's own writes, shown
-// by both at once, before their watches deliver them; with and without CompressCompact.
+// by both at once, before their watches deliver them; with and without a Compressor (zstdcompact).
 func TestCompactViewAgreesWithStructs(t *testing.T) {
 	for _, compress := range []bool{false, true} {
 		t.Run(fmt.Sprintf("compress=%v", compress), func(t *testing.T) { testCompactViewAgreesWithStructs(t, compress) })
@@ -103,7 +104,11 @@ func testCompactViewAgreesWithStructs(t *testing.T, compress bool) {
 		{Name: "Deployments", Kind: "deploy", Namespace: ns},
 		{Name: "Pods", Kind: "pod", Namespace: ns, LabelSelector: "app=web"},
 	}
-	compactAcc, err := c.WatchWith(ctx, kates.WatchOptions{Snapshot: (*compactSnap)(nil), CompressCompact: compress}, queries...)
+	compactOpts := kates.WatchOptions{Snapshot: (*compactSnap)(nil)}
+	if compress {
+		compactOpts.Compressor = zstdcompact.New()
+	}
+	compactAcc, err := c.WatchWith(ctx, compactOpts, queries...)
 	require.NoError(t, err)
 	structAcc, err := c.Watch(ctx, queries...)
 	require.NoError(t, err)

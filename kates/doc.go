@@ -99,15 +99,17 @@
 // form): a compact field of another kind is an error, from WatchWith when Snapshot names it,
 // else from Update.
 //
-// WatchOptions.CompressCompact holds compact objects compressed with zstd
-// (github.com/klauspost/compress), each query's against a dictionary made of the first object
+// WatchOptions.Compressor set to zstdcompact.New() holds compact objects compressed with zstd
+// (github.com/klauspost/compress; package zstdcompact, which only programs that compress
+// link), each query's against a dictionary made of the first object
 // it compacts (kept once per query, never changed). Name, Namespace, ResourceVersion and
 // Status still read without decompressing; Get, Meta, each delta's metadata and a
 // FilteredUpdate predicate decompress the whole object first. Turn it on when memory is what
 // limits a view of thousands of objects per query and a pass reads few of them; leave it off
 // when passes Get most objects, or when queries hold few objects each, since each compressed
 // query keeps its codec (about 0.7 MB). As measured (kates' BenchmarkCompactViewMemory,
-// BenchmarkCompactGet, BenchmarkCompactArrival and accumulator's BenchmarkCompactEncode; the
+// BenchmarkCompactGet, BenchmarkCompactArrival, accumulator's BenchmarkCompactEncode and
+// zstdcompact's BenchmarkCompress; the
 // README has the tables), on objects that differ as a cluster's do, compression holds
 // 0.36–0.40× the bytes per object of uncompressed compact views (1,075 B per object for 10,000
 // ConfigMaps and 3,000 Pods, against 2,820 compact and 4,915 as structs); a Get costs 1.4× a

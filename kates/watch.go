@@ -36,6 +36,9 @@ type (
 	// Compact is a snapshot element that holds its object encoded, as protobuf, with its
 	// computed kstatus, and decodes it on Get: see the package documentation's Compact views.
 	Compact[T any] = accumulator.Compact[T]
+	// Compressor holds compact views' objects compressed (WatchOptions.Compressor); package
+	// github.com/kates-dev/kates/zstdcompact provides one.
+	Compressor = accumulator.Compressor
 )
 
 // Delta types.
@@ -81,11 +84,13 @@ type WatchOptions struct {
 	// types still work. Every arriving version is converted, even those a slow consumer's
 	// Updates would skip: see accumulator.Options.Snapshot.
 	Snapshot any
-	// CompressCompact holds the objects of compact fields (Compact) compressed with zstd,
-	// against a dictionary per query made of its first object: less memory per object for
-	// more CPU on arrival and on every Get. Default false. See the package documentation's
-	// Compact views for the measured figures, and accumulator.Options.CompressCompact.
-	CompressCompact bool
+	// Compressor, if set, holds the objects of compact fields (Compact) compressed, each
+	// query's with a codec of its own made from its first object: less memory per object for
+	// more CPU on arrival and on every Get. zstdcompact.New() is the one kates ships (zstd);
+	// it is a package of its own so that a program that never compresses does not link
+	// zstd. Default nil. See the package documentation's Compact views for the measured
+	// figures, and accumulator.Options.Compressor.
+	Compressor Compressor
 	// WatchTimeout bounds each watch request: the watch is re-established, from where it left
 	// off, after between WatchTimeout and twice that. Re-establishing is when the API server
 	// re-checks authorization, so it bounds how long a revoked permission goes unnoticed.
@@ -254,14 +259,14 @@ func (c *Client) WatchWith(ctx context.Context, opts WatchOptions, queries ...Qu
 			_, unstructured := obj.(*Unstructured)
 			interned.internObject(obj, !unstructured)
 		},
-		ReuseSlices:     opts.ReuseSlices,
-		Snapshot:        opts.Snapshot,
-		CompressCompact: opts.CompressCompact,
-		Scheme:          Scheme,
-		Status:          statusFunc(opts.StatusRules, kindsLookup(facts)),
-		Observer:        accumulatorObserver(observed),
-		Sharder:         sharderOf(shards),
-		Check:           check,
+		ReuseSlices: opts.ReuseSlices,
+		Snapshot:    opts.Snapshot,
+		Compressor:  opts.Compressor,
+		Scheme:      Scheme,
+		Status:      statusFunc(opts.StatusRules, kindsLookup(facts)),
+		Observer:    accumulatorObserver(observed),
+		Sharder:     sharderOf(shards),
+		Check:       check,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kates: %w", err)

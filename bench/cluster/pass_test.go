@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/zstdcompact"
 )
 
 // BenchmarkViewPass measures a full pass over a complete view of N ConfigMaps and 3,000
@@ -57,7 +58,7 @@ func BenchmarkViewPass(b *testing.B) {
 			}},
 			peer{"kates-compressed", func(b *testing.B) {
 				var snap compactSnapshot
-				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil), CompressCompact: true}
+				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil), Compressor: zstdcompact.New()}
 				benchPass(b, objects, katesSession(ns, opts, &snap, kinds...), func() (int, error) {
 					return passCompact(&snap)
 				})

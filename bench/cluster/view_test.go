@@ -22,6 +22,7 @@ import (
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 
 	"github.com/kates-dev/kates/kates"
+	"github.com/kates-dev/kates/zstdcompact"
 )
 
 // viewSizes restricts BenchmarkView to some of its sizes, podsOnly and bootstrapSizes
@@ -69,7 +70,7 @@ func writeHeapProfile(b *testing.B, path string) {
 //   - kates-compact: Client.WatchWith with WatchOptions.Snapshot naming
 //     struct{ConfigMaps []kates.Compact[*corev1.ConfigMap]; Pods []kates.Compact[*corev1.Pod]}
 //     and the first Update into it: objects held as their protobuf encoding (issue 37).
-//   - kates-compressed: kates-compact with WatchOptions.CompressCompact: each encoding kept
+//   - kates-compressed: kates-compact with WatchOptions.Compressor set to zstdcompact.New(): each encoding kept
 //     zstd-compressed against a per-query dictionary.
 //   - controller-runtime: its cache with its defaults (typed, protobuf, managedFields kept).
 //   - controller-runtime-strip: its cache with DefaultTransform set to
@@ -117,7 +118,7 @@ func BenchmarkView(b *testing.B) {
 			}},
 			peer{"kates-compressed", func(b *testing.B) {
 				var snap compactSnapshot
-				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil), CompressCompact: true}
+				opts := kates.WatchOptions{Snapshot: (*compactSnapshot)(nil), Compressor: zstdcompact.New()}
 				benchView(b, objects, katesSession(ns, opts, &snap, kinds...))
 				if got := len(snap.ConfigMaps) + len(snap.Pods); got < objects {
 					b.Fatalf("snapshot holds %d objects, want at least %d", got, objects)

@@ -22,6 +22,8 @@ var layers = [][]string{
 	{"kstatus/related", "kstatus/luahealth"},
 	// The core, no network.
 	{"accumulator"},
+	// Compression for compact views, linked only by the programs that compress.
+	{"zstdcompact"},
 	// The I/O shell: Client, Watch, Wait.
 	{"kates"},
 	// The fenced Lease protocol, kept out of kates: only election and shards link it.

@@ -20,7 +20,7 @@ var viewPeers = []struct{ key, label string }{
 	{"kates", "kates (Watch + first Update)"},
 	{"kates-shared", "kates, WatchOptions.SharedValues"},
 	{"kates-compact", "kates, Compact fields (WatchOptions.Snapshot)"},
-	{"kates-compressed", "kates, Compact fields compressed (WatchOptions.CompressCompact)"},
+	{"kates-compressed", "kates, Compact fields compressed (WatchOptions.Compressor: zstdcompact.New())"},
 	{"controller-runtime", "controller-runtime cache, defaults"},
 	{"controller-runtime-strip", "controller-runtime cache, TransformStripManagedFields"},
 	{"floor", "the floor: both LISTs as protobuf, undecoded"},
