@@ -240,13 +240,18 @@
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
-//	      Successful, Accomplished, and a test's or a verdict's Passed and Pass (a run's
+//	      Successful, Accomplished, an operation's outcome named by its participle
+//	      (Restored, Migrated, Exported, Imported, Processed, Finalized, Delivered), and a
+//	      test's or a verdict's Passed and Pass (a run's
 //	      outcome, which decides alone unless something failed; read from the entries
 //	      of a list, the parts listed so far, it does not outrank a condition of work
 //	      under way: TALM's clusters[].state complete beside Progressing True), and Healthy, Ready,
 //	      Available, Bound, Active, Established, Deployed, Online, OK, Green, Provisioned,
 //	      Externally Provisioned, Stable, Synced, Serving, Operational, Up, Reconciled,
-//	      Applied, Allocated, Reserved, Installed, and a workload moved to another site, as disaster
+//	      Applied, Allocated, Reserved, Installed, the participles of a state reached
+//	      (Configured, Attached, Mounted, Issued, Valid, Validated, InSync, Verified,
+//	      Converged, Joined, Bootstrapped, Updated, Upgraded, Enabled; not Accepted, which
+//	      is not yet acted on), and a workload moved to another site, as disaster
 //	      recovery names it: FailedOver, FailedBack, Relocated (not failures).
 //	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
@@ -269,13 +274,15 @@
 //	      provisioning, a platform installing) unless the spec asks for it (spec.active
 //	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
 //	      Unknown in status.phase or status.state, work not begun (Inqueue, Planned,
-//	      NotStarted, Unscheduled), and a state reached negated by Un or
+//	      NotStarted, Unscheduled), a lag behind the spec (NeedsUpdate, Outdated, Stale),
+//	      and a state reached negated by Un or
 //	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
 //	      failure, below).
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
 //	      Conflict, Failing (a failure being wound down, before Failed), a verdict's Fail,
+//	      BackOff, CrashLoop, Broken, Corrupt, Corrupted, OOMKilled, Denied, Revoked,
 //	      and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed). A failed state the controller says it

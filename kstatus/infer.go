@@ -223,6 +223,10 @@ var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
 	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
 	"succeed": phaseDone, "executed": phaseDone,
+	// An operation's outcome, named by its past participle: a restore, a migration, an
+	// export or import, a processing run finished.
+	"restored": phaseDone, "migrated": phaseDone, "exported": phaseDone, "imported": phaseDone,
+	"processed": phaseDone, "finalized": phaseDone, "delivered": phaseDone,
 	// A verdict's words (a test's or an experiment's, see isStateField): passed is a run's
 	// outcome; awaited is a verdict not given yet.
 	"passed": phaseDone, "pass": phaseDone,
@@ -233,6 +237,12 @@ var phases = map[string]phaseKind{
 	"synced": phaseUp, "serving": phaseUp, "operational": phaseUp, "up": phaseUp,
 	"externallyprovisioned": phaseUp, "reconciled": phaseUp, "applied": phaseUp,
 	"allocated": phaseUp, "reserved": phaseUp, "installed": phaseUp,
+	// States reached that operators name by a past participle (Configured, Attached, Issued,
+	// InSync, UPDATED), as condition types name them.
+	"configured": phaseUp, "attached": phaseUp, "mounted": phaseUp, "issued": phaseUp,
+	"valid": phaseUp, "validated": phaseUp, "insync": phaseUp, "verified": phaseUp,
+	"converged": phaseUp, "joined": phaseUp, "bootstrapped": phaseUp, "updated": phaseUp,
+	"upgraded": phaseUp, "enabled": phaseUp,
 
 	"running": phaseRunning,
 
@@ -279,6 +289,8 @@ var phases = map[string]phaseKind{
 	// Not begun yet: queued (Volcano's Inqueue), planned, not started, not scheduled.
 	"inqueue": phaseProgressing, "planned": phaseProgressing, "notstarted": phaseProgressing,
 	"unscheduled": phaseProgressing,
+	// Behind the spec: a change the controller has yet to make.
+	"needsupdate": phaseProgressing, "outdated": phaseProgressing, "stale": phaseProgressing,
 	"rebalancing": phaseProgressing, "reconfiguring": phaseProgressing, "downgrading": phaseProgressing,
 
 	"failed": phaseFailed, "failure": phaseFailed, "error": phaseFailed, "errored": phaseFailed,
@@ -287,6 +299,9 @@ var phases = map[string]phaseKind{
 	"timeout": phaseFailed, "timedout": phaseFailed, "invalid": phaseFailed,
 	"rejected": phaseFailed, "crashed": phaseFailed, "lost": phaseFailed,
 	"alreadyexists": phaseFailed, "conflict": phaseFailed, "fail": phaseFailed,
+	// Broken beyond what retrying clears: a crash loop, corrupt data, a refusal.
+	"backoff": phaseFailed, "crashloop": phaseFailed, "broken": phaseFailed, "corrupt": phaseFailed,
+	"corrupted": phaseFailed, "oomkilled": phaseFailed, "denied": phaseFailed, "revoked": phaseFailed,
 	// Failing is a failure the controller has seen and is winding down on (DevWorkspace's
 	// Failing, before Failed): nothing a waiter waits for comes of it.
 	"failing": phaseFailed,

@@ -76,6 +76,25 @@ func TestPhaseClassOf(t *testing.T) {
 		"Suspend":                phaseSuspended,
 		"Failing":                phaseFailed,
 		"":                       phaseUnknown,
+		// Participles of a state reached, an operation's outcome, a breakage, a lag behind
+		// the spec, work not begun, and a state reached negated.
+		"Configured":   phaseUp,
+		"IN_SYNC":      phaseUp,
+		"UPDATED":      phaseUp,
+		"Installed":    phaseUp,
+		"Restored":     phaseDone,
+		"Migrated":     phaseDone,
+		"CrashLoop":    phaseFailed,
+		"Corrupted":    phaseFailed,
+		"NEEDS_UPDATE": phaseProgressing,
+		"Outdated":     phaseProgressing,
+		"Inqueue":      phaseProgressing,
+		"NotStarted":   phaseProgressing,
+		"Unbound":      phaseProgressing,
+		"NotAllocated": phaseProgressing,
+		"Unhealthy":    phaseFailed, // not a negated Healthy: a failure of its own
+		"Started":      phaseUnknown,
+		"Accepted":     phaseUnknown, // accepted is not yet acted on
 	})
 }
 
