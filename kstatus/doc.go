@@ -111,7 +111,8 @@
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
 //	      Accepted, Programmed, Provided, Mounted, Attached, Registered or Enforced
 //	      (HeadPodReady, SecretSynced, RecommendationProvided; Kuadrant's Enforced
-//	      beside Accepted), or Reconcile or Reconciliation followed by Succeeded, Success,
+//	      beside Accepted), the one-word Passing, InSync, UpToDate, Compliant, Reachable
+//	      and Online (Built is a participle, below), or Reconcile or Reconciliation followed by Succeeded, Success,
 //	      Successful, Complete or Completed (kapp-controller's ReconcileSucceeded, which
 //	      also says the object is reconciled for as long as it exists, not a run: 6f),
 //	      and, when
@@ -129,7 +130,9 @@
 //	      (RolloutInProgress, UPDATE_IN_PROGRESS) is InProgress: the state holds while the
 //	      latest spec rolls out.
 //	    - A type whose last word is a past participle that befalls an object (Blocked,
-//	      Throttled, Locked, Evicted, Drifted: RolloutBlocked, SyncThrottled) True says what
+//	      Throttled, Locked, Evicted, Drifted, Violated, Disconnected, Limited:
+//	      RolloutBlocked, SyncThrottled), or Unhealthy (AppWrapper's, True while it resets
+//	      failed pods and retries), True says what
 //	      stops it, not whether that clears: Failed when its reason names an error a person
 //	      must fix (Quay's RolloutBlocked, ConfigInvalid), else left to the rest of
 //	      status, and InProgress where nothing else decides (6h: Shipper's Blocked,
@@ -140,11 +143,12 @@
 //	      failure, and False with a reason that names an error a person must fix is a run
 //	      that failed (Complete False, Fatal); work under way (Restarting, Pending, Queued, Initializing, Starting,
 //	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
-//	      Suspending, Synchronizing, a type ending in InProgress or Progressing, or any
-//	      one-word type ending in -ing) True is InProgress; Running True is
+//	      Suspending, Synchronizing, OutOfSync, NeedsUpdate, a type ending in InProgress
+//	      or Progressing, or any one-word type ending in -ing but a steady one: Sleeping,
+//	      Idling, Listening, Monitoring, Working) True is InProgress; Running True is
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
 //	      Started True is a run begun (6f).
-//	    - A failure: a type Failed, Failure, Error, Errored or Degraded, or one whose last
+//	    - A failure: a type Failed, Failure, Error, Errored, Degraded or TimedOut, or one whose last
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
 //	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;

@@ -348,7 +348,10 @@ const (
 // types that name a failure or a degraded state.
 var condClasses = map[string]condClass{
 	"failed": condFailure, "failure": condFailure, "error": condFailure, "errored": condFailure,
-	"degraded": condFailure,
+	"degraded": condFailure, "timedout": condFailure,
+	// Unhealthy says what befell the object, not that it failed for good (AppWrapper's
+	// Unhealthy True, FoundFailedPods, while it resets and retries).
+	"unhealthy": condBefell,
 
 	"complete": condDone, "completed": condDone, "finished": condDone, "succeeded": condDone,
 	"done": condDone, "accomplished": condDone,
@@ -365,6 +368,14 @@ var condClasses = map[string]condClass{
 	"resuming": condBusy, "stopping": condBusy, "synchronizing": condBusy, "syncing": condBusy,
 
 	"suspended": condSuspended, "paused": condSuspended,
+
+	// One word for a state reached that is not a participle: a check passing, a copy in sync
+	// or up to date, a target compliant, reachable or online.
+	"passing": condPositive, "insync": condPositive, "uptodate": condPositive,
+	"compliant": condPositive, "reachable": condPositive, "online": condPositive,
+	"built": condParticiple,
+	// One word for work still to do: out of sync, an update needed.
+	"outofsync": condBusy, "needsupdate": condBusy,
 }
 
 // classifyCondition sorts a condition type: a type in condClasses (any case), or one whose
@@ -500,7 +511,7 @@ func classifyConditionType(t string) condClass {
 		// A type that is one word naming an activity (Synchronizing, Rebalancing,
 		// Draining): True is work under way. Not a longer name ending in one
 		// (AvailableForProvisioning), which says what the object is ready for.
-		if np == 0 && nl > 4 && string(last[nl-3:nl]) == "ing" {
+		if np == 0 && nl > 4 && string(last[nl-3:nl]) == "ing" && !steadyActivities[string(last[:nl])] {
 			return condBusy
 		}
 	}
@@ -604,4 +615,6 @@ var abnormalParticiples = map[string]bool{
 	"corrupted": true, "missed": true, "delayed": true, "stalled": true, "requested": true,
 	"modified": true, "changed": true, "unhealthy": true, "lost": true,
 	"detached": true, "isolated": true, "partitioned": true, "fenced": true,
+	"violated": true, "disconnected": true, "saturated": true, "halted": true,
+	"unregistered": true, "limited": true,
 }

@@ -123,6 +123,17 @@ func TestClassifyCondition(t *testing.T) {
 		"FailedStart":              condFailure,
 		"FailedCreate":             condFailure,
 		"FailureDomainsReady":      condPositive, // failure is not its first word alone
+		"Passing":                  condPositive, // a check passing: a state, not work
+		"InSync":                   condPositive,
+		"UpToDate":                 condPositive,
+		"Sleeping":                 condOther, // a steady state, not work under way
+		"Unhealthy":                condBefell,
+		"TimedOut":                 condFailure,
+		"OutOfSync":                condBusy,
+		"PolicyViolated":           condBefell,
+		"Disconnected":             condBefell,
+		"ScalingLimited":           condBefell,
+		"Built":                    condParticiple,
 	})
 }
 
