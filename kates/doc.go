@@ -100,22 +100,21 @@
 // else from Update.
 //
 // WatchOptions.Compressor set to zstdcompact.New() holds compact objects compressed with zstd
-// (github.com/klauspost/compress; package zstdcompact, which only programs that compress
-// link), each query's against a dictionary made of the first object
-// it compacts (kept once per query, never changed). Name, Namespace, ResourceVersion and
-// Status still read without decompressing; Get, Meta, each delta's metadata and a
-// FilteredUpdate predicate decompress the whole object first. Turn it on when memory is what
-// limits a view of thousands of objects per query and a pass reads few of them; leave it off
-// when passes Get most objects, or when queries hold few objects each, since each compressed
-// query keeps its codec (about 0.7 MB). As measured (kates' BenchmarkCompactViewMemory,
-// BenchmarkCompactGet, BenchmarkCompactArrival, accumulator's BenchmarkCompactEncode and
-// zstdcompact's BenchmarkCompress; the
-// README has the tables), on objects that differ as a cluster's do, compression holds
-// 0.36–0.40× the bytes per object of uncompressed compact views (1,075 B per object for 10,000
-// ConfigMaps and 3,000 Pods, against 2,820 compact and 4,915 as structs); a Get costs 1.4× a
-// decode from the wire for a Pod and 2.8× for a small ConfigMap, with the same allocations;
-// compacting an arriving object costs 4–6 µs more in isolation, 11–22 µs more of the process's
-// CPU (garbage collection included) when a view is filled.
+// (github.com/klauspost/compress; package zstdcompact, which only programs that compress link),
+// each query's against a dictionary made of the first object it compacts (kept once per query,
+// never changed). Name, Namespace, ResourceVersion and Status still read without decompressing;
+// Get, Meta, each delta's metadata and a FilteredUpdate predicate decompress the whole object
+// first. Turn it on when memory is what limits a view of thousands of objects per query and a
+// pass reads few of them; leave it off when passes Get most objects, or when queries hold few
+// objects each, since each compressed query keeps its codec (about 0.7 MB). As measured (kates'
+// BenchmarkCompactViewMemory, BenchmarkCompactGet, BenchmarkCompactArrival, accumulator's
+// BenchmarkCompactEncode and zstdcompact's BenchmarkCompress; the README has the tables), on
+// objects that differ as a cluster's do, compression holds 0.36–0.40× the bytes per object of
+// uncompressed compact views (1,075 B per object for 10,000 ConfigMaps and 3,000 Pods, against
+// 2,820 compact and 4,915 as structs); a Get costs 1.4× a decode from the wire for a Pod and
+// 2.8× for a small ConfigMap, with the same allocations; compacting an arriving object costs
+// 4–6 µs more in isolation, 11–22 µs more of the process's CPU (garbage collection included)
+// when a view is filled.
 //
 // # Outages
 //
