@@ -454,8 +454,9 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
-// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused,
-// Refusing, Conflicted or Conflicting (Gateway API's reason for a policy or route another
+// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
+// (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
+// Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
 // overrides; ConflictingMachineHealthCheckDetected) or
 // Intervention ("User Intervention Required": a person must act), Abort or Aborted (the
 // controller gave up: AbortProcessing), or with a subject

@@ -220,6 +220,9 @@ var terminalWords = map[string]bool{
 	// Conflicted: Gateway API's reason for a policy or route another one overrides by
 	// precedence (Accepted False): it stays so until a person resolves the conflict.
 	"conflicted": true, "conflicting": true,
+	// A change the API or the software will not take: an immutable field changed, an
+	// incompatible version.
+	"immutable": true, "incompatible": true,
 }
 
 // limitWords follow max or maximum in a text that says a limit of tries was reached.
@@ -284,19 +287,24 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	if text == "" {
 		return reasonUnclear
 	}
-	terminal, subject, errWord, transient, lastTerminal, not, max, in, already := false, false, false, false, false, false, false, false, false
+	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot, afterMax, afterIn, afterAlready := not, max, in, already
+		afterNot, afterMax, afterIn, afterAlready, afterConn := not, max, in, already, conn
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
+		conn = string(w) == "connection"
 		in = string(w) == "in"
 		already = string(w) == "already"
 		max = string(w) == "max" || string(w) == "maximum"
 		switch {
+		case afterConn && string(w) == "refused":
+			// "ConnectionRefused", "connection refused": a server not listening yet, which
+			// a retry clears; not a refusal of access.
+			transient = true
 		case afterMax && limitWords[string(w)]:
 			// "after maximum attempts", "max retries (5) exceeded": a limit reached.
 			terminal, lastTerminal = true, true

@@ -47,6 +47,10 @@ func TestClassifyReason(t *testing.T) {
 		"Error":                           reasonUnclear,
 		"ReconciliationFailed":            reasonUnclear,
 		"":                                reasonUnclear,
+		"ConnectionRefused":               reasonTransient, // a server not listening yet
+		"AccessRefused":                   reasonTerminal,
+		"ImmutableFieldChanged":           reasonTerminal,
+		"IncompatibleVersion":             reasonTerminal,
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
