@@ -186,7 +186,11 @@
 //	      latest spec not acted on yet. A run's outcome still decides first.
 //	    - A condition Unknown whose message is a number alone (Cilium's IPsAvailable, "253")
 //	      is a count, not a state, and is not read. A type whose last word is Conflict or
-//	      Conflicts (PoolConflict) is a failure. A type named for a failure False whose
+//	      Conflicts (PoolConflict) is a failure. A failure beside a condition of work
+//	      under way that undoes or recovers from it (a rollback, recovery, remediation,
+//	      retry, revert or restore: Pravega's Error True, UpgradeFailed, beside
+//	      RollbackInProgress True) is InProgress: the controller is acting on it, and the
+//	      work ends by itself. A type named for a failure False whose
 //	      message names an error ("cannot", "failed", "invalid": Bitwarden's FailedSync
 //	      False, "... cannot both be enabled") records the error the other way round: never
 //	      Current; Failed when its reason or message says a person must act, as for
@@ -240,7 +244,9 @@
 //	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
 //	    status to take on a failure, not one), nor in a list named history or ending in
 //	    History (the runs past of a schedule, KubeDL's Cron). The worst
-//	    value decides, and a state in progress whose status.reason is terminal is Failed; a
+//	    value decides, and a state in progress whose status.reason is terminal, or whose
+//	    status.message (or first of status.messages) is in the message words (EnMasse's
+//	    Address, Pending: "... already exists with resource name ..."), is Failed; a
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
@@ -297,7 +303,9 @@
 //	      refresh, resume or requeue (kube-fledged's Aborted, "will get refreshed during
 //	      next refresh cycle"), or the reason given beside the state (the field named as
 //	      the state's with Reason, vizierReason beside vizierPhase, else status.reason)
-//	      names work that ends by itself (Pixie's Unhealthy, ControlPlanePodsPending).
+//	      names work that ends by itself (Pixie's Unhealthy, ControlPlanePodsPending),
+//	      or, for a state at the top of status, status.message starts with a transient
+//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready").
 //	    - Suspended, Paused and Suspend: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
@@ -410,7 +418,11 @@
 //	    (status.completionTime, finishedAt, endTime and the like, or a boolean completed,
 //	    complete, finished or done, or one named for a stage's end (runnerCompleted,
 //	    reportCompleted: Gatling's, which a definition declaring them makes a kind that
-//	    finishes), true once the run ended, every one the object has; spec.backoffLimit,
+//	    finishes), true once the run ended, every one the object has, or a boolean of
+//	    the run's outcome, succeeded, success or successful (etcd-operator's EtcdBackup
+//	    and EtcdRestore): true is a run that ended well, false beside a text of why
+//	    (status.reason, Reason, message, error or errorMessage) one that failed, Failed;
+//	    spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
 //	    outcome type, whatever its status, or one naming the object's own outcome: the
@@ -437,7 +449,9 @@
 //	    (Hazelcast's CronHotBackup writes no status). A kind that declares none has
 //	    nothing to wait for: Current, saying
 //	    the kind publishes no status. Without the definition, Current, as kstatus cannot
-//	    know a controller exists.
+//	    know a controller exists; but InProgress (NoStatus) for a kind named for a run
+//	    (6f), which is written once the run is made or fails (etcd-operator's
+//	    EtcdBackup).
 //	6h. A status.reason beside nothing that decides (an operator that reports only a
 //	    reason and a message, or a reason beside a state no vocabulary knows) is Failed
 //	    when it names an error a person must fix (the reasons below; a sentence by the

@@ -479,6 +479,20 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			}
 			return verdict{status: CurrentStatus, message: "The run ended (status." + k + " is true)", by: "infer:outcome"}
 		}
+		if k, ok := outcomeFlag(status); k != "" && best.status != FailedStatus {
+			// A flag of the run's outcome: true is a run that ended well; false beside a text
+			// saying why is one that failed (false alone may be a run not ended yet).
+			if tr != nil {
+				tr.note("status."+k, ok)
+			}
+			if ok {
+				return verdict{status: CurrentStatus, message: "The run ended (status." + k + " is true)", by: "infer:outcome"}
+			}
+			if tk, text := failureTextOf(status); text != "" {
+				return verdict{status: FailedStatus, reason: "RunFailed",
+					message: "status." + k + " is false: " + text + " (status." + tk + ")", by: "infer:outcome"}
+			}
+		}
 		if why := run6.finishes(); why != "" {
 			msg := "Not finished: no condition or state says the run has ended (the kind finishes: " + why + ")"
 			if best.status == CurrentStatus && best.message != "" && (run.running || st.class == phaseRunning || run.started) {
@@ -505,6 +519,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 		spec, _ := m["spec"].(map[string]any)
 		switch {
+		case info == nil && runKindName(f.kind, spec):
+			// A kind named for a run (EtcdBackup, DataRestore) writes its status when the run
+			// is made or fails: none yet is a run not done yet.
+			return verdict{status: InProgressStatus, reason: "NoStatus",
+				message: "No status reported yet, and the kind is named for a run (" + f.kind + ")", by: "infer:no-status"}
 		case info == nil:
 			return verdict{status: CurrentStatus, message: "No status, and the kind's definition is not known: nothing to wait for", by: "infer:no-status"}
 		case info.HasStatus && schedulesRuns(f.kind, spec):
@@ -829,12 +848,14 @@ func staleCondition(f *fields, c condition, t string, gen int64, hasGen bool, tr
 		fmt.Sprintf("%s condition is for generation %d, but latest generation is %d", t, obs, gen)), true
 }
 
-// messageSuffix is ": " and status.message or status.reason, when the object has either.
+// messageSuffix is ": " and status.message (or the first of status.messages) or
+// status.reason, when the object has one.
 func messageSuffix(status map[string]any) string {
-	for _, k := range [...]string{"message", "reason"} {
-		if s, ok := status[k].(string); ok && s != "" {
-			return ": " + s
-		}
+	if s := statusMessage(status); s != "" {
+		return ": " + s
+	}
+	if s, ok := status["reason"].(string); ok && s != "" {
+		return ": " + s
 	}
 	return ""
 }

@@ -270,6 +270,13 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			}
 		}
 	}
+	if rc.failure.status == FailedStatus && rc.busy.status != "" && namesRecovery(rc.busyType) {
+		// A failure the controller is undoing (Pravega's Error True, UpgradeFailed, beside
+		// RollbackInProgress True): the rollback or recovery under way is the news, and it
+		// ends by itself.
+		rc.failure = verdict{status: InProgressStatus, reason: rc.busy.reason,
+			message: rc.busy.message + ", after " + rc.failure.message, by: rc.busy.by}
+	}
 	if rc.failure.status != "" {
 		rc.done = verdict{} // a failure and an outcome together: the failure is the news
 	}
@@ -278,6 +285,27 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		rc.busy, rc.progressing = verdict{}, verdict{}
 	}
 	return rc
+}
+
+// namesRecovery reports a condition type of work under way that undoes or recovers from a
+// failure: a rollback (RollbackInProgress, RollingBack), a recovery, a remediation, a
+// retry, a revert or a restore.
+func namesRecovery(t string) bool {
+	it := wordIter{s: t}
+	rolling := false
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "rollback", "recovering", "recovery", "remediating", "remediation", "retrying",
+			"retry", "reverting", "restoring":
+			return true
+		case "back":
+			if rolling {
+				return true
+			}
+		}
+		rolling = string(w) == "rolling"
+	}
+	return false
 }
 
 // busyTrue is the verdict of a condition c, of type t, True and saying work is under way.
@@ -473,6 +501,34 @@ var completionFields = [...]string{"completionTime", "completedAt", "completionT
 // run that ended.
 var completionFlags = [...]string{"completed", "complete", "finished", "done"}
 
+// outcomeFlags are status booleans that say how a run ended (etcd-operator's EtcdBackup
+// and EtcdRestore: succeeded true, or false beside the Reason it failed for): a kind that
+// has one finishes.
+var outcomeFlags = [...]string{"succeeded", "success", "successful"}
+
+// outcomeFlag returns the status boolean of outcomeFlags the object has, and its value; ""
+// when it has none.
+func outcomeFlag(status map[string]any) (key string, value bool) {
+	for _, k := range outcomeFlags {
+		if b, ok := status[k].(bool); ok {
+			return k, b
+		}
+	}
+	return "", false
+}
+
+// failureTextOf returns the first text status gives for a failure: status.reason (or
+// Reason, as etcd-operator's Go field without a JSON name writes it), message, error or
+// errorMessage, and its key; "" when there is none.
+func failureTextOf(status map[string]any) (key, text string) {
+	for _, k := range [...]string{"reason", "Reason", "message", "error", "errorMessage"} {
+		if s, ok := status[k].(string); ok && s != "" {
+			return k, s
+		}
+	}
+	return "", ""
+}
+
 // completedFlag returns the status boolean that says the run has ended (completed,
 // complete, finished or done true, or a stage's: runnerCompleted), or "": every such flag
 // the object has must be true (a stage not ended, reportCompleted false beside
@@ -583,6 +639,9 @@ func (rf *runFacts) finishesBy() string {
 	}
 	if flag != "" {
 		return "status has " + flag
+	}
+	if k, _ := outcomeFlag(rf.status); k != "" {
+		return "status has " + k
 	}
 	for _, k := range runSpecFields {
 		if _, ok := spec[k]; ok {
@@ -1222,6 +1281,11 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	if sc.class == phaseProgressing {
 		if r, _ := status["reason"].(string); classifyReason(r) == reasonTerminal {
 			sc.class = phaseFailed
+		} else if msg := statusMessage(status); msg != "" && classifyMessage(msg) == reasonTerminal {
+			// So is one whose message says so in the narrower words of messages (EnMasse's
+			// Address, phase Pending: "Address 'orders' already exists with resource name
+			// 'myspace.orders'").
+			sc.class = phaseFailed
 		}
 	}
 	// A failed state the controller says it will try again: a retry scheduled after the
@@ -1230,10 +1294,12 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	// work under way, not an end.
 	var retry string
 	if sc.class == phaseFailed && !sc.fromEntry {
-		if retry = retryScheduled(status); retry != "" || willRedo(status) || classifyReason(stateReason(status, best)) == reasonTransient {
-			// The last: the reason the controller gives beside the state names work that
-			// ends by itself (Pixie's vizierPhase Unhealthy, vizierReason
-			// ControlPlanePodsPending).
+		if retry = retryScheduled(status); retry != "" || willRedo(status) || classifyReason(stateReason(status, best)) == reasonTransient ||
+			best.i < 0 && best.k2 == "" && startsTransient(statusMessage(status)) {
+			// The last two: the reason the controller gives beside the state names work
+			// that ends by itself (Pixie's vizierPhase Unhealthy, vizierReason
+			// ControlPlanePodsPending), or its message starts by saying it waits
+			// (wireguard-operator's peer, status error: "Waiting for vpn to be ready").
 			sc.class = phaseProgressing
 		}
 	}
@@ -1307,6 +1373,19 @@ func stateReason(status map[string]any, at stateField) string {
 	}
 	r, _ := status["reason"].(string)
 	return r
+}
+
+// statusMessage returns status.message, or the first of status.messages (EnMasse writes a
+// list), or "".
+func statusMessage(status map[string]any) string {
+	if s, _ := status["message"].(string); s != "" {
+		return s
+	}
+	if l, _ := status["messages"].([]any); len(l) > 0 {
+		s, _ := l[0].(string)
+		return s
+	}
+	return ""
 }
 
 // retryScheduled returns the field of status that schedules the next try (a name starting
