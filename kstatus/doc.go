@@ -480,7 +480,10 @@
 // "YAML parse error", TLSCertificateExpired). A message is
 // terminal only with the first nine of those words, Refusing, Intervention, Permanent or
 // Permanently ("Failed permanently: ..."), "already exist" or "already exists" (a name
-// another object holds), "not supported"
+// another object holds), a constraint the spec breaks ("must be", "must not be" or "must
+// not" followed by anything but a state some object is to reach: "TTL must be 1 when
+// proxied", "must be set"; not "must be ready first"), a request to change it ("please
+// set", "please specify", "please provide"), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), or a subject and an error: in

@@ -288,15 +288,32 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonUnclear
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
+	must, please := 0, false // words since "must" (1: "must", 2: "must be" or "must not")
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot, afterMax, afterIn, afterAlready, afterConn := not, max, in, already, conn
+		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease := not, max, in, already, conn, must, please
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		conn = string(w) == "connection"
+		please = string(w) == "please"
+		switch {
+		case string(w) == "must":
+			must = 1
+		case must == 1 && (string(w) == "be" || string(w) == "not"), must == 2 && string(w) == "be" && afterNot:
+			must = 2
+		default:
+			must = 0
+		}
+		if afterMust == 2 && must == 0 && !requiredState(w) || afterPlease && (string(w) == "set" || string(w) == "specify" || string(w) == "provide") {
+			// A constraint the spec breaks ("TTL must be 1 when proxied", "MaxReplicas must
+			// not be smaller than MinReplicas", "must be set"), or a request to change it
+			// ("Please set Wireguard.Spec.Address"): a person must act. Not a state the
+			// object waits for ("must be ready before scaling").
+			terminal = true
+		}
 		in = string(w) == "in"
 		already = string(w) == "already"
 		max = string(w) == "max" || string(w) == "maximum"
@@ -332,6 +349,19 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonTerminal
 	}
 	return reasonUnclear
+}
+
+// requiredState reports a word that, after "must be", names a state some object is to
+// reach ("must be ready", "must be running first") rather than a value the spec must take.
+func requiredState(w []byte) bool {
+	switch string(w) {
+	case "ready", "running", "available", "healthy", "created", "deployed", "installed",
+		"initialized", "provisioned", "started", "complete", "completed", "finished", "done",
+		"reconciled", "synced", "bound", "attached", "mounted", "active", "established",
+		"scheduled", "online", "up", "in", "present", "reachable", "deleted", "removed":
+		return true
+	}
+	return false
 }
 
 // condClass sorts the condition types inference reads beyond the normal-true ones.
