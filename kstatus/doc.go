@@ -143,7 +143,9 @@
 //	      failure, and False with a reason that names an error a person must fix is a run
 //	      that failed (Complete False, Fatal); work under way (Restarting, Pending, Queued, Initializing, Starting,
 //	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
-//	      Suspending, Synchronizing, OutOfSync, NeedsUpdate, a type ending in InProgress
+//	      Suspending, Synchronizing, OutOfSync, NeedsUpdate, a type whose first word names a
+//	      change under way and whose last says nothing of its outcome (SpiceDB's
+//	      RollingDeployment, UpdatingConfig; not ScalingLimited or ScalingActive), a type ending in InProgress
 //	      or Progressing, or any one-word type ending in -ing but a steady one: Sleeping,
 //	      Idling, Listening, Monitoring, Working) True is InProgress; Running True is
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
@@ -285,6 +287,8 @@
 //	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
 //	      Unknown in status.phase or status.state, work not begun (Inqueue, Planned,
 //	      NotStarted, Unscheduled), a lag behind the spec (NeedsUpdate, Outdated, Stale),
+//	      a value that says something referred to is "not found" (Giant Swarm's
+//	      app-version-not-found: it may yet appear),
 //	      and a state reached negated by Un or
 //	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
 //	      failure, below).
@@ -486,7 +490,8 @@
 // set", "please specify", "please provide"), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
-// reasons too), or a subject and an error: in
+// reasons too), one of those words followed by Exhausted ("install retries exhausted",
+// RetriesExhausted), or a subject and an error: in
 // free text, "exceeded" or "timeout" is often a network call's. Anything else is unclear, and stays
 // InProgress.
 //

@@ -713,9 +713,10 @@ func schedulesRuns(kind string, spec map[string]any) bool {
 
 // suspensionAsked returns the spec field that asks for the object to be suspended or
 // paused (spec.suspend, spec.suspended, spec.paused or spec.pause true, or
-// spec.runPolicy.suspend true, as Kubeflow-style jobs have it), or "".
+// spec.runPolicy.suspend true, as Kubeflow-style jobs have it), or put to sleep
+// (spec.sleep true: Uffizzi's preview clusters; spec.hibernate), or "".
 func suspensionAsked(m map[string]any) string {
-	return askedIn(m, "suspend", "pause")
+	return askedIn(m, "suspend", "pause", "sleep", "hibernate")
 }
 
 // pauseAsked is suspensionAsked for pauses alone (spec.paused, spec.pause): a paused

@@ -120,9 +120,10 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// True: a condition of such a type False for the latest generation, turned so after
 	// Ready did (ClickHouse's Healthy False, ReplicasNotReady, four minutes after a Ready
 	// True its controller sets while some replicas serve). Ready's True is the older news.
-	// Not on an object stopped or paused (its state or the condition's reason says so):
+	// Not on an object stopped, paused or asleep (its state, a condition such as Sleep
+	// True, or the condition's reason says so):
 	// what a stop leaves unavailable is what was asked for.
-	if run.lostFalse != nil && st.class != phaseSuspended && !stopWord(st.value) && !stoppedPhase(status) {
+	if run.lostFalse != nil && run.suspended.status == "" && st.class != phaseSuspended && !stopWord(st.value) && !stoppedPhase(status) {
 		if v, ok := lostSinceReady(f, ready, run); ok {
 			return v, true
 		}

@@ -76,6 +76,12 @@ func phaseClassOfValue(s string) phaseKind {
 			return phaseProgressing
 		}
 	}
+	if saysNotFound(s) {
+		// Something the object refers to is not there (Giant Swarm's App state
+		// app-version-not-found): it may yet appear, or a person must change the spec;
+		// either way not a state to call done.
+		return phaseProgressing
+	}
 	if k := compoundClass(s); k != phaseUnknown {
 		return k
 	}
@@ -288,14 +294,15 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonUnclear
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
-	must, please := 0, false // words since "must" (1: "must", 2: "must be" or "must not")
+	must, please, limit := 0, false, false // must: 1 after "must", 2 after "must be" or "must not"
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease := not, max, in, already, conn, must, please
+		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease, afterLimit := not, max, in, already, conn, must, please, limit
+		limit = limitWords[string(w)]
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		conn = string(w) == "connection"
 		please = string(w) == "please"
@@ -322,6 +329,9 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// "ConnectionRefused", "connection refused": a server not listening yet, which
 			// a retry clears; not a refusal of access.
 			transient = true
+		case afterLimit && string(w) == "exhausted":
+			// "install retries exhausted", "RetriesExhausted": a limit reached.
+			terminal, lastTerminal = true, true
 		case afterMax && limitWords[string(w)]:
 			// "after maximum attempts", "max retries (5) exceeded": a limit reached.
 			terminal, lastTerminal = true, true
@@ -406,6 +416,9 @@ var condClasses = map[string]condClass{
 	"resuming": condBusy, "stopping": condBusy, "synchronizing": condBusy, "syncing": condBusy,
 
 	"suspended": condSuspended, "paused": condSuspended,
+	// Asleep: a suspension by another name (Uffizzi's Sleep True, "put to sleep manually").
+	"sleep": condSuspended, "sleeping": condSuspended, "asleep": condSuspended,
+	"hibernated": condSuspended, "hibernating": condSuspended,
 
 	// One word for a state reached that is not a participle: a check passing, a copy in sync
 	// or up to date, a target compliant, reachable or online.
@@ -492,6 +505,11 @@ func classifyConditionType(t string) condClass {
 	if terminalWords[string(last[:nl])] {
 		return condFailure // RetryLimitExceeded, AccessDenied, SpecInvalid
 	}
+	if np > 0 && changeWords[string(first[:nf])] && !saysOutcome(string(last[:nl])) {
+		// Named for a change under way, the activity first (SpiceDB's RollingDeployment,
+		// UpdatingConfig, ScalingReplicas): work under way, as Updating alone is.
+		return condBusy
+	}
 	if np > 0 && string(first[:nf]) == "failed" {
 		// Named as Kubernetes names its failure events, the failure first and then what
 		// failed (DevWorkspace's FailedStart, FailedCreate, FailedUpdate). Not a first
@@ -554,6 +572,33 @@ func classifyConditionType(t string) condClass {
 		}
 	}
 	return condOther
+}
+
+// saysNotFound reports a value with the words "not found" (or NotFound).
+func saysNotFound(s string) bool {
+	it := wordIter{s: s}
+	not := false
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if not && string(w) == "found" || string(w) == "notfound" {
+			return true
+		}
+		not = string(w) == "not"
+	}
+	return false
+}
+
+// saysOutcome reports a last word of a condition type that says how the activity its first
+// word names turned out, or whether it may run (ScalingLimited, ScalingActive,
+// UpdateFailed, UpgradeAllowed): such a type is read by that word, not as work under way.
+func saysOutcome(last string) bool {
+	if abnormalParticiples[last] || terminalWords[last] || condClasses[last] != condOther {
+		return true
+	}
+	switch last {
+	case "active", "allowed", "enabled", "disabled", "ready", "available", "possible", "supported":
+		return true
+	}
+	return false
 }
 
 // namesErrorType reports a condition type named for an error or a failure itself (Error,

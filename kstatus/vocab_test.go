@@ -51,6 +51,7 @@ func TestClassifyReason(t *testing.T) {
 		"AccessRefused":                   reasonTerminal,
 		"ImmutableFieldChanged":           reasonTerminal,
 		"IncompatibleVersion":             reasonTerminal,
+		"RetriesExhausted":                reasonTerminal,
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
@@ -59,6 +60,7 @@ func TestClassifyReason(t *testing.T) {
 		"Code: 403. Errors: permission denied":                 reasonTerminal,
 		"not ready: YAML parse error on templates/x.yaml":      reasonTerminal,
 		"Waiting for the webhook to be invalid-free again":     reasonTransient,
+		"[HelmRelease] install retries exhausted":              reasonTerminal,
 		"TTL must be 1 when proxied":                           reasonTerminal,
 		"the MaxReplicas must not be smaller than MinReplicas": reasonTerminal,
 		"vaultConnectionRef must be set":                       reasonTerminal,
@@ -136,7 +138,8 @@ func TestClassifyCondition(t *testing.T) {
 		"Passing":                  condPositive, // a check passing: a state, not work
 		"InSync":                   condPositive,
 		"UpToDate":                 condPositive,
-		"Sleeping":                 condOther, // a steady state, not work under way
+		"Sleeping":                 condSuspended, // asleep: a suspension by another name
+		"Listening":                condOther,     // a steady state, not work under way
 		"Unhealthy":                condBefell,
 		"TimedOut":                 condFailure,
 		"OutOfSync":                condBusy,
@@ -144,6 +147,10 @@ func TestClassifyCondition(t *testing.T) {
 		"Disconnected":             condBefell,
 		"ScalingLimited":           condBefell,
 		"Built":                    condParticiple,
+		"RollingDeployment":        condBusy, // the activity first
+		"UpdatingConfig":           condBusy,
+		"ScalingActive":            condOther, // whether it may run, not work
+		"Hibernated":               condSuspended,
 	})
 }
 
