@@ -366,7 +366,9 @@
 //	    entries of a list of status (Gatekeeper's byPod[].errors) and one object down
 //	    (error, errorMessage or a name ending in Error: Oathkeeper's
 //	    validation.validationError; Tyk's latestTransaction.error, a record of the
-//	    controller's own last operation); a last or previous error, or one under an
+//	    controller's own last operation), unless its text starts by saying it waits
+//	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress); a
+//	    last or previous error, or one under an
 //	    object named so for anything else (lastBackup), is history and is not read. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names

@@ -1849,6 +1849,17 @@ func (c *countFacts) see(k string, v any) {
 	}
 }
 
+// errorVerdict is the verdict of an error the controller reports in the field key, at path:
+// Failed, unless its text starts by saying it waits (COSI's BucketClaim, status.error
+// "waiting for Bucket to be provisioned"), which is work not done: InProgress.
+func errorVerdict(key, path, msg string) verdict {
+	v := verdict{status: FailedStatus, reason: reasonFromField(key), message: path + ": " + msg, by: "infer:errors"}
+	if startsTransient(msg) {
+		v.status = InProgressStatus
+	}
+	return v
+}
+
 // judgeCounts reads what operators publish beside conditions and states: counts of ready
 // against desired replicas, errors, and readiness flags. Each short count is InProgress,
 // an error Failed; a count that is met says nothing (the other steps decide). parts are the
@@ -1884,7 +1895,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		if tr != nil {
 			tr.note("status."+k, msg)
 		}
-		return verdict{status: FailedStatus, reason: reasonFromField(k), message: "status." + k + ": " + msg, by: "infer:errors"}
+		return errorVerdict(k, "status."+k, msg)
 	}
 	// A field named for the error of what the controller does (Hydra Maester's
 	// reconciliationError, provisioningError): the same, unless it is a last one.
@@ -1893,7 +1904,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			if tr != nil {
 				tr.note("status."+namedErr, msg)
 			}
-			return verdict{status: FailedStatus, reason: reasonFromField(namedErr), message: "status." + namedErr + ": " + msg, by: "infer:errors"}
+			return errorVerdict(namedErr, "status."+namedErr, msg)
 		}
 	}
 	// The same one object down, where an operator groups what it checked
@@ -1904,7 +1915,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			if tr != nil {
 				tr.note("status."+k+"."+k2, msg)
 			}
-			return verdict{status: FailedStatus, reason: reasonFromField(k2), message: "status." + k + "." + k2 + ": " + msg, by: "infer:errors"}
+			return errorVerdict(k2, "status."+k+"."+k2, msg)
 		}
 	}
 	// Errors reported per entry of a list (per pod, per member: Gatekeeper's byPod); the
