@@ -92,7 +92,6 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	if run.succeeded || run.done.status != "" || run.failure.status != "" || st.class == phaseDone {
 		return verdict{}, false // an outcome: the run, if it is one, has ended
 	}
-
 	rf := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	// A condition named for the readiness of the object's own kind (SeedImageReady on a
 	// SeedImage) says more than a Ready that reports the resources it created: True is the
@@ -121,8 +120,8 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// Ready did (ClickHouse's Healthy False, ReplicasNotReady, four minutes after a Ready
 	// True its controller sets while some replicas serve). Ready's True is the older news.
 	// Not on an object stopped, paused or asleep (its state, a condition such as Sleep
-	// True, or the condition's reason says so):
-	// what a stop leaves unavailable is what was asked for.
+	// True, or the condition's reason says so): what a stop leaves unavailable is what was
+	// asked for.
 	if run.lostFalse != nil && run.suspended.status == "" && st.class != phaseSuspended && !stopWord(st.value) && !stoppedPhase(status) {
 		if v, ok := lostSinceReady(f, ready, run); ok {
 			return v, true
