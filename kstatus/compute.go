@@ -192,8 +192,9 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
 	}
 	tr := opts.tracer()
+	r := rules[groupKind{g, f.kind}]
 	var conds []any
-	if held, ok := status["conditions"].(map[string]any); ok && cr == nil && rules[groupKind{g, f.kind}] == nil {
+	if held, ok := status["conditions"].(map[string]any); ok && cr == nil && r == nil {
 		// A kind no rule names whose schema keeps its conditions in an object (Tortoise's
 		// status.conditions.tortoiseConditions): the server validated it against that
 		// schema, so it is the operator's shape, not a malformed list. Its lists of
@@ -212,7 +213,6 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		tr.note("metadata.generation", gen)
 		tr.note("status.observedGeneration", obs)
 	}
-	r := rules[groupKind{g, f.kind}]
 	// The status rule applies unless a built-in kind rule (4) keeps the kind.
 	useRule := cr != nil && (r == nil || cr.src.Override)
 	if hasGen && hasObs && gen != obs {

@@ -145,12 +145,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// Failed when the error is one retrying the same spec does not clear (an
 				// API's client error, 4xx, or a reason or message terminal as in 6a), else
 				// InProgress.
-				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
-					message: t + " condition is Unknown: " + c.message, by: "infer:conditions"}
-				if clientError(c.message) || classifyReason(c.reason) == reasonTerminal ||
-					classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
-					rc.failure.status = FailedStatus
-				}
+				rc.failure = reportedError(c, t, " condition is Unknown: ")
 			case class == condFailure && c.status == "False" && rc.failure.status == "" && failureText(c.message):
 				// A condition named for an error, False, whose message names one
 				// (Bitwarden's FailedSync False, ReconciliationFailed: "Invalid ... cannot
@@ -158,12 +153,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// other way round. Others write such a condition False with a message of
 				// success ("Provision ... succeeded."), or none. Never Current; Failed when
 				// the error is one retrying does not clear, as for Unknown above.
-				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
-					message: t + " condition is False, but reports an error: " + c.message, by: "infer:conditions"}
-				if clientError(c.message) || classifyReason(c.reason) == reasonTerminal ||
-					classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
-					rc.failure.status = FailedStatus
-				}
+				rc.failure = reportedError(c, t, " condition is False, but reports an error: ")
 			case class == condValidity && c.status == "False" && rc.notMet.status != FailedStatus:
 				// The controller found the spec invalid: a person must change it, unless the
 				// reason or message says the check waits on something.
@@ -285,6 +275,19 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		rc.busy, rc.progressing = verdict{}, verdict{}
 	}
 	return rc
+}
+
+// reportedError is the verdict of an error that condition c, of type t, reports whatever its
+// status (Aiven's Error Unknown, Bitwarden's FailedSync False): Failed when the error is one
+// retrying the same spec does not clear (an API's client error, or a reason or message
+// terminal as in 6a), else InProgress. Its message is t, how, and c's message.
+func reportedError(c condition, t, how string) verdict {
+	v := verdict{status: InProgressStatus, reason: c.reasonOr(t), message: t + how + c.message, by: "infer:conditions"}
+	if clientError(c.message) || classifyReason(c.reason) == reasonTerminal ||
+		classifyReason(c.reason) != reasonTransient && classifyMessage(c.message) == reasonTerminal {
+		v.status = FailedStatus
+	}
+	return v
 }
 
 // namesRecovery reports a condition type of work under way that undoes or recovers from a
