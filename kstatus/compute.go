@@ -199,9 +199,16 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		// status.conditions.tortoiseConditions): the server validated it against that
 		// schema, so it is the operator's shape, not a malformed list. Its lists of
 		// conditions are read as the conditions.
-		conds = heldConditions(held)
+		conds = heldConditions(held, "conditions")
 		if tr != nil {
-			tr.note("status.conditions", fmt.Sprintf("an object; %d conditions read from its lists", len(conds)))
+			tr.note("status.conditions", fmt.Sprintf("an object; %d conditions read from it", len(conds)))
+		}
+	} else if _, listed := status["conditions"]; !listed && cr == nil && r == nil {
+		// Nor is a status whose conditions are kept elsewhere: in status.condition, or
+		// per part (status.functionConditions).
+		conds = partConditions(status)
+		if tr != nil && len(conds) > 0 {
+			tr.note("status.conditions", fmt.Sprintf("absent; %d conditions read from status.condition and objects of parts' conditions", len(conds)))
 		}
 	} else {
 		conds = f.list(status, "conditions", "status.conditions")

@@ -117,7 +117,9 @@
 //	      also says the object is reconciled for as long as it exists, not a run: 6f),
 //	      and, when
 //	      Unknown only, any other type whose last word is a past participle that does not
-//	      befall an object (Imported, but not Evicted or Throttled). True is
+//	      befall an object (Imported, but not Evicted or Throttled) nor names a need
+//	      (Required, Needed, Requested, Wanted, Desired: Liqo's OffloadingRequired False
+//	      is no need, not a state not reached). True is
 //	      Current; False or Unknown is InProgress with its reason and message, but Failed
 //	      when it is False with severity Error (Cluster API v1beta1's "given up", which
 //	      other providers copied; Warning and Info keep reconciling; and a part's severity
@@ -309,7 +311,17 @@
 //	      the state's with Reason, vizierReason beside vizierPhase, else status.reason)
 //	      names work that ends by itself (Pixie's Unhealthy, ControlPlanePodsPending),
 //	      or, for a state at the top of status, status.message starts with a transient
-//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready").
+//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready"). So is
+//	      a failed state whose last word says it is being undone (Reset, Resetting,
+//	      Retrying, Recovering, Reverting, Restoring, Remediating: the Bottlerocket update
+//	      operator's ErrorReset, which its controller answers by retrying after a
+//	      backoff), but not one that ends in the failure (RollbackFailed,
+//	      UploadFailedAfterRetry: the recovery is what failed).
+//	    - A state at the top of status no vocabulary knows, while a string field of spec
+//	      named state or ending in State asks for another by name (the Bottlerocket update
+//	      operator's status.current_state StagedAndPerformedUpdate and spec.state
+//	      RebootedIntoUpdate, the next step its controller set): InProgress, on the way to
+//	      the state asked. Not a stop asked (below).
 //	    - Suspended, Paused and Suspend: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
@@ -569,7 +581,18 @@
 // kind some rule names, whose schema is known; on any other kind the server validated it
 // against the operator's own schema, so it is that operator's shape: its lists of
 // conditions (entries with a type and a status, as Tortoise's
-// status.conditions.tortoiseConditions) are read as the conditions, in key order.
+// status.conditions.tortoiseConditions) are read as the conditions, in key order, and so
+// is each member that is one condition under other names (a status of True, False or
+// Unknown and a type in a field named type or condition: Function Mesh's
+// status.conditions.StatefulSet, {condition: StatefulSetReady, status: "False"}). A kind no
+// rule names without status.conditions may keep them elsewhere: one condition-shaped
+// object in status.condition, and, in objects whose name ends in Conditions, conditions or
+// lists of them per part (Function Mesh's status.functionConditions, Liqo's
+// status.remoteNamespacesConditions, keyed by remote cluster); these are read the same
+// way. Where parts report a condition of one type, the object's is the worst of them
+// (False, then Unknown, then True; the first in key order among equals): all the parts
+// are ready only if each is. A condition read from a part names it in its message when it
+// has none of its own ("FunctionReady is False (status.functionConditions.ex2)").
 //
 // # Why Ready is honoured
 //

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -350,13 +351,22 @@ func (f *fields) condStr(m map[string]any, t, key string) string {
 
 // heldConditions returns the conditions a status keeps in an object rather than a list
 // (status.conditions.tortoiseConditions): the entries, in key order, of each of its lists
-// whose first entry has a type and a status. Other lists there (recommendations, records)
-// are not conditions.
-func heldConditions(held map[string]any) []any {
+// whose first entry has a type and a status, and each member that is one condition keyed
+// by the part it is about (Function Mesh's status.conditions.StatefulSet, {condition:
+// StatefulSetReady, status: "False", action: Create}). Other lists there
+// (recommendations, records) are not conditions.
+func heldConditions(held map[string]any, field string) []any {
 	keys := make([]string, 0, len(held))
 	for k, v := range held {
-		if l, ok := v.([]any); ok && len(l) > 0 {
-			if m, ok := l[0].(map[string]any); ok && m["type"] != nil && m["status"] != nil {
+		switch v := v.(type) {
+		case []any:
+			if len(v) > 0 {
+				if m, ok := v[0].(map[string]any); ok && m["type"] != nil && m["status"] != nil {
+					keys = append(keys, k)
+				}
+			}
+		case map[string]any:
+			if conditionShaped(v) {
 				keys = append(keys, k)
 			}
 		}
@@ -364,7 +374,104 @@ func heldConditions(held map[string]any) []any {
 	sort.Strings(keys)
 	var conds []any
 	for _, k := range keys {
-		conds = append(conds, held[k].([]any)...)
+		switch v := held[k].(type) {
+		case []any:
+			conds = append(conds, v...)
+		case map[string]any:
+			conds = append(conds, partCondition(v, field+"."+k))
+		}
+	}
+	return worstOfEachType(conds)
+}
+
+// worstOfEachType returns conds with one condition of each type: when parts each report a
+// condition of one type (Liqo's Ready per remote cluster, Function Mesh's FunctionReady
+// per function), the object's is the worst of them, False before Unknown before True, the
+// first in key order among equals: all the parts are ready only if each is.
+func worstOfEachType(conds []any) []any {
+	if len(conds) < 2 {
+		return conds
+	}
+	rank := func(c any) int {
+		m, _ := c.(map[string]any)
+		switch m["status"] {
+		case "False":
+			return 2
+		case "Unknown":
+			return 1
+		}
+		return 0
+	}
+	out := conds[:0:0]
+	at := make(map[string]int, len(conds))
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		t, _ := m["type"].(string)
+		i, seen := at[t]
+		if !seen || t == "" {
+			at[t] = len(out)
+			out = append(out, c)
+			continue
+		}
+		if rank(c) > rank(out[i]) {
+			out[i] = c
+		}
+	}
+	return out
+}
+
+// conditionShaped reports an object that is one condition under another name: a status
+// of "True", "False" or "Unknown" and a type, in a field named type or condition.
+func conditionShaped(m map[string]any) bool {
+	switch m["status"] {
+	case "True", "False", "Unknown":
+	default:
+		return false
+	}
+	t, _ := m["type"].(string)
+	if t == "" {
+		t, _ = m["condition"].(string)
+	}
+	return t != ""
+}
+
+// partCondition returns the condition-shaped object m, kept at status.<at>, as a condition
+// of the object: its type from its type or condition field, and, without a message of its
+// own, a message naming where it was read, so that a verdict on it says which part.
+func partCondition(m map[string]any, at string) map[string]any {
+	t, _ := m["type"].(string)
+	if t == "" {
+		t, _ = m["condition"].(string)
+	}
+	c := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	c["type"] = t
+	if msg, _ := m["message"].(string); msg == "" {
+		c["message"] = t + " is " + m["status"].(string) + " (status." + at + ")"
+	}
+	return c
+}
+
+// partConditions returns the conditions a status without a list of conditions keeps
+// elsewhere: one condition-shaped object in status.condition (Function Mesh's
+// FunctionMesh, {condition: MeshReady, status: "False"}), and those of objects named for
+// the conditions of parts (status.functionConditions, one per function, keyed by its name).
+func partConditions(status map[string]any) []any {
+	var conds []any
+	if c, ok := status["condition"].(map[string]any); ok && conditionShaped(c) {
+		conds = append(conds, partCondition(c, "condition"))
+	}
+	var keys []string
+	for k, v := range status {
+		if held, ok := v.(map[string]any); ok && len(k) > len("Conditions") && strings.HasSuffix(k, "Conditions") && len(held) > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		conds = append(conds, heldConditions(status[k].(map[string]any), k)...)
 	}
 	return conds
 }

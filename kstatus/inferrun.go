@@ -1213,6 +1213,22 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 				k, stopped = phaseUp, p
 			}
 		}
+		if k == phaseUnknown && at.k2 == "" && at.i < 0 && at.j < 0 && !stopWord(value) {
+			// A state no vocabulary knows, while the spec asks for another by name
+			// (Bottlerocket's update operator: status.current_state
+			// StagedAndPerformedUpdate, spec.state RebootedIntoUpdate, the next step the
+			// controller set): the object is on its way to the state asked.
+			if p, want := stateAskedOther(m, value); p != "" {
+				k, stopped = phaseProgressing, p+" asks for "+want
+			}
+		}
+		if k == phaseFailed && endsRecovering(value) {
+			// A failure the state itself says is being undone (ErrorReset,
+			// FailedRetrying): the recovery under way is the news, as for a failure
+			// condition beside a rollback. Not one that ends in the failure
+			// (RollbackFailed, UploadFailedAfterRetry): the recovery is what failed.
+			k = phaseProgressing
+		}
 		if (k == phaseUnknown || k == phaseFailed) && stopWord(value) {
 			if !stopKnown {
 				stop, stopKnown = stopAsked(m), true
@@ -1322,6 +1338,11 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		}
 		sc.v = verdict{status: CurrentStatus, message: what, by: by}
 	case phaseProgressing:
+		if asked != "" {
+			what += ", and " + asked
+		} else if endsRecovering(sc.value) && phaseClassOf(sc.value) == phaseFailed {
+			what += ", recovering from a failure"
+		}
 		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
 		if retry != "" {
 			sc.v.message += " (status." + retry + " schedules a retry)"
@@ -1476,6 +1497,48 @@ func stateAsked(m map[string]any, value string) string {
 		return ""
 	}
 	return "spec." + found
+}
+
+// endsRecovering reports a state whose last word says a failure is being undone: ErrorReset,
+// FailedRetrying, ErrorRecovering.
+func endsRecovering(value string) bool {
+	it := wordIter{s: value}
+	last := ""
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		last = string(w)
+	}
+	switch last {
+	case "reset", "resetting", "retrying", "recovering", "reverting", "restoring", "remediating":
+		return true
+	}
+	return false
+}
+
+// stateAskedOther returns the spec field that asks for a state by name (spec.state, or a
+// field ending in State) and the state it asks for, when that is not value: the object has
+// not reached the state its spec asks for. "" when the spec asks for none.
+func stateAskedOther(m map[string]any, value string) (string, string) {
+	var vb [40]byte
+	v, ok := normalize(value, vb[:])
+	if !ok || len(v) < 3 {
+		return "", ""
+	}
+	spec, _ := m["spec"].(map[string]any)
+	found, want := "", ""
+	for k, x := range spec {
+		s, ok := x.(string)
+		if !ok || found != "" && k > found || !(strings.EqualFold(k, "state") || len(k) > 5 && strings.HasSuffix(k, "State")) {
+			continue
+		}
+		var sb [40]byte
+		if w, ok := normalize(s, sb[:]); ok && len(w) >= 3 && w != v && !stopWord(s) {
+			found, want = k, s
+		}
+	}
+	if found == "" {
+		return "", ""
+	}
+	return "spec." + found, want
 }
 
 // cancelWord reports a state that is the outcome of a stop: one of its words is Cancelled,

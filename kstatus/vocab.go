@@ -562,6 +562,11 @@ func classifyConditionType(t string) condClass {
 			if abnormalParticiples[w] {
 				return condBefell
 			}
+			if needParticiples[w] {
+				// OffloadingRequired, UpgradeNeeded: a need, not a state reached; False is
+				// no need, True is read by what else the object says.
+				return condOther
+			}
 			return condParticiple
 		}
 		// A type that is one word naming an activity (Synchronizing, Rebalancing,
@@ -681,6 +686,10 @@ func changeUnderWay(value string) bool {
 	}
 	return false
 }
+
+// needParticiples name what an object needs or is asked, not a state it reached
+// (Liqo's OffloadingRequired False: no cluster needs the namespace).
+var needParticiples = map[string]bool{"required": true, "needed": true, "requested": true, "wanted": true, "desired": true}
 
 // abnormalParticiples are past participles that, as condition types, are abnormal-true: True
 // is the news and False is the normal state, so a False one is not a state still to reach.
