@@ -469,7 +469,9 @@ func partConditions(status map[string]any) []any {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	if len(keys) > 1 {
+		sort.Strings(keys)
+	}
 	for _, k := range keys {
 		conds = append(conds, heldConditions(status[k].(map[string]any), k)...)
 	}

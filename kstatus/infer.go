@@ -324,27 +324,31 @@ var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
 func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
 	// 6a: conditions at the top of status: the normal-true ones, then those of runs and
 	// failures.
-	cv, _ := judgeConditions(f, conds, "", gen, hasGen, tr)
-	if f.err != nil {
-		return malformed(f.err)
-	}
-	if cv.status == CurrentStatus && cv.by == "infer:succeeded" {
-		return cv // a finished run: nothing else matters
-	}
-	run := judgeRunConditions(f, conds, gen, hasGen, tr)
-	if f.err != nil {
-		return malformed(f.err)
-	}
-	if run.done.status != "" {
-		return run.done // a run's outcome decides alone, as Succeeded does
-	}
-	if v, ok := conditionsBehind(conds, status, gen, hasGen, tr); ok && cv.reason != v.reason {
-		return v // (a condition 6a judged already says it, of its own type)
-	}
-	if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && cv.status != FailedStatus {
-		// Over an Available False too: the rollout behind it has stopped for good
-		// (ProgressDeadlineExceeded), which is the news.
-		cv = pv
+	var cv verdict
+	var run runConditions
+	if len(conds) > 0 { // (most objects with no rule and no Ready have none: skip the reads)
+		cv, _ = judgeConditions(f, conds, "", gen, hasGen, tr)
+		if f.err != nil {
+			return malformed(f.err)
+		}
+		if cv.status == CurrentStatus && cv.by == "infer:succeeded" {
+			return cv // a finished run: nothing else matters
+		}
+		run = judgeRunConditions(f, conds, gen, hasGen, tr)
+		if f.err != nil {
+			return malformed(f.err)
+		}
+		if run.done.status != "" {
+			return run.done // a run's outcome decides alone, as Succeeded does
+		}
+		if v, ok := conditionsBehind(conds, status, gen, hasGen, tr); ok && cv.reason != v.reason {
+			return v // (a condition 6a judged already says it, of its own type)
+		}
+		if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && cv.status != FailedStatus {
+			// Over an Available False too: the rollout behind it has stopped for good
+			// (ProgressDeadlineExceeded), which is the news.
+			cv = pv
+		}
 	}
 	// 6b: conditions of each parent, ancestor, listener or component.
 	var nv verdict

@@ -441,14 +441,15 @@ func (rf *runFacts) running(path, value, by string) verdict {
 			rf.tr.note("(definition) status.phase values", strings.Join(info.PhaseValues, ", "))
 		}
 	}
-	// Each message is built in one concatenation: this is a common answer.
+	// Each message is built in one concatenation, or not at all for phase Running: this
+	// is a common answer.
 	switch {
 	case finishes:
 		return verdict{status: InProgressStatus, reason: "Running",
-			message: path + " is " + value + " (the kind's phases include a terminal success)", by: by}
+			message: runningMessage(path, value, runFinishes), by: by}
 	case known && !info.Finishes:
 		return verdict{status: CurrentStatus,
-			message: path + " is " + value + " (the kind's phases have no terminal success)", by: by}
+			message: runningMessage(path, value, runServes), by: by}
 	}
 	if why := rf.finishes(); why != "" {
 		return verdict{status: InProgressStatus, reason: "Running",
@@ -463,10 +464,41 @@ func (rf *runFacts) running(path, value, by string) verdict {
 		// not ended (Porter's Installation as its agent Job runs). Beside a Ready True
 		// (DevWorkspace's Started and Ready), rule 5 decides and this is not read.
 		return verdict{status: InProgressStatus, reason: "Running",
-			message: path + " is " + value + " (a run started and not ended: Started condition is True)", by: by}
+			message: runningMessage(path, value, runStarted), by: by}
 	}
-	return verdict{status: CurrentStatus,
-		message: path + " is " + value + " (taken as running until stopped: the kind's phases are not known)", by: by}
+	return verdict{status: CurrentStatus, message: runningMessage(path, value, runUnknown), by: by}
+}
+
+// The endings of running's messages, and those messages for status.phase Running, built
+// once.
+const (
+	runFinishes = iota
+	runServes
+	runStarted
+	runUnknown
+)
+
+var (
+	runningEndings = [...]string{
+		runFinishes: " (the kind's phases include a terminal success)",
+		runServes:   " (the kind's phases have no terminal success)",
+		runStarted:  " (a run started and not ended: Started condition is True)",
+		runUnknown:  " (taken as running until stopped: the kind's phases are not known)",
+	}
+	phaseRunningMessages = func() (ms [len(runningEndings)]string) {
+		for i, e := range runningEndings {
+			ms[i] = "phase is Running" + e
+		}
+		return ms
+	}()
+)
+
+// runningMessage returns path + " is " + value and the ending numbered end.
+func runningMessage(path, value string, end int) string {
+	if path == "phase" && value == "Running" {
+		return phaseRunningMessages[end]
+	}
+	return path + " is " + value + runningEndings[end]
 }
 
 // startedTrue reports a condition Started that is True.
@@ -758,9 +790,11 @@ func askedIn(m map[string]any, prefixes ...string) string {
 	if found != "" {
 		return "spec." + found
 	}
-	if rp, _ := spec["runPolicy"].(map[string]any); rp != nil && prefixes[0] == "suspend" {
-		if b, _ := rp["suspend"].(bool); b {
-			return "spec.runPolicy.suspend"
+	if prefixes[0] == "suspend" { // (a pause is not asked in runPolicy)
+		if rp, _ := spec["runPolicy"].(map[string]any); rp != nil {
+			if b, _ := rp["suspend"].(bool); b {
+				return "spec.runPolicy.suspend"
+			}
 		}
 	}
 	if down != "" {
