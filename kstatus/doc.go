@@ -399,7 +399,13 @@
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
 //	    its name: currentStandingByReadyDesired "3/6") is InProgress. updatedReplicas
-//	    is not read: a partition or OnDelete holds replicas back by design.
+//	    is not read: a partition or OnDelete holds replicas back by design. A version
+//	    status names as the one being moved to (target…, desired…: targetVersion,
+//	    target_version) that is not the one it names as running (current… or
+//	    observed… with the same ending: currentVersion, current_version; a leading v
+//	    aside) is an upgrade not done: InProgress, reason VersionNotReached (CoreOS
+//	    etcd-operator's EtcdCluster, Pravega's and BookKeeper's clusters, Bottlerocket's
+//	    update operator, whose node waits its turn with both states Idle).
 //	6e. Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for

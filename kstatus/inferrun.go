@@ -1896,6 +1896,35 @@ type countFacts struct {
 	// the field of the first error by path, and the first object whose valid is false.
 	downErr     [2]string
 	downInvalid string
+	// curVersion and wantVersion are the first (by name) string fields of status named for
+	// the version running now (currentVersion, current_version, observedKubeVirtVersion)
+	// and the one being moved to (targetVersion, target_version, desiredVersion), as
+	// {name, what the name says after its first word, value}.
+	curVersion, wantVersion [3]string
+}
+
+// versionField classifies a status field named for a version: 1 for the current one
+// (current…, observed…), 2 for the one aimed at (target…, desired…), and what its name
+// says after that first word, in lower case without underscores ("version",
+// "kubevirtversion"); 0 for other fields.
+func versionField(k string) (int, string) {
+	if len(k) < len("targetVersion") || !strings.EqualFold(k[len(k)-len("version"):], "version") {
+		return 0, ""
+	}
+	var b [40]byte
+	n, ok := normalize(k, b[:])
+	if !ok {
+		return 0, ""
+	}
+	for _, p := range [...]struct {
+		word string
+		kind int
+	}{{"current", 1}, {"observed", 1}, {"target", 2}, {"desired", 2}} {
+		if strings.HasPrefix(n, p.word) && len(n) > len(p.word) {
+			return p.kind, n[len(p.word):]
+		}
+	}
+	return 0, ""
 }
 
 // seeDown takes in the field k2, of value v, of the object k of status.
@@ -1935,6 +1964,17 @@ func (c *countFacts) see(k string, v any) {
 		if len(v) > 0 && len(k) > len("pending") && k[0] == 'p' && strings.HasPrefix(k, "pending") &&
 			isUpper(k[len("pending")]) && (c.pendingKey == "" || k < c.pendingKey) {
 			c.pendingKey = k
+		}
+	}
+	if sv, ok := v.(string); ok && sv != "" {
+		if kind, rest := versionField(k); kind != 0 {
+			at := &c.curVersion
+			if kind == 2 {
+				at = &c.wantVersion
+			}
+			if at[0] == "" || k < at[0] {
+				*at = [3]string{k, rest, sv}
+			}
 		}
 	}
 	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k)
@@ -2095,6 +2135,21 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
 	v, _ := replicasShort(m, status, parts, facts.paired, facts.pendingKey, tr)
+	if v.status == "" {
+		// A version being moved to that is not the one running (Bottlerocket's update
+		// operator: current_version 1.19.1, target_version 1.19.2, while the node waits its
+		// turn): an upgrade not done.
+		cur, want := facts.curVersion, facts.wantVersion
+		if cur[0] != "" && want[0] != "" && cur[1] == want[1] &&
+			strings.TrimPrefix(cur[2], "v") != strings.TrimPrefix(want[2], "v") {
+			if tr != nil {
+				tr.note("status."+cur[0], cur[2])
+				tr.note("status."+want[0], want[2])
+			}
+			v = verdict{status: InProgressStatus, reason: "VersionNotReached",
+				message: "status." + cur[0] + " is " + cur[2] + ", status." + want[0] + " is " + want[2], by: "infer:counts"}
+		}
+	}
 	return v
 }
 
