@@ -381,7 +381,14 @@
 //	    controller's own last operation), unless its text starts by saying it waits
 //	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress); a
 //	    last or previous error, or one under an
-//	    object named so for anything else (lastBackup), is history and is not read. status.ready,
+//	    object named so for anything else (lastBackup), is history and is not read. A
+//	    count of failures above zero, at the top of status or one object down (a field
+//	    named failures or ending in Failures: Sveltos' and Kuberhealthy's
+//	    consecutiveFailures, kapp-controller's consecutiveReconcileFailures,
+//	    tofu-controller's reconciliationFailures, SPIRE's stats.podEntryRenderFailures;
+//	    not a limit, max…, min…, allowed… or tolerated…, nor a last…, previous… or total…
+//	    one), is Failed, reason Failures: the controller counts what it is failing at and
+//	    resets the count when it succeeds. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
 //	    an error a person must fix; status.valid false (or one object down:

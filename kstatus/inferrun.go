@@ -1901,6 +1901,35 @@ type countFacts struct {
 	// and the one being moved to (targetVersion, target_version, desiredVersion), as
 	// {name, what the name says after its first word, value}.
 	curVersion, wantVersion [3]string
+	// failures is the first (by path) count of failures above zero, at the top of status or
+	// one object down (status.stats.podEntryRenderFailures), and its value.
+	failures      string
+	failuresCount int64
+}
+
+// failureCount reports a field named for a count of failures (consecutiveFailures,
+// reconciliationFailures, podEntryRenderFailures, failures), not a limit on them
+// (maxConsecutiveFailures) nor a record of past ones.
+func failureCount(k string) bool {
+	if k == "failures" {
+		return true
+	}
+	if len(k) <= len("Failures") || !strings.HasSuffix(k, "Failures") {
+		return false
+	}
+	for _, p := range [...]string{"max", "min", "allowed", "tolerated", "last", "previous", "total"} {
+		if strings.HasPrefix(k, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// seeFailures takes in a count of failures at path, of value v.
+func (c *countFacts) seeFailures(path string, v any) {
+	if n, ok := toInt(v); ok && n > 0 && (c.failures == "" || path < c.failures) {
+		c.failures, c.failuresCount = path, n
+	}
 }
 
 // versionField classifies a status field named for a version: 1 for the current one
@@ -1931,6 +1960,9 @@ func versionField(k string) (int, string) {
 func (c *countFacts) seeDown(k, k2 string, v any) {
 	if notNow(k) && !lastOperation(k) {
 		return // a record of something past, not what is wrong now
+	}
+	if failureCount(k2) {
+		c.seeFailures(k+"."+k2, v)
 	}
 	switch v := v.(type) {
 	case string:
@@ -1986,6 +2018,8 @@ func (c *countFacts) see(k string, v any) {
 		c.checkKey = k
 	} else if errorNamed(k) && (c.namedErr == "" || k < c.namedErr) {
 		c.namedErr = k
+	} else if failureCount(k) {
+		c.seeFailures(k, v)
 	}
 }
 
@@ -2086,6 +2120,16 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			tr.note(errPath, errMsg)
 		}
 		return verdict{status: FailedStatus, reason: reasonFromField(errField), message: errPath + ": " + errMsg, by: "infer:errors"}
+	}
+	// A count of failures above zero (kapp-controller's consecutiveReconcileFailures,
+	// Sveltos' consecutiveFailures, SPIRE's stats.podEntryRenderFailures): the
+	// controller counts what it failed at, and resets the count when it succeeds.
+	if facts.failures != "" {
+		if tr != nil {
+			tr.note("status."+facts.failures, facts.failuresCount)
+		}
+		return verdict{status: FailedStatus, reason: "Failures",
+			message: "status." + facts.failures + " is " + strconv.FormatInt(facts.failuresCount, 10) + messageSuffix(status), by: "infer:errors"}
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
 	for i, k := range countFlagKeys {

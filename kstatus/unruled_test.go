@@ -352,8 +352,9 @@ var heldOutSets = []struct {
 	// state reached in another field, and Permanently as a terminal word. Left: OADP's
 	// instruction to edit the spec, AWS credentials not found, and SPIRE's render failures
 	// and entries not rendered, which it reports only as counts and flags (Current early).
+	// heldout31 23 once a count of failures above zero is Failed (SPIRE's render failures).
 	{"../testdata/kstatus/heldout30", 23},
-	{"../testdata/kstatus/heldout31", 22},
+	{"../testdata/kstatus/heldout31", 23},
 	// Written blind after heldout30 and 31 were tuned on (16 cases, 6 kinds of 4 operators:
 	// NetBird, MetalLB's configuration states, ngrok's domains and endpoints,
 	// OVN-Kubernetes' user-defined networks): measured first at 12 of 16 (75.0%, 1 reading
