@@ -412,7 +412,15 @@
 //	    observed… with the same ending: currentVersion, current_version; a leading v
 //	    aside) is an upgrade not done: InProgress, reason VersionNotReached (CoreOS
 //	    etcd-operator's EtcdCluster, Pravega's and BookKeeper's clusters, Bottlerocket's
-//	    update operator, whose node waits its turn with both states Idle).
+//	    update operator, whose node waits its turn with both states Idle). So is a
+//	    string field of status named for the value now (current… or current_…:
+//	    currentSize, currentVersion; not currentState, Status, Phase, Replicas, Revision
+//	    or Generation, read above) that is not what the spec field of the same name asks
+//	    for (TopoLVM's LogicalVolume, currentSize 1Gi against spec.size 2Gi while the
+//	    volume grows; etcd-operator's and BookKeeper's currentVersion against
+//	    spec.version): InProgress, reason NotReached. The same quantity written another
+//	    way (2048Mi, 2Gi) and a version to the precision asked (spec 16, status v16.2) are
+//	    reached: a spec that names less than status reports must not hang a wait.
 //	6e. Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // runConditions is what the conditions of runs and failures at the top of status say
@@ -1905,6 +1907,47 @@ type countFacts struct {
 	// one object down (status.stats.podEntryRenderFailures), and its value.
 	failures      string
 	failuresCount int64
+	// currents are the string fields of status named current… (currentSize,
+	// currentVersion), the first four met, for comparison with what spec asks.
+	currents  [4]string
+	nCurrents int
+}
+
+// currentOf returns, for a field of status named for the value now (currentSize,
+// current_version), the spec field that asks for it (size, version); "" for other fields
+// and for states, which 6c reads.
+func currentOf(k string) string {
+	const p = "current"
+	if len(k) < len(p)+2 || k[0] != 'c' || !strings.HasPrefix(k, p) {
+		return ""
+	}
+	rest := k[len(p):]
+	if rest[0] == '_' {
+		rest = rest[1:]
+	} else if !isUpper(rest[0]) {
+		return ""
+	}
+	switch strings.ToLower(rest) {
+	case "state", "status", "phase", "replicas", "revision", "generation":
+		return ""
+	}
+	return strings.ToLower(rest[:1]) + rest[1:]
+}
+
+// valueReached reports whether have, a value status reports now, is want, the value spec
+// asks for: the same string, the same quantity (2Gi and 2048Mi), or the same version but
+// for a leading v or the precision asked (spec 16, status 16.2).
+func valueReached(have, want string) bool {
+	if have == want {
+		return true
+	}
+	if hq, err := resource.ParseQuantity(have); err == nil {
+		if wq, err := resource.ParseQuantity(want); err == nil {
+			return hq.Cmp(wq) == 0
+		}
+	}
+	h, w := strings.TrimPrefix(have, "v"), strings.TrimPrefix(want, "v")
+	return h == w || strings.HasPrefix(h, w+".") || strings.HasPrefix(w, h+".")
 }
 
 // failureCount reports a field named for a count of failures (consecutiveFailures,
@@ -1999,6 +2042,10 @@ func (c *countFacts) see(k string, v any) {
 		}
 	}
 	if sv, ok := v.(string); ok && sv != "" {
+		if c.nCurrents < len(c.currents) && currentOf(k) != "" {
+			c.currents[c.nCurrents] = k
+			c.nCurrents++
+		}
 		if kind, rest := versionField(k); kind != 0 {
 			at := &c.curVersion
 			if kind == 2 {
@@ -2192,6 +2239,28 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			}
 			v = verdict{status: InProgressStatus, reason: "VersionNotReached",
 				message: "status." + cur[0] + " is " + cur[2] + ", status." + want[0] + " is " + want[2], by: "infer:counts"}
+		}
+	}
+	if v.status == "" && facts.nCurrents > 0 {
+		// A value status reports now that is not what spec asks for (TopoLVM's
+		// LogicalVolume: status.currentSize 1Gi, spec.size 2Gi, while the volume is
+		// expanded): the change is not done. The first such field by name.
+		spec, _ := m["spec"].(map[string]any)
+		at := ""
+		for _, k := range facts.currents[:facts.nCurrents] {
+			want, _ := spec[currentOf(k)].(string)
+			if want != "" && !valueReached(status[k].(string), want) && (at == "" || k < at) {
+				at = k
+			}
+		}
+		if at != "" {
+			sk := currentOf(at)
+			if tr != nil {
+				tr.note("status."+at, status[at])
+				tr.note("spec."+sk, spec[sk])
+			}
+			v = verdict{status: InProgressStatus, reason: "NotReached",
+				message: "status." + at + " is " + status[at].(string) + ", spec." + sk + " asks for " + spec[sk].(string), by: "infer:counts"}
 		}
 	}
 	return v
