@@ -147,8 +147,9 @@ var heldOutSets = []struct {
 }{
 	// Measured first at 41 of 75 before issue 33's mechanisms and 49 after, then seen and
 	// tuned on: no longer held out. 62 with conditions naming the object's own outcome
-	// (Kaito's WorkspaceSucceeded); 63 with pauses asked by annotation (Chaos Mesh's).
-	{"../testdata/kstatus/heldout", 64}, // 64 once a current… value short of the spec's is InProgress (TopoLVM expanding)
+	// (Kaito's WorkspaceSucceeded); 63 with pauses asked by annotation (Chaos Mesh's); 64
+	// once a current… value short of the spec's is InProgress (TopoLVM's expanding volume).
+	{"../testdata/kstatus/heldout", 64},
 	// Measured first at 46 of 56 with the mechanisms above; 51 after those its misses pointed
 	// to (a run's result, Progressing False with a terminal reason, compound Progressing
 	// types, a completion time recorded), 52 with states one list further down: no longer held
