@@ -393,7 +393,9 @@
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
 //	    an error a person must fix; status.valid false (or one object down:
 //	    validation.valid), or a boolean named for a check's result false
-//	    (configCheckResult), is Failed. The replica counts of a part one
+//	    (configCheckResult), is Failed. A part's ready or loaded false one object down
+//	    (KubeAI's Model, cache.loaded false while its cache fills) is InProgress. The
+//	    replica counts of a part one
 //	    object down (querierStatus.readyReplicas short of querierStatus.replicas) are
 //	    InProgress, as the object's own are, and so are counts named as a pair, one of how
 //	    many are wanted (desired… or expected…) and one of how many are available… or

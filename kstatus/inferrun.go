@@ -1898,6 +1898,10 @@ type countFacts struct {
 	// the field of the first error by path, and the first object whose valid is false.
 	downErr     [2]string
 	downInvalid string
+	// downNotReady is the first object one down whose ready or loaded is false
+	// (status.cache.loaded false, as KubeAI's Model writes it while its cache fills), and
+	// that field.
+	downNotReady [2]string
 	// curVersion and wantVersion are the first (by name) string fields of status named for
 	// the version running now (currentVersion, current_version, observedKubeVirtVersion)
 	// and the one being moved to (targetVersion, target_version, desiredVersion), as
@@ -2016,6 +2020,9 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 	case bool:
 		if !v && k2 == "valid" && (c.downInvalid == "" || k < c.downInvalid) {
 			c.downInvalid = k
+		}
+		if !v && (k2 == "ready" || k2 == "loaded") && (c.downNotReady[0] == "" || k < c.downNotReady[0]) {
+			c.downNotReady = [2]string{k, k2}
 		}
 	}
 }
@@ -2225,6 +2232,14 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		}
 		return verdict{status: FailedStatus, reason: "CheckFailed", message: "status." + checkKey + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
+	// A part not ready or loaded yet, one object down (KubeAI's Model: cache.loaded false
+	// while the model is copied to its cache): work under way.
+	if k, k2 := facts.downNotReady[0], facts.downNotReady[1]; k != "" {
+		if tr != nil {
+			tr.note("status."+k+"."+k2, false)
+		}
+		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + "." + k2 + " is false", by: "infer:counts"}
+	}
 	v, _ := replicasShort(m, status, parts, facts.paired, facts.pendingKey, tr)
 	if v.status == "" {
 		// A version being moved to that is not the one running (Bottlerocket's update
@@ -2344,8 +2359,6 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 	return verdict{}, false
 }
 
-// errorText is the text of an error field: a string, an object's message, or a list's
-// entries (strings or objects with a message), joined; "" when there is none.
 // countErrorKeys are the status fields judgeCounts reads as errors, in their order of
 // precedence; countFlagKeys the boolean flags.
 var (
@@ -2363,6 +2376,8 @@ func indexOf(keys []string, s string) int {
 	return -1
 }
 
+// errorText is the text of an error field: a string, an object's message, or a list's
+// entries (strings or objects with a message), joined; "" when there is none.
 func errorText(v any) string {
 	switch v := v.(type) {
 	case string:
