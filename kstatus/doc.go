@@ -524,7 +524,8 @@
 // another object holds), a constraint the spec breaks ("must be", "must not be" or "must
 // not" followed by anything but a state some object is to reach: "TTL must be 1 when
 // proxied", "must be set"; not "must be ready first"), a request to change it ("please
-// set", "please specify", "please provide"), "not supported"
+// set", "please specify", "please provide"), an instruction to apply the object again
+// ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply"), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), one of those words followed by Exhausted ("install retries exhausted",

@@ -294,14 +294,15 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonUnclear
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
-	must, please, limit := 0, false, false // must: 1 after "must", 2 after "must be" or "must not"
+	must, please, limit, re := 0, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		lastTerminal = false
-		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease, afterLimit := not, max, in, already, conn, must, please, limit
+		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease, afterLimit, afterRe := not, max, in, already, conn, must, please, limit, re
+		re = string(w) == "re"
 		limit = limitWords[string(w)]
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		conn = string(w) == "connection"
@@ -319,6 +320,11 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// not be smaller than MinReplicas", "must be set"), or a request to change it
 			// ("Please set Wireguard.Spec.Address"): a person must act. Not a state the
 			// object waits for ("must be ready before scaling").
+			terminal = true
+		}
+		if afterRe && string(w) == "apply" || string(w) == "reapply" {
+			// "Delete the managed secret and re-apply": the controller tells a person what
+			// to do before it can go on.
 			terminal = true
 		}
 		in = string(w) == "in"
