@@ -502,7 +502,9 @@
 //	    when it names an error a person must fix (the reasons below; a sentence by the
 //	    message words), InProgress when it names a failure otherwise (InstallFailed, a
 //	    sentence with failed, error, cannot or unable and no transient word): something
-//	    went wrong that the controller may yet mend. Otherwise Current, and the message
+//	    went wrong that the controller may yet mend; but Failed when status.message beside
+//	    it is terminal by the message words (Che's InstallOrUpdateFailed, "... Check
+//	    operator logs for details."). Otherwise Current, and the message
 //	    says what was read and not understood: the conditions found and the first state
 //	    value no vocabulary knows.
 //
@@ -529,7 +531,11 @@
 // not" followed by anything but a state some object is to reach: "TTL must be 1 when
 // proxied", "must be set"; not "must be ready first"), a request to change it ("please
 // set", "please specify", "please provide"), an instruction to apply the object again
-// ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply"), "not supported"
+// ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply") or to look
+// into what went wrong ("check" followed within seven words by logs, log or details:
+// OpenStack keystone-operator's "Check job logs", Kluctl's "Check status.lastPrepareError
+// for details", Che's "Check operator logs for details"; an instruction outweighs the
+// transient words before it), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), one of those words followed by Exhausted ("install retries exhausted",

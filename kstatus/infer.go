@@ -557,7 +557,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 // names an error a person must fix (classifyReason, or classifyMessage for a sentence),
 // InProgress when it names a failure otherwise (InstallFailed, "… cannot match anything"):
 // the controller reports something wrong that it may yet mend, which is no state to call
-// done. A reason that names no failure says nothing (ok is false).
+// done, but Failed when status.message is terminal (Che's InstallOrUpdateFailed beside
+// "... Check operator logs for details."). A reason that names no failure says nothing (ok
+// is false).
 func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	r, _ := status["reason"].(string)
 	if r == "" {
@@ -575,8 +577,12 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	if sentence {
 		name, msg = "Error", "status.reason: "+r
 	}
+	m, _ := status["message"].(string)
 	switch {
-	case !sentence && classifyReason(r) == reasonTerminal, sentence && classifyMessage(r) == reasonTerminal:
+	case !sentence && classifyReason(r) == reasonTerminal, sentence && classifyMessage(r) == reasonTerminal,
+		!sentence && namesFailureWord(r) && classifyReason(r) != reasonTransient && classifyMessage(m) == reasonTerminal:
+		// The last: a failure named, whose message says a person must act (Che's
+		// InstallOrUpdateFailed, "... Check operator logs for details.").
 		return verdict{status: FailedStatus, reason: name, message: msg, by: "infer:reason"}, true
 	case !sentence && namesFailureWord(r) && classifyReason(r) != reasonTransient, sentence && failureText(r):
 		return verdict{status: InProgressStatus, reason: name, message: msg, by: "infer:reason"}, true

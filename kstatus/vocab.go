@@ -295,6 +295,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
 	must, please, limit, re := 0, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
+	check := 0                                        // 1 at "check", and counting the words after it
+	instruction := false                              // the text tells a person what to do
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
@@ -303,6 +305,14 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		lastTerminal = false
 		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease, afterLimit, afterRe := not, max, in, already, conn, must, please, limit, re
 		re = string(w) == "re"
+		switch {
+		case string(w) == "check":
+			check = 1
+		case check > 0 && check < 8:
+			check++
+		default:
+			check = 0
+		}
 		limit = limitWords[string(w)]
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		conn = string(w) == "connection"
@@ -322,10 +332,17 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// object waits for ("must be ready before scaling").
 			terminal = true
 		}
+		if check > 1 && (string(w) == "logs" || string(w) == "log" || string(w) == "details") {
+			// "Check job logs", "Check operator logs for details", "Check
+			// status.lastPrepareError for details": the controller sends a person to find
+			// out what went wrong. An instruction outweighs the words of the error before
+			// it ("prepare failed. Check ...").
+			instruction = true
+		}
 		if afterRe && string(w) == "apply" || string(w) == "reapply" {
 			// "Delete the managed secret and re-apply": the controller tells a person what
 			// to do before it can go on.
-			terminal = true
+			instruction = true
 		}
 		in = string(w) == "in"
 		already = string(w) == "already"
@@ -357,7 +374,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		}
 	}
 	switch {
-	case lastTerminal:
+	case lastTerminal, instruction:
 		return reasonTerminal
 	case transient:
 		return reasonTransient
