@@ -17,16 +17,16 @@ func TestPartConditionsOddShapes(t *testing.T) {
 		status map[string]any
 		want   Status
 	}{
-		"status.condition a string": {map[string]any{"condition": "Ready"}, CurrentStatus},
-		"status.condition without a type": {map[string]any{"condition": map[string]any{"status": "False"}}, CurrentStatus},
+		"status.condition a string":                   {map[string]any{"condition": "Ready"}, CurrentStatus},
+		"status.condition without a type":             {map[string]any{"condition": map[string]any{"status": "False"}}, CurrentStatus},
 		"status.condition with a status not of three": {map[string]any{"condition": map[string]any{"condition": "MeshReady", "status": "Yes"}}, CurrentStatus},
-		"status.condition a type not a string": {map[string]any{"condition": map[string]any{"type": int64(3), "status": "False"}}, CurrentStatus},
-		"parts of numbers": {map[string]any{"functionConditions": map[string]any{"a": int64(5), "b": nil}}, CurrentStatus},
-		"parts of empty lists": {map[string]any{"clusterConditions": map[string]any{"a": []any{}}}, CurrentStatus},
-		"parts of lists of strings": {map[string]any{"clusterConditions": map[string]any{"a": []any{"Ready"}}}, CurrentStatus},
-		"an empty parts object": {map[string]any{"functionConditions": map[string]any{}}, CurrentStatus},
-		"a field named Conditions alone": {map[string]any{"Conditions": map[string]any{"a": map[string]any{"type": "Ready", "status": "False"}}}, CurrentStatus},
-		"a part False": {map[string]any{"functionConditions": map[string]any{"a": map[string]any{"condition": "FunctionReady", "status": "False"}}}, InProgressStatus},
+		"status.condition a type not a string":        {map[string]any{"condition": map[string]any{"type": int64(3), "status": "False"}}, CurrentStatus},
+		"parts of numbers":                            {map[string]any{"functionConditions": map[string]any{"a": int64(5), "b": nil}}, CurrentStatus},
+		"parts of empty lists":                        {map[string]any{"clusterConditions": map[string]any{"a": []any{}}}, CurrentStatus},
+		"parts of lists of strings":                   {map[string]any{"clusterConditions": map[string]any{"a": []any{"Ready"}}}, CurrentStatus},
+		"an empty parts object":                       {map[string]any{"functionConditions": map[string]any{}}, CurrentStatus},
+		"a field named Conditions alone":              {map[string]any{"Conditions": map[string]any{"a": map[string]any{"type": "Ready", "status": "False"}}}, CurrentStatus},
+		"a part False":                                {map[string]any{"functionConditions": map[string]any{"a": map[string]any{"condition": "FunctionReady", "status": "False"}}}, InProgressStatus},
 		"conditions as an object of parts, one Unknown": {map[string]any{"conditions": map[string]any{
 			"a": map[string]any{"type": "Synced", "status": "True"},
 			"b": map[string]any{"type": "Synced", "status": "Unknown"},
