@@ -428,6 +428,13 @@ var heldOutSets = []struct {
 	// Function Mesh StatefulSet all True whose action is Wait, and the k3k case being
 	// deleted, Terminating by rule 1 (its writer said InProgress).
 	{"../testdata/kstatus/heldout38", 20},
+	// Written blind this session (24 cases, 9 kinds of 5 operators: NetBox's IP address
+	// and prefix claims, Envoy AI Gateway, VMware's AKO, Cloudflare's Origin CA issuer, the
+	// SOPS secrets operator), judged after this session's first mechanisms (conditions per
+	// part, versions and current values against targets, failure counts, starts recorded):
+	// measured first at 17 of 24 (70.8%, 2 reading Current early: the SOPS operator's
+	// status.message alone naming an error).
+	{"../testdata/kstatus/heldout40", 17},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
