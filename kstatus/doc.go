@@ -504,7 +504,10 @@
 //	    sentence with failed, error, cannot or unable and no transient word): something
 //	    went wrong that the controller may yet mend; but Failed when status.message beside
 //	    it is terminal by the message words (Che's InstallOrUpdateFailed, "... Check
-//	    operator logs for details."). Otherwise Current, and the message
+//	    operator logs for details."). A status.message with no status.reason beside it,
+//	    naming an error in the words above (the SOPS secrets operator's "Decryption
+//	    error", its only status field), is an error reported, as in an error field (6d):
+//	    Failed, unless it starts by saying it waits. Otherwise Current, and the message
 //	    says what was read and not understood: the conditions found and the first state
 //	    value no vocabulary knows.
 //
@@ -536,7 +539,10 @@
 // OpenStack keystone-operator's "Check job logs", Kluctl's "Check status.lastPrepareError
 // for details", Che's "Check operator logs for details"; an instruction outweighs the
 // transient words before it), "not supported"
-// or "no longer supported" (Unsupported in words, in reasons too), Max or Maximum followed by
+// or "no longer supported" (Unsupported in words, in reasons too), "not permitted" or "not
+// allowed" in a sentence (Forbidden in words: Envoy AI Gateway's "cross-namespace reference
+// ... is not permitted"; not in a reason, where the Gateway API's NotAllowedByListeners is a
+// route a listener does not take yet), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), one of those words followed by Exhausted ("install retries exhausted",
 // RetriesExhausted), or a subject and an error: in

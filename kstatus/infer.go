@@ -563,6 +563,14 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	r, _ := status["reason"].(string)
 	if r == "" {
+		// A message alone that names an error (SOPS secrets operator's "Decryption error",
+		// its only status field): an error reported, as in an error field (6d).
+		if m, _ := status["message"].(string); m != "" && failureText(m) {
+			if tr != nil {
+				tr.note("status.message", m)
+			}
+			return errorVerdict("message", "status.message", m), true
+		}
 		return verdict{}, false
 	}
 	if tr != nil {

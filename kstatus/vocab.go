@@ -363,9 +363,13 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
 		case terminalSet[string(w)], afterNot && string(w) == "supported",
+			!identifier && afterNot && (string(w) == "permitted" || string(w) == "allowed"),
 			afterAlready && (string(w) == "exist" || string(w) == "exists"):
-			// "not supported" and "no longer supported" say Unsupported in words; "already
-			// exists" says AlreadyExists, a name another object holds.
+			// "not supported" and "no longer supported" say Unsupported in words, "not
+			// permitted" and "not allowed" in a sentence Forbidden (not a reason's
+			// NotAllowedByListeners, the Gateway API's state of a route a listener does
+			// not take yet); "already exists" says AlreadyExists, a name another object
+			// holds.
 			terminal, lastTerminal = true, true
 		case subjectWords[string(w)]:
 			subject = true
