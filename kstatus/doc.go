@@ -542,7 +542,11 @@
 // or "no longer supported" (Unsupported in words, in reasons too), "not permitted" or "not
 // allowed" in a sentence (Forbidden in words: Envoy AI Gateway's "cross-namespace reference
 // ... is not permitted"; not in a reason, where the Gateway API's NotAllowedByListeners is a
-// route a listener does not take yet), Max or Maximum followed by
+// route a listener does not take yet), a key missing from what the object refers to ("no"
+// or "missing" within four words before "key", or "key" followed within four words by
+// "missing" or "not found": the Cloudflare operator's "secret has no key named apiToken",
+// Envoy AI Gateway's "missing azure client secret key", AWS Private CA issuer's "no AWS
+// Access Key ID Found"; a person must edit the Secret), Max or Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), one of those words followed by Exhausted ("install retries exhausted",
 // RetriesExhausted), or a subject and an error: in

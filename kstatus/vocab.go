@@ -297,6 +297,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	must, please, limit, re := 0, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
 	check := 0                                        // 1 at "check", and counting the words after it
 	instruction := false                              // the text tells a person what to do
+	lacking, keyAt := 0, 0                            // words since "no" or "missing", and since "key"
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
@@ -338,6 +339,30 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// out what went wrong. An instruction outweighs the words of the error before
 			// it ("prepare failed. Check ...").
 			instruction = true
+		}
+		// A key a Secret or a map lacks ("secret has no key named apiToken", "missing azure
+		// client secret key client-secret", "no AWS Access Key ID Found", "map has no entry
+		// for key"): the object it names must be edited by a person.
+		switch {
+		case !identifier && (string(w) == "no" || string(w) == "missing"):
+			lacking = 1
+		case lacking > 0 && lacking < 5:
+			lacking++
+		default:
+			lacking = 0
+		}
+		if string(w) == "key" && !identifier {
+			if lacking > 0 {
+				terminal = true
+			}
+			keyAt = 1
+		} else if keyAt > 0 && keyAt < 5 {
+			keyAt++
+			if string(w) == "missing" || afterNot && string(w) == "found" {
+				terminal = true // "key apiToken not found", "key ... missing"
+			}
+		} else {
+			keyAt = 0
 		}
 		if afterRe && string(w) == "apply" || string(w) == "reapply" {
 			// "Delete the managed secret and re-apply": the controller tells a person what
