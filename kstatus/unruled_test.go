@@ -441,6 +441,12 @@ var heldOutSets = []struct {
 	// one backend, and a secret's key missing.
 	// 21 once a key missing from a Secret is terminal.
 	{"../testdata/kstatus/heldout40", 21},
+	// Written blind beside heldout40 (23 cases, 8 kinds of 5 operators: pgcopydb-operator's
+	// migrations, Bitpoke's MySQL clusters, backups and databases, db-operator, Debezium
+	// Server, PolarDB-X backups), delivered after heldout40's mechanisms: measured first at
+	// 22 of 23 (95.7%, none reading Current early). Not tuned on. Left: "cross namespace
+	// database creation is disabled", a setting a person must change, read as transient.
+	{"../testdata/kstatus/heldout41", 22},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
