@@ -380,6 +380,17 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 				// Ready (a profile disabled as asked: Ready False, Unavailable).
 				return iv
 			}
+			if ready.status == "Unknown" && !anyFalse(conds) {
+				// Ready left Unknown by a pause the spec asks for (ClusterLogForwarder's
+				// "Updates are ignored when the managementState is Unmanaged"): the
+				// controller stands aside as asked, and Unknown is no work it will do.
+				if p := pauseAsked(m); p != "" {
+					if tr != nil {
+						tr.note(p, true)
+					}
+					return verdict{status: CurrentStatus, message: ready.text(readyFallback(ready.status)) + " (" + p + " asks the controller to stand aside)", by: "infer:suspended"}
+				}
+			}
 			v = notTrue(ready, "Ready")
 			if v.status == InProgressStatus {
 				v.reason = ready.reasonOr("NotReady")

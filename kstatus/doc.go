@@ -443,7 +443,11 @@
 //	    reason Paused: its controller stops acting on it, as on a paused Deployment; so is
 //	    a pause asked and reported (ReconciliationPaused True) beside a condition False, a
 //	    state or a count that says work is left. Conditions the pause left Unknown report
-//	    no work (StackRox's Deployed Unknown once paused): Current.
+//	    no work (StackRox's Deployed Unknown once paused): Current; so is a Ready Unknown
+//	    with no condition False while a pause is asked. A pause is also asked by
+//	    spec.managementState Unmanaged, OpenShift's operator convention (its operators'
+//	    custom resources, as the cluster-logging-operator's ClusterLogForwarder, whose
+//	    Ready is Unknown, "Updates are ignored when the managementState is Unmanaged").
 //	6f. A kind that finishes is Current only once its run has ended: a Current read from
 //	    Running, a run begun (Created True) or nothing at all is InProgress, reason
 //	    NotFinished, unless status records a completion time (completionTime, endTime, ...)

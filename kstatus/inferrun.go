@@ -782,7 +782,17 @@ func suspensionAsked(m map[string]any) string {
 // object's controller stops acting on it, where a suspended run is one its controller
 // stops (and reports stopped).
 func pauseAsked(m map[string]any) string {
-	return askedIn(m, "pause")
+	if p := askedIn(m, "pause"); p != "" {
+		return p
+	}
+	// OpenShift's operator convention (openshift/api OperatorSpec, copied by its operators'
+	// CRs: ClusterLogForwarder, Console, IngressController...): managementState Unmanaged
+	// asks the operator to stand aside and leave the object as it is.
+	spec, _ := m["spec"].(map[string]any)
+	if s, _ := spec["managementState"].(string); strings.EqualFold(s, "Unmanaged") {
+		return "spec.managementState"
+	}
+	return ""
 }
 
 // askedIn returns the spec field, among those whose name starts with one of prefixes

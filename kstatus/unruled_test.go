@@ -450,7 +450,10 @@ var heldOutSets = []struct {
 	// Written blind after heldout40's mechanisms, in 40 minutes (15 cases, 4 kinds of 3
 	// operators: Perses and its dashboards, OpenShift's File Integrity Operator and
 	// ClusterLogForwarder): measured first at 13 of 15 (86.7%, none reading Current early).
-	{"../testdata/kstatus/heldout43", 13},
+	// 14 once spec.managementState Unmanaged is a pause asked and a Ready it left Unknown is
+	// no work. Left: Perses' HTTP 500 from its backend in a Degraded condition (read as
+	// Failed; its writer, as the controller retries, InProgress).
+	{"../testdata/kstatus/heldout43", 14},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
