@@ -267,7 +267,8 @@
 //	      Converged, Joined, Bootstrapped, Updated, Upgraded, Enabled; not Accepted, which
 //	      is not yet acted on), and a workload moved to another site, as disaster
 //	      recovery names it: FailedOver, FailedBack, Relocated (not failures).
-//	    - InProgress: Pending, Progressing, Creating, Provisioning, Initializing, Starting,
+//	    - InProgress: a compound whose words end in "in progress" (CREATE_IN_PROGRESS,
+//	      UPDATE_IN_PROGRESS), Pending, Progressing, Creating, Provisioning, Initializing, Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
@@ -298,8 +299,10 @@
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
 //	      Conflict, Failing (a failure being wound down, before Failed), a verdict's Fail,
-//	      BackOff, CrashLoop, Broken, Corrupt, Corrupted, OOMKilled, Denied, Revoked,
-//	      and any compound that
+//	      BackOff, CrashLoop, Broken, Corrupt, Corrupted, OOMKilled, Denied, Revoked, a
+//	      compound that says a change was rolled back (ROLLBACK_COMPLETE,
+//	      UPDATE_ROLLBACK_COMPLETE, RolledBack: CloudFormation's stack states, which a
+//	      CloudFormation operator's Stack mirrors), and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed). A failed state the controller says it
 //	      will try again is InProgress: a retry scheduled (a status field named
@@ -322,6 +325,11 @@
 //	      operator's status.current_state StagedAndPerformedUpdate and spec.state
 //	      RebootedIntoUpdate, the next step its controller set): InProgress, on the way to
 //	      the state asked. Not a stop asked (below).
+//	    - status.conditions whose entries have no type but a field named state are parts
+//	      with states (Alibaba's CronHPA: its cron jobs, state Submitted, Succeed or Failed),
+//	      read as the entries of any list of status are; on a kind that schedules runs
+//	      (Cron or Schedule in its name, or a spec.schedule), a part's run queued
+//	      (Submitted, Scheduled, Queued, Pending, Created) is where it is meant to be.
 //	    - Suspended, Paused and Suspend: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
@@ -464,7 +472,10 @@
 //	    startedAt, startTimestamp or startedTime, a start recorded, as Antrea's Traceflow,
 //	    Shipwright's BuildRun and k8up's Backup write it — 32 of 33 kinds in the fixtures
 //	    that record one are runs — unless spec starts and stops the object by a boolean
-//	    started, running, stopped or active, as DevWorkspace's; or a boolean completed,
+//	    started, running, stopped or active, as DevWorkspace's, or the kind is named for
+//	    something that serves until removed, its last word or itself Service, Server,
+//	    Cluster, Deployment, Instance, Gateway or Database, as Sedna's
+//	    JointInferenceService; or a boolean completed,
 //	    complete, finished or done, or one named for a stage's end (runnerCompleted,
 //	    reportCompleted: Gatling's, which a definition declaring them makes a kind that
 //	    finishes), true once the run ended, every one the object has, or a boolean of

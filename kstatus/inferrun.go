@@ -550,6 +550,22 @@ func startAsked(spec map[string]any) bool {
 	return false
 }
 
+// servesNamed reports a kind named for something that serves until removed, whose start
+// recorded is not a run's: its last word, or the kind alone, is Service, Server, Cluster,
+// Deployment, Instance, Gateway or Database (Sedna's JointInferenceService, which records
+// its startTime).
+func servesNamed(kind string) bool {
+	noun := kindNoun(kind)
+	if noun == "" {
+		noun = kind
+	}
+	switch noun {
+	case "Service", "Server", "Cluster", "Deployment", "Instance", "Gateway", "Database":
+		return true
+	}
+	return false
+}
+
 // completionFlags are status booleans that say whether a run has ended (Kubestone's
 // benchmarks: running true, completed false): a kind that has one finishes, and true is a
 // run that ended.
@@ -686,7 +702,7 @@ func (rf *runFacts) finishesBy() string {
 		}
 	}
 	for _, k := range startFields {
-		if _, ok := rf.status[k].(string); ok && !startAsked(spec) {
+		if _, ok := rf.status[k].(string); ok && !startAsked(spec) && !servesNamed(rf.kind) {
 			return "status has " + k
 		}
 	}
@@ -1271,8 +1287,23 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	var up stateField
 	var upValue string
 	busy := false
+	schedules := -1 // whether the kind schedules runs, once asked (schedulesRuns)
 	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
 		k := phaseClassOf(value)
+		if k == phaseProgressing && at.i >= 0 && queuedRun(value) {
+			// A run a schedule has queued (CronHPA's jobs Submitted) is no work of the
+			// schedule's: it is where a schedule is meant to be.
+			if schedules < 0 {
+				spec, _ := m["spec"].(map[string]any)
+				schedules = 0
+				if schedulesRuns(kind, spec) {
+					schedules = 1
+				}
+			}
+			if schedules == 1 {
+				k = phaseUp
+			}
+		}
 		stopped := ""
 		if k == phaseUnknown || k == phaseSuspended || k == phaseUp {
 			// A state the spec asks for by name, reached (spec.state Disabled and
@@ -1450,6 +1481,17 @@ func firstStep(value string) bool {
 	var b [40]byte
 	w, _ := normalize(value, b[:])
 	return w == "initialized" || w == "created" || w == "resourcescreated"
+}
+
+// queuedRun reports a state of a run queued and not begun (Submitted, Scheduled, Queued,
+// Pending, Created): for a schedule, a run it has queued.
+func queuedRun(value string) bool {
+	var b [40]byte
+	switch w, _ := normalize(value, b[:]); w {
+	case "submitted", "scheduled", "queued", "pending", "created":
+		return true
+	}
+	return false
 }
 
 // stateReason is the reason status gives beside the state field at: the field named as
@@ -1867,11 +1909,28 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				parts.consider(k, v)
 			}
 		case []any:
-			if k != "conditions" && !isHistory(k) {
+			if k != "conditions" && !isHistory(k) || k == "conditions" && stateEntries(v) {
 				entries(v, stateField{k: k, j: -1}, false)
 			}
 		}
 	}
+}
+
+// stateEntries reports a list of status.conditions whose entries are not conditions but
+// parts with a state of their own (Alibaba's CronHPA: status.conditions[] of jobs, {name,
+// jobId, schedule, state: Failed, message}): no type, and a field named state.
+func stateEntries(list []any) bool {
+	if len(list) == 0 {
+		return false
+	}
+	em, _ := list[0].(map[string]any)
+	if em == nil || em["type"] != nil {
+		return false
+	}
+	// A state, not a status: entries of {status, lastTransitionTime} with no type are a
+	// history of phases (Volcano's Job), not parts.
+	_, ok := em["state"].(string)
+	return ok
 }
 
 // verdict is the states' verdict, a running state judged by whether the kind finishes.

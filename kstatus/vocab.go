@@ -119,13 +119,26 @@ var steadyActivities = map[string]bool{
 // starts with a negation ("NotRunning") is not sorted: its words say the opposite of it.
 func compoundClass(s string) phaseKind {
 	k, n := phaseUnknown, 0
+	afterIn, afterRollback, afterRolled := false, false, false
 	it := wordIter{s: s}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		if n == 0 && (string(w) == "not" || string(w) == "no" || string(w) == "non") {
 			return phaseUnknown
 		}
 		n++
-		if c := phases[string(w)]; c != phaseUnknown && (k == phaseUnknown || phaseRank(c) > phaseRank(k)) {
+		c := phases[string(w)]
+		switch {
+		case afterIn && string(w) == "progress":
+			// CREATE_IN_PROGRESS, UPDATE_IN_PROGRESS (CloudFormation's stack states, as
+			// operators that mirror it publish them): work under way.
+			c = phaseProgressing
+		case afterRollback && (string(w) == "complete" || string(w) == "completed"), afterRolled && string(w) == "back":
+			// ROLLBACK_COMPLETE, UPDATE_ROLLBACK_COMPLETE, RolledBack: the change failed
+			// and was undone; what the spec asks is not what runs.
+			c = phaseFailed
+		}
+		afterIn, afterRollback, afterRolled = string(w) == "in", string(w) == "rollback", string(w) == "rolled"
+		if c != phaseUnknown && (k == phaseUnknown || phaseRank(c) > phaseRank(k)) {
 			k = c
 		}
 	}
