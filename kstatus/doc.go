@@ -561,7 +561,11 @@
 // or "missing" within four words before "key", or "key" followed within four words by
 // "missing" or "not found": the Cloudflare operator's "secret has no key named apiToken",
 // Envoy AI Gateway's "missing azure client secret key", AWS Private CA issuer's "no AWS
-// Access Key ID Found"; a person must edit the Secret), Max or Maximum followed by
+// Access Key ID Found"; a person must edit the Secret), more than one object where one is
+// allowed ("multiple" or "more than one" followed within four words by found, match,
+// exist or select and their forms: Envoy AI Gateway's "multiple BackendSecurityPolicies
+// found", NVIDIA's GPU operator's "multiple NVIDIADrivers match the same node"), Max or
+// Maximum followed by
 // Attempts, Retries, Restarts or Tries ("after maximum attempts: 3", a limit reached; in
 // reasons too), one of those words followed by Exhausted ("install retries exhausted",
 // RetriesExhausted), or a subject and an error: in

@@ -307,10 +307,11 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonUnclear
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
-	must, please, limit, re := 0, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
-	check := 0                                        // 1 at "check", and counting the words after it
-	instruction := false                              // the text tells a person what to do
-	lacking, keyAt := 0, 0                            // words since "no" or "missing", and since "key"
+	must, please, limit, re, than := 0, false, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
+	check := 0                                                     // 1 at "check", and counting the words after it
+	instruction := false                                           // the text tells a person what to do
+	lacking, keyAt := 0, 0                                         // words since "no" or "missing", and since "key"
+	several := 0                                                   // words since "multiple" or "more than one"
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
@@ -319,6 +320,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		lastTerminal = false
 		afterNot, afterMax, afterIn, afterAlready, afterConn, afterMust, afterPlease, afterLimit, afterRe := not, max, in, already, conn, must, please, limit, re
 		re = string(w) == "re"
+		afterThan := than
+		than = string(w) == "than"
 		switch {
 		case string(w) == "check":
 			check = 1
@@ -352,6 +355,21 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// out what went wrong. An instruction outweighs the words of the error before
 			// it ("prepare failed. Check ...").
 			instruction = true
+		}
+		// More than one object where one is allowed ("multiple BackendSecurityPolicies found
+		// for AIServiceBackend", "multiple NVIDIADrivers match node"): a person must remove
+		// one.
+		switch {
+		case !identifier && (string(w) == "multiple" || string(w) == "one" && afterThan):
+			several = 1
+		case several > 0 && several < 5:
+			several++
+			switch string(w) {
+			case "found", "match", "matches", "matched", "matching", "exist", "exists", "select", "selected":
+				terminal = true
+			}
+		default:
+			several = 0
 		}
 		// A key a Secret or a map lacks ("secret has no key named apiToken", "missing azure
 		// client secret key client-secret", "no AWS Access Key ID Found", "map has no entry
