@@ -160,7 +160,10 @@
 //	      its reason and message; but InProgress when its reason is transient, its
 //	      message starts with a transient word ("Waiting for ..."), or, the reason unclear,
 //	      the message says the work is in progress (Dash0's Degraded True, "reconciliation
-//	      is in progress", while a reconcile runs), unless the type itself
+//	      is in progress", while a reconcile runs) or, on a type other than Failed or
+//	      Failure (a run's outcome), quotes a server's error a retry clears (HTTP 500,
+//	      502, 503, 504 by name or after "status code": Perses' Degraded True, "internal
+//	      server error StatusCode: 500"), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
 //	    - An error reported with status Unknown: a type named for the error itself (its
 //	      last word Error, Errors, Errored, Failed or Failure; not Degraded or Conflict)

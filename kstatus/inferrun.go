@@ -191,7 +191,10 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// A type that names a limit reached or a refusal (RetryLimitExceeded) is not
 			// softened by a transient reason: it says the retrying is over.
 			if classifyReason(t) != reasonTerminal && (classifyReason(c.reason) == reasonTransient || startsTransient(c.message) ||
-				classifyReason(c.reason) == reasonUnclear && saysInProgress(c.message)) {
+				classifyReason(c.reason) == reasonUnclear && (saysInProgress(c.message) || t != "Failed" && t != "Failure" && serverError(c.message))) {
+				// The last: a server's error (HTTP 5xx, "internal server error") on a
+				// condition of a state (Perses' Degraded while its backend answers 500),
+				// which the controller retries; not a run's Failed, which is its outcome.
 				rc.failure = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: c.text(t + " condition is True"), by: "infer:conditions"}
 				continue
@@ -360,6 +363,30 @@ func reasonError(f *fields, m map[string]any, t string, gen int64, hasGen bool) 
 		v.status = FailedStatus
 	}
 	return v, true
+}
+
+// serverError reports a message that quotes a server's error, which a retry clears: HTTP
+// 500, 502, 503 or 504 by name ("internal server error", "bad gateway", "service
+// unavailable", "gateway timeout") or by code after "status code" or "StatusCode:".
+func serverError(msg string) bool {
+	if msg == "" {
+		return false
+	}
+	l := strings.ToLower(msg)
+	for _, p := range [...]string{"internal server error", "bad gateway", "service unavailable", "gateway timeout"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	for _, p := range [...]string{"status code ", "status code: ", "statuscode: ", "statuscode "} {
+		if i := strings.Index(l, p); i >= 0 {
+			rest := l[i+len(p):]
+			if len(rest) >= 3 && rest[0] == '5' && isDigit(rest[1]) && isDigit(rest[2]) && (len(rest) == 3 || !isDigit(rest[3])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namesMissingSetting reports a message that says a setting is missing ("backup location
