@@ -109,7 +109,7 @@
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
-//	      Accepted, Programmed, Provided, Mounted, Attached, Registered or Enforced
+//	      Accepted, Programmed, Provided, Mounted, Attached, Registered, Enforced or Connected
 //	      (HeadPodReady, SecretSynced, RecommendationProvided; Kuadrant's Enforced
 //	      beside Accepted), the one-word Passing, InSync, UpToDate, Compliant, Reachable
 //	      and Online (Built is a participle, below), or Reconcile or Reconciliation followed by Succeeded, Success,
@@ -156,6 +156,8 @@
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
 //	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;
+//	      or Bad, Invalid or Illegal, named for what the object was given: the
+//	      Hierarchical Namespace Controller's BadConfiguration;
 //	      not Failure, which names a subject: FailureDomainsReady), True is Failed, with
 //	      its reason and message; but InProgress when its reason is transient, its
 //	      message starts with a transient word ("Waiting for ..."), or, the reason unclear,
@@ -302,7 +304,8 @@
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
 //	      Conflict, Failing (a failure being wound down, before Failed), a verdict's Fail,
-//	      BackOff, CrashLoop, Broken, Corrupt, Corrupted, OOMKilled, Denied, Revoked, a
+//	      BackOff, CrashLoop, Broken, Corrupt, Corrupted, OOMKilled, Denied, Revoked,
+//	      Forbidden (the Hierarchical Namespace Controller's anchor), a
 //	      compound that says a change was rolled back (ROLLBACK_COMPLETE,
 //	      UPDATE_ROLLBACK_COMPLETE, RolledBack: CloudFormation's stack states, which a
 //	      CloudFormation operator's Stack mirrors), and any compound that

@@ -302,6 +302,7 @@ var phases = map[string]phaseKind{
 	// Broken beyond what retrying clears: a crash loop, corrupt data, a refusal.
 	"backoff": phaseFailed, "crashloop": phaseFailed, "broken": phaseFailed, "corrupt": phaseFailed,
 	"corrupted": phaseFailed, "oomkilled": phaseFailed, "denied": phaseFailed, "revoked": phaseFailed,
+	"forbidden": phaseFailed,
 	// Failing is a failure the controller has seen and is winding down on (DevWorkspace's
 	// Failing, before Failed): nothing a waiter waits for comes of it.
 	"failing": phaseFailed,

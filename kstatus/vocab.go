@@ -593,6 +593,12 @@ func classifyConditionType(t string) condClass {
 		// UpdatingConfig, ScalingReplicas): work under way, as Updating alone is.
 		return condBusy
 	}
+	if np > 0 && (string(first[:nf]) == "bad" || string(first[:nf]) == "invalid" || string(first[:nf]) == "illegal") {
+		// Named for something wrong with what the object was given (the Hierarchical
+		// Namespace Controller's BadConfiguration, InvalidSpec, IllegalParent): True is a
+		// spec or setup a person must fix.
+		return condFailure
+	}
 	if np > 0 && string(first[:nf]) == "failed" {
 		// Named as Kubernetes names its failure events, the failure first and then what
 		// failed (DevWorkspace's FailedStart, FailedCreate, FailedUpdate). Not a first
@@ -630,7 +636,7 @@ func classifyConditionType(t string) condClass {
 		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
 		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
-		"programmed", "provided", "mounted", "attached", "registered", "enforced":
+		"programmed", "provided", "mounted", "attached", "registered", "enforced", "connected":
 		return condPositive
 	default:
 		// A type named by a past participle (Imported, AllInjected, Realized) is named for a
