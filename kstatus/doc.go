@@ -539,7 +539,7 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
-// Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
+// Illegal (the Hierarchical Namespace Controller's IllegalParent), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
 // overrides; ConflictingMachineHealthCheckDetected) or

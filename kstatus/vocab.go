@@ -227,6 +227,7 @@ const (
 var terminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
+	"illegal":     true, // the Hierarchical Namespace Controller's IllegalParent, IllegalManagedLabel
 	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true, "permanently": true,
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
 	"undefined": true, "refused": true, "refusing": true, "lost": true,
