@@ -309,10 +309,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
 	must, please, limit, re, than := 0, false, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
-	check := 0                                                     // 1 at "check", and counting the words after it
+	var check, lacking, keyAt, several wordsSince                  // "check"; "no" or "missing"; "key"; "multiple" or "more than one"
 	instruction := false                                           // the text tells a person what to do
-	lacking, keyAt := 0, 0                                         // words since "no" or "missing", and since "key"
-	several := 0                                                   // words since "multiple" or "more than one"
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
@@ -323,14 +321,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		re = string(w) == "re"
 		afterThan := than
 		than = string(w) == "than"
-		switch {
-		case string(w) == "check":
-			check = 1
-		case check > 0 && check < 8:
-			check++
-		default:
-			check = 0
-		}
+		check.next(string(w) == "check", 8)
 		limit = limitWords[string(w)]
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		conn = string(w) == "connection"
@@ -360,41 +351,21 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		// More than one object where one is allowed ("multiple BackendSecurityPolicies found
 		// for AIServiceBackend", "multiple NVIDIADrivers match node"): a person must remove
 		// one.
-		switch {
-		case !identifier && (string(w) == "multiple" || string(w) == "one" && afterThan):
-			several = 1
-		case several > 0 && several < 5:
-			several++
+		several.next(!identifier && (string(w) == "multiple" || string(w) == "one" && afterThan), 5)
+		if several > 1 {
 			switch string(w) {
 			case "found", "match", "matches", "matched", "matching", "exist", "exists", "select", "selected":
 				terminal = true
 			}
-		default:
-			several = 0
 		}
 		// A key a Secret or a map lacks ("secret has no key named apiToken", "missing azure
 		// client secret key client-secret", "no AWS Access Key ID Found", "map has no entry
 		// for key"): the object it names must be edited by a person.
-		switch {
-		case !identifier && (string(w) == "no" || string(w) == "missing"):
-			lacking = 1
-		case lacking > 0 && lacking < 5:
-			lacking++
-		default:
-			lacking = 0
-		}
-		if string(w) == "key" && !identifier {
-			if lacking > 0 {
-				terminal = true
-			}
-			keyAt = 1
-		} else if keyAt > 0 && keyAt < 5 {
-			keyAt++
-			if string(w) == "missing" || afterNot && string(w) == "found" {
-				terminal = true // "key apiToken not found", "key ... missing"
-			}
-		} else {
-			keyAt = 0
+		lacking.next(!identifier && (string(w) == "no" || string(w) == "missing"), 5)
+		isKey := string(w) == "key" && !identifier
+		keyAt.next(isKey, 5)
+		if isKey && lacking > 0 || keyAt > 1 && (string(w) == "missing" || afterNot && string(w) == "found") {
+			terminal = true // "no AWS Access Key", "key apiToken not found", "key ... missing"
 		}
 		if afterRe && string(w) == "apply" || string(w) == "reapply" {
 			// "Delete the managed secret and re-apply": the controller tells a person what
@@ -443,6 +414,22 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		return reasonTerminal
 	}
 	return reasonUnclear
+}
+
+// wordsSince counts, in classifyWords' walk, the words read since a trigger word: 1 at the
+// trigger, then 2, 3... up to a reach, and 0 beyond it or before any trigger.
+type wordsSince int
+
+// next takes in the next word: whether it is a trigger, and how far the count reaches.
+func (n *wordsSince) next(trigger bool, reach wordsSince) {
+	switch {
+	case trigger:
+		*n = 1
+	case *n > 0 && *n < reach:
+		*n++
+	default:
+		*n = 0
+	}
 }
 
 // requiredState reports a word that, after "must be", names a state some object is to
