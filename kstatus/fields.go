@@ -425,24 +425,26 @@ func worstOfEachType(conds []any) []any {
 func conditionShaped(m map[string]any) bool {
 	switch m["status"] {
 	case "True", "False", "Unknown":
-	default:
-		return false
+		return shapedType(m) != ""
 	}
-	t, _ := m["type"].(string)
-	if t == "" {
-		t, _ = m["condition"].(string)
+	return false
+}
+
+// shapedType is the type of a condition-shaped object: its type field, else its condition
+// field.
+func shapedType(m map[string]any) string {
+	if t, _ := m["type"].(string); t != "" {
+		return t
 	}
-	return t != ""
+	t, _ := m["condition"].(string)
+	return t
 }
 
 // partCondition returns the condition-shaped object m, kept at status.<at>, as a condition
 // of the object: its type from its type or condition field, and, without a message of its
 // own, a message naming where it was read, so that a verdict on it says which part.
 func partCondition(m map[string]any, at string) map[string]any {
-	t, _ := m["type"].(string)
-	if t == "" {
-		t, _ = m["condition"].(string)
-	}
+	t := shapedType(m)
 	c := make(map[string]any, len(m)+1)
 	for k, v := range m {
 		c[k] = v

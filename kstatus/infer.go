@@ -563,10 +563,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 // is false).
 func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	r, _ := status["reason"].(string)
+	m, _ := status["message"].(string)
 	if r == "" {
 		// A message alone that names an error (SOPS secrets operator's "Decryption error",
 		// its only status field): an error reported, as in an error field (6d).
-		if m, _ := status["message"].(string); m != "" && failureText(m) {
+		if m != "" && failureText(m) {
 			if tr != nil {
 				tr.note("status.message", m)
 			}
@@ -580,13 +581,12 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	// A reason written as a sentence is its own message; a name is given with status.message.
 	sentence := strings.IndexByte(r, ' ') >= 0
 	name, msg := r, "status.reason is "+r
-	if m, _ := status["message"].(string); m != "" {
+	if m != "" {
 		msg += ": " + m
 	}
 	if sentence {
 		name, msg = "Error", "status.reason: "+r
 	}
-	m, _ := status["message"].(string)
 	switch {
 	case !sentence && classifyReason(r) == reasonTerminal, sentence && classifyMessage(r) == reasonTerminal,
 		!sentence && namesFailureWord(r) && classifyReason(r) != reasonTransient && classifyMessage(m) == reasonTerminal:

@@ -1618,22 +1618,29 @@ func stateAsked(m map[string]any, value string) string {
 	if !ok || len(v) < 3 || strings.HasSuffix(v, "ing") {
 		return ""
 	}
+	if k, _ := specStateField(m, func(w, _ string) bool { return w == v }); k != "" {
+		return "spec." + k
+	}
+	return ""
+}
+
+// specStateField returns the first, by name, string field of spec named state or ending in
+// State whose value match accepts (given it normalized, and as written), and that value;
+// "" when none does.
+func specStateField(m map[string]any, match func(normalized, value string) bool) (string, string) {
 	spec, _ := m["spec"].(map[string]any)
-	found := ""
+	found, value := "", ""
 	for k, x := range spec {
 		s, ok := x.(string)
 		if !ok || found != "" && k > found || !(strings.EqualFold(k, "state") || len(k) > 5 && strings.HasSuffix(k, "State")) {
 			continue
 		}
 		var sb [40]byte
-		if w, ok := normalize(s, sb[:]); ok && w == v {
-			found = k
+		if w, ok := normalize(s, sb[:]); ok && match(w, s) {
+			found, value = k, s
 		}
 	}
-	if found == "" {
-		return ""
-	}
-	return "spec." + found
+	return found, value
 }
 
 // endsRecovering reports a state whose last word says a failure is being undone: ErrorReset,
@@ -1660,22 +1667,11 @@ func stateAskedOther(m map[string]any, value string) (string, string) {
 	if !ok || len(v) < 3 {
 		return "", ""
 	}
-	spec, _ := m["spec"].(map[string]any)
-	found, want := "", ""
-	for k, x := range spec {
-		s, ok := x.(string)
-		if !ok || found != "" && k > found || !(strings.EqualFold(k, "state") || len(k) > 5 && strings.HasSuffix(k, "State")) {
-			continue
-		}
-		var sb [40]byte
-		if w, ok := normalize(s, sb[:]); ok && len(w) >= 3 && w != v && !stopWord(s) {
-			found, want = k, s
-		}
-	}
-	if found == "" {
+	k, want := specStateField(m, func(w, s string) bool { return len(w) >= 3 && w != v && !stopWord(s) })
+	if k == "" {
 		return "", ""
 	}
-	return "spec." + found, want
+	return "spec." + k, want
 }
 
 // cancelWord reports a state that is the outcome of a stop: one of its words is Cancelled,
