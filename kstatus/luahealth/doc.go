@@ -77,12 +77,15 @@
 //     loop runs through in 30 to 200ms; Argo CD's checks take hundreds to a few thousand.
 //     This is the bound on CPU.
 //   - Timeout: wall-clock time, default 1s as in Argo CD. A watchdog timer, which fires
-//     only in a run that has lasted 10ms, raises a flag read before each instruction. The
+//     only in a run that has lasted 1ms, raises a flag read before each instruction. The
 //     clock runs while the goroutine waits for a CPU too, hence the generous default.
-//   - MaxAllocBytes: a run that has lasted 10ms is stopped once the process has
-//     allocated this much more (default 64 MiB; read every 5ms). Go counts allocation per
+//   - MaxAllocBytes: a run that has lasted 1ms is stopped once the process has
+//     allocated this much more (default 64 MiB; read every 2ms). Go counts allocation per
 //     process, not per goroutine, so this reads the whole program; it applies only to runs
-//     a thousand times longer than a real check, where the run is the likeliest cause.
+//     a hundred times longer than a real check (10–20µs), where the run is the likeliest
+//     cause. The watchdog starts early because what it cannot stop is the join already
+//     under way when it fires: each one copies twice what the last did, so on a loaded
+//     machine the copy in flight, not the watchdog, is most of the run's time.
 //   - MaxStringBytes: the bytes the string library (rep, format, gsub, upper, lower,
 //     reverse) and table.concat may build in one run, checked before each call. Default
 //     1 MiB, so a loop piling up string.rep('x', 1e6) stops at its second call. A format
@@ -94,8 +97,8 @@
 // Memory a script builds without the library — tables it fills, strings it joins with
 // the .. operator, on which gopher-lua gives no hook — is bounded by the steps and the
 // allocation watchdog: measured here, a loop doubling a string with s = s .. s is stopped
-// after allocating 120 to 260 MiB (its last string is 64 or 128 MiB), one appending 1 MB
-// strings to a table after about 100 MiB, one filling a table with numbers at its step
+// after allocating 90 to 120 MiB (its last string is 64 MiB), one appending 1 MB strings
+// to a table after about 70 MiB, one filling a table with numbers at its step
 // bound after 23 MiB. The Go collector frees it when the run ends.
 //
 // A single library call is not interrupted, and the bounds are checked between

@@ -57,14 +57,14 @@ func (b *budget) Done() <-chan struct{} {
 // The watchdog of a run: a timer that first fires after watchAfter, then every
 // watchEvery, until the run ends. A run of a real check ends long before it fires.
 const (
-	watchAfter = 10 * time.Millisecond
-	watchEvery = 5 * time.Millisecond
+	watchAfter = 1 * time.Millisecond
+	watchEvery = 2 * time.Millisecond
 )
 
 // watchdog stops a run that outlasts its Timeout, or during which the process allocates
 // more than MaxAllocBytes after the run's first watchAfter. Go counts allocation per
 // process, not per goroutine, so the second bound reads the whole program; it applies only
-// to runs that have already lasted watchAfter, a thousand times what a real check takes,
+// to runs that have already lasted watchAfter, a hundred times what a real check takes,
 // where the likeliest cause of such allocation is the run.
 type watchdog struct {
 	b          *budget
