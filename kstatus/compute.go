@@ -243,6 +243,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			if v, rejected := rejectedSpec(m, meta, status, conds, gen, obs, now, opts); rejected {
 				return v
 			}
+			// Or that it has reached a pause the spec asks for: status repeats the spec's
+			// field (the local-storage-operator's status.managementState Unmanaged), and a
+			// controller standing aside will not observe the generation that asked.
+			if v, reached := pauseReported(m, status, tr); reached {
+				return v
+			}
 		}
 		v := inProgress("LatestGenerationNotObserved",
 			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))

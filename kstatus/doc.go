@@ -35,7 +35,11 @@
 //     of the main resource that owns spec fields), the conditions whose lastTransitionTime
 //     is not before that (and whose own observedGeneration, if any, is the latest) are
 //     judged alone by rules 3 to 6, and a Failed from them is Failed. Watch strips
-//     managedFields unless asked to keep them; Wait keeps what this needs.
+//     managedFields unless asked to keep them; Wait keeps what this needs. And a pause
+//     the spec asks for that status repeats (spec.managementState Unmanaged with
+//     status.managementState Unmanaged; spec.paused with status.paused true) is Current:
+//     the controller wrote that it stands aside, and so never observes that generation
+//     (PAUSED.md).
 //  3. The standard conditions: Stalled True is Failed, Reconciling True is InProgress,
 //     with the condition's reason and message. Stalled wins if both are True.
 //  4. The kind's own rule, for built-in kinds whose controllers publish counts or
@@ -282,7 +286,11 @@
 //	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, a first step done (Initialized,
 //	      Created, ResourcesCreated: set up, the work not yet, unless another state field
 //	      says a state reached and none says other work: Mayastor's cr_state Created
-//	      beside pool_status Online), the activities that end by
+//	      beside pool_status Online; and Created on a kind that stands for a record made in
+//	      another system, by its last word — User, Token, Snapshot, Key, Account, Role,
+//	      Grant, Bucket, Topic, Schema, Credential, Permission, Record, Entry, Tag, Team,
+//	      Group, Member, Webhook, Alias, Password — is the state reached: kubemox's
+//	      VirtualMachineSnapshot, OpenSearch's OpensearchUser CREATED), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
@@ -508,12 +516,18 @@
 //	    policy.cron.schedule) is a schedule whatever its kind says. So a job that is still
 //	    running never reads Current.
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
-//	    KindInfo), a kind that declares a status — status properties in its schema, or the
-//	    status subresource — has not been reported on by its controller yet: InProgress,
+//	    KindInfo), a kind that declares a status — status properties in its schema (or
+//	    x-kubernetes-preserve-unknown-fields), or the status subresource beside a schema
+//	    that says nothing of status — has not been reported on by its controller yet: InProgress,
 //	    reason NoStatus, unless the kind schedules runs (Cron or Schedule in its name, or
 //	    a spec.schedule): as a CronJob, it has nothing of its own to wait for, Current
 //	    (Hazelcast's CronHotBackup writes no status). A kind that declares none has
 //	    nothing to wait for: Current, saying
+//	    the kind publishes no status. A status schema that declares no field, keeps no
+//	    unknown ones and is no map (kubebuilder's scaffold, an empty Status struct) is
+//	    none, subresource or not: the server prunes whatever a controller writes there
+//	    (adcs-issuer's AdcsIssuer, observability-operator's ThanosQuerier, the
+//	    redis-operator's Redis). Current, saying
 //	    the kind publishes no status. Without the definition, Current, as kstatus cannot
 //	    know a controller exists; but InProgress (NoStatus) for a kind named for a run
 //	    (6f), which is written once the run is made or fails (etcd-operator's

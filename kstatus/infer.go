@@ -13,7 +13,9 @@ import (
 // derives it from a CustomResourceDefinition; Options.Kinds hands it to Compute.
 type KindInfo struct {
 	// HasStatus reports that the kind declares a status: its schema gives status
-	// properties, or it has the status subresource. An object of such a kind with no
+	// properties (or keeps unknown ones), or it has the status subresource and its schema
+	// says nothing of status. A status schema that declares nothing (an empty Status
+	// struct) holds nothing, subresource or not. An object of such a kind with no
 	// status has not been looked at by its controller yet, and is InProgress. An object of
 	// a kind that declares none has nothing to wait for, and is Current.
 	HasStatus bool
@@ -78,11 +80,14 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 		root, _ := schema["openAPIV3Schema"].(map[string]any)
 		status := property(root, "status")
 		if status != nil {
+			// A status schema that declares no field, keeps no unknown ones and is no map
+			// (kubebuilder's scaffold, an empty Status struct, beside the status
+			// subresource) holds nothing: the server prunes whatever a controller writes, so
+			// the kind publishes no status, whatever its subresources.
 			props, _ := status["properties"].(map[string]any)
 			preserve, _ := status["x-kubernetes-preserve-unknown-fields"].(bool)
-			if len(props) > 0 || preserve {
-				info.HasStatus = true
-			}
+			_, mapOf := status["additionalProperties"]
+			info.HasStatus = len(props) > 0 || preserve || mapOf
 		}
 		names, _ := spec["names"].(map[string]any)
 		kind, _ := names["kind"].(string)

@@ -838,6 +838,52 @@ func pauseAsked(m map[string]any) string {
 	return ""
 }
 
+// pauseReported reports a pause the spec asks for (pauseAsked) that status repeats: the
+// same field at the same place in status with the same value (spec.managementState
+// Unmanaged and status.managementState Unmanaged; spec.paused and status.paused true). The
+// controller wrote, after the spec asked, that it stands aside.
+func pauseReported(m, status map[string]any, tr *trace) (verdict, bool) {
+	p := pauseAsked(m)
+	path, ok := strings.CutPrefix(p, "spec.")
+	if !ok {
+		return verdict{}, false
+	}
+	spec, _ := m["spec"].(map[string]any)
+	asked, held := spec, status
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		asked, _ = asked[k].(map[string]any)
+		held, _ = held[k].(map[string]any)
+	}
+	last := keys[len(keys)-1]
+	want, got := asked[last], held[last]
+	same := false
+	switch w := want.(type) {
+	case string:
+		g, _ := got.(string)
+		same = g != "" && strings.EqualFold(g, w)
+	case bool:
+		g, isBool := got.(bool)
+		same = isBool && g == w
+	}
+	if !same {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status."+path, got)
+	}
+	return verdict{status: CurrentStatus, message: p + " is " + valueText(want) + ", and status." + path + " reports it: the controller stands aside as asked", by: "infer:suspended"}, true
+}
+
+// valueText is a string or a boolean as a message shows it.
+func valueText(v any) string {
+	if b, ok := v.(bool); ok {
+		return strconv.FormatBool(b)
+	}
+	s, _ := v.(string)
+	return s
+}
+
 // askedIn returns the spec field, among those whose name starts with one of prefixes
 // (spec.suspend, spec.paused, spec.suspendAction), that is true or an object with a
 // field true (TiDB's suspendAction.suspendStatefulSet), or spec.runPolicy.suspend true;
@@ -1317,6 +1363,12 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	schedules := -1 // whether the kind schedules runs, once asked (schedulesRuns)
 	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
 		k := phaseClassOf(value)
+		if k == phaseProgressing && createdWord(value) && recordNoun(own) {
+			// Created, on a kind that stands for a record made in another system (a
+			// Proxmox VirtualMachineSnapshot, an OpensearchUser): making it is all the
+			// object asks, so it is the state reached, not a first step of a workload.
+			k = phaseUp
+		}
 		if k == phaseProgressing && at.i >= 0 && queuedRun(value) {
 			// A run a schedule has queued (CronHPA's jobs Submitted) is no work of the
 			// schedule's: it is where a schedule is meant to be.
@@ -1509,6 +1561,27 @@ func firstStep(value string) bool {
 	w, _ := normalize(value, b[:])
 	return w == "initialized" || w == "created" || w == "resourcescreated"
 }
+
+// createdWord reports the state Created (CREATED, created).
+func createdWord(value string) bool {
+	var b [40]byte
+	w, _ := normalize(value, b[:])
+	return w == "created"
+}
+
+// recordNouns are the last words of kinds that stand for a record made in another system:
+// a user, a token, a snapshot, a bucket. Such an object is done once the record exists;
+// kinds of workloads (clusters, jobs, dataflows) go on from Created to run.
+var recordNouns = map[string]bool{
+	"User": true, "Users": true, "Token": true, "Snapshot": true, "Key": true, "Account": true,
+	"Role": true, "Grant": true, "Bucket": true, "Topic": true, "Schema": true,
+	"Credential": true, "Credentials": true, "Permission": true, "Record": true,
+	"Entry": true, "Tag": true, "Team": true, "Group": true, "Member": true,
+	"Webhook": true, "Alias": true, "Password": true,
+}
+
+// recordNoun reports a kind noun (kindNoun) of recordNouns.
+func recordNoun(noun string) bool { return recordNouns[noun] }
 
 // queuedRun reports a state of a run queued and not begun (Submitted, Scheduled, Queued,
 // Pending, Created): for a schedule, a run it has queued.
