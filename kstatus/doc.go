@@ -151,9 +151,13 @@
 //	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
 //	      Suspending, Synchronizing, OutOfSync, NeedsUpdate, a type whose first word names a
 //	      change under way and whose last says nothing of its outcome (SpiceDB's
-//	      RollingDeployment, UpdatingConfig; not ScalingLimited or ScalingActive), a type ending in InProgress
+//	      RollingDeployment, UpdatingConfig; not ScalingLimited or ScalingActive), a type
+//	      named for what the object waits on (WaitingForPods, AwaitingApproval; False once
+//	      the wait is over, as NetObserv's WaitingMonitoring), a type ending in InProgress
 //	      or Progressing, or any one-word type ending in -ing but a steady one: Sleeping,
-//	      Idling, Listening, Monitoring, Working) True is InProgress; Running True is
+//	      Idling, Listening, Monitoring, Working) True is InProgress, unless its reason
+//	      says the work is done (Progressing True, NewReplicaSetAvailable; not a negated
+//	      one, NoReadyPods or NotReady); Running True is
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
 //	      Started True is a run begun (6f).
 //	    - A failure: a type Failed, Failure, Error, Errored, Degraded or TimedOut, or one whose last

@@ -2774,6 +2774,10 @@ func reasonSaysDone(r any) bool {
 	it := wordIter{s: s}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		switch string(w) {
+		case "no", "not":
+			// Negated (vLLM production-stack's NoReadyPods, NotReady): the state is
+			// what is missing.
+			return false
 		case "available", "complete", "completed", "succeeded", "successful", "success", "done",
 			"ready", "reconciled", "finished", "synced", "deployed", "stable", "healthy":
 			return true

@@ -581,6 +581,12 @@ func classifyConditionType(t string) condClass {
 		// UpdatingConfig, ScalingReplicas): work under way, as Updating alone is.
 		return condBusy
 	}
+	if np > 0 && (string(first[:nf]) == "waiting" || string(first[:nf]) == "awaiting") {
+		// Named for what the object waits on (vLLM production-stack's WaitingForPods,
+		// NetObserv's WaitingFlowCollectorLegacy, False once the wait is over): True is a
+		// wait under way, as Waiting alone is.
+		return condBusy
+	}
 	if np > 0 && (string(first[:nf]) == "bad" || string(first[:nf]) == "invalid" || string(first[:nf]) == "illegal") {
 		// Named for something wrong with what the object was given (the Hierarchical
 		// Namespace Controller's BadConfiguration, InvalidSpec, IllegalParent): True is a
