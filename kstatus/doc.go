@@ -433,7 +433,9 @@
 //	    readyReplicas or
 //	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
-//	    its name: currentStandingByReadyDesired "3/6") is InProgress. updatedReplicas
+//	    its name: currentStandingByReadyDesired "3/6") is InProgress. A readyReplicas left
+//	    out beside availableReplicas is taken as that many (available replicas are ready
+//	    ones; a controller may publish only those, as vLLM's VLLMRuntime). updatedReplicas
 //	    is not read: a partition or OnDelete holds replicas back by design. A version
 //	    status names as the one being moved to (target…, desired…: targetVersion,
 //	    target_version) that is not the one it names as running (current… or

@@ -2499,11 +2499,14 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 					continue
 				}
 				// readyReplicas left out is zero ready (omitempty), when another count
-				// shows the controller publishes them.
-				if _, hasAny := status["availableReplicas"]; !hasAny {
+				// shows the controller publishes them; but never fewer than are available,
+				// which are ready replicas that have stayed so (vLLM production-stack's
+				// VLLMRuntime publishes availableReplicas and no readyReplicas).
+				avail, hasAny := status["availableReplicas"]
+				if !hasAny {
 					continue
 				}
-				have, isInt = 0, true
+				have, isInt = toInt(avail)
 			}
 			if !isInt {
 				continue
