@@ -159,7 +159,10 @@
 //	      says the work is done (Progressing True, NewReplicaSetAvailable; not a negated
 //	      one, NoReadyPods or NotReady); Running True is
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
-//	      Started True is a run begun (6f).
+//	      Started True is a run begun (6f). A type that names the outcome of the object
+//	      itself (the kind or its last word, then Succeeded, Completed, Complete or
+//	      Finished: UpgradeCompleted on lifecycle-agent's ImageBasedUpgrade, Kaito's
+//	      WorkspaceSucceeded) is read as an outcome; another's (PrepCompleted) is not.
 //	    - A failure: a type Failed, Failure, Error, Errored, Degraded or TimedOut, or one whose last
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
@@ -175,6 +178,11 @@
 //	      502, 503, 504 by name or after "status code": Perses' Degraded True, "internal
 //	      server error StatusCode: 500"), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
+//	    - A state or an outcome not reached because it failed: a condition named for a
+//	      state reached, an outcome or another past participle, False with the reason
+//	      Failed or Failure alone (lifecycle-agent's PrepCompleted False, Failed; KubeDB's
+//	      VerticalScaling False, Failed), is Failed, unless its message says the failure
+//	      is retried (a transient word first, "Retrying: …").
 //	    - An error reported with status Unknown: a type named for the error itself (its
 //	      last word Error, Errors, Errored, Failed or Failure; not Degraded or Conflict)
 //	      Unknown with a message (Aiven's Error condition) is never Current: Failed when the

@@ -90,6 +90,11 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue // read by rules 3, 5 and judgeConditions
 		}
 		class := classifyCondition(t)
+		if class == condParticiple && ownOutcome(t, f.kind) {
+			// The outcome of the object itself (UpgradeCompleted on an ImageBasedUpgrade,
+			// Kaito's WorkspaceSucceeded): read as Completed or Succeeded is.
+			class = condDone
+		}
 		if class == condOther && (m["status"] == "True" || !saysWhy(m)) {
 			continue // a type inference does not read says something only when not True
 		}
@@ -116,6 +121,14 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.lostFalse, rc.lostType = m, t
 			}
 			switch {
+			case (class == condDone || class == condParticiple || class == condPositive) && c.status == "False" &&
+				rc.failure.status == "" && failedReason(c.reason) && classifyMessage(c.message) != reasonTransient && !startsTransient(c.message):
+				// A state or an outcome not reached because it failed, as its reason says in
+				// one word (lifecycle-agent's PrepCompleted False, reason Failed; KubeDB's
+				// VerticalScaling False, Failed): the controller recorded a failure, not work
+				// under way. Not a message that says the failure is retried.
+				rc.failure = verdict{status: FailedStatus, reason: c.reason,
+					message: t + " condition is False" + textSuffix(c), by: "infer:conditions"}
 			case class == condDone && c.status == "False" && rc.failure.status == "":
 				// A run's outcome not reached, with a reason that names an error a person
 				// must fix (vm-operator's Complete False, Fatal: "publish attempts limit has
@@ -314,6 +327,11 @@ func namesRecovery(t string) bool {
 		rolling = string(w) == "rolling"
 	}
 	return false
+}
+
+// failedReason reports a reason that is the word of a failure alone: Failed, Failure.
+func failedReason(r string) bool {
+	return r == "Failed" || r == "Failure"
 }
 
 // busyTrue is the verdict of a condition c, of type t, True and saying work is under way.
