@@ -219,7 +219,9 @@
 //	      message names an error ("cannot", "failed", "invalid": Bitwarden's FailedSync
 //	      False, "... cannot both be enabled") records the error the other way round: never
 //	      Current; Failed when its reason or message says a person must act, as for
-//	      Unknown. Such a type False with a message of success, or none, says nothing. A past-participle type False (ResourceOwned)
+//	      Unknown. Such a type False with a message of success, or none, or one that
+//	      denies an error ("No warning or error messages observed", the Node Tuning
+//	      Operator's Degraded False; "without errors"), says nothing. A past-participle type False (ResourceOwned)
 //	      is Failed when its reason or message names an error a person must fix ("Refusing to
 //	      reconcile"); InProgress when its reason names the work under way (InProgress,
 //	      Updating, Waiting: MilvusUpdated False, MilvusComponentsUpdating) or when it is the

@@ -608,17 +608,29 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 // (failed, error, failure, cannot, unable), and names no work that ends by itself.
 func failureText(text string) bool {
 	found := false
+	// negated: a "no" or "without" came before, and only the words of a list of what is
+	// denied since ("No warning or error messages observed", the Node Tuning Operator's
+	// Degraded False; "completed without errors"). Not "no such host: error …".
+	negated := false
 	it := wordIter{s: text}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		switch {
 		case transientWords[string(w)]:
 			return false
+		case string(w) == "no" || string(w) == "without":
+			negated = true
+		case errorWords[string(w)] && negated:
 		case errorWords[string(w)], string(w) == "cannot", string(w) == "unable":
 			found = true
+		case negated && !deniedListWords[string(w)]:
+			negated = false
 		}
 	}
 	return found
 }
+
+// deniedListWords are the words that may stand between "no" and an error it denies.
+var deniedListWords = map[string]bool{"warning": true, "warnings": true, "or": true, "and": true, "other": true}
 
 // worse reports whether a is a worse answer to a waiter than b: Failed, then InProgress,
 // then Current.

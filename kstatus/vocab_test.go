@@ -32,6 +32,18 @@ func TestWordIter(t *testing.T) {
 	}
 }
 
+func TestFailureText(t *testing.T) {
+	checkWords(t, "failureText", failureText, map[string]bool{
+		"Invalid ... cannot both be enabled":                                     true,
+		"reconcile error: secret app-ca is missing a key":                        true,
+		"no such host: error resolving api.example.com":                          true,
+		"No warning or error messages observed applying the TuneD daemon profile.": false,
+		"the sync completed without errors":                                      false,
+		"no errors":                                                              false,
+		"Waiting for the error budget to refill":                                 false,
+	})
+}
+
 func TestClassifyReason(t *testing.T) {
 	checkWords(t, "classifyReason", classifyReason, map[string]reasonKind{
 		"InvalidConfigurationError":       reasonTerminal,
