@@ -397,6 +397,14 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 					return verdict{status: CurrentStatus, message: ready.text(readyFallback(ready.status)) + " (" + p + " asks the controller to stand aside)", by: "infer:suspended"}
 				}
 			}
+			if pauseWord(ready.reason) && suspensionAsked(m) == "" && pauseAsked(m) == "" {
+				// Ready not True because the object is paused, which nothing in the spec
+				// asks for (KubeSphere DevOps' PipelineRun: Ready Unknown, PAUSED, while
+				// its Jenkins run waits for a person's input): as a state Paused the spec
+				// did not ask for, only a person resumes it (PAUSED.md).
+				return verdict{status: FailedStatus, reason: "Paused",
+					message: ready.text(readyFallback(ready.status)) + " (paused, and the spec does not ask for it: only a person resumes it)", by: "ready"}
+			}
 			v = notTrue(ready, "Ready")
 			if v.status == InProgressStatus {
 				v.reason = ready.reasonOr("NotReady")

@@ -90,6 +90,10 @@
 //     that finished, a suspension the spec asks for, reached, or a state the spec asks for
 //     by name, reached (6c), when Ready's reason and message say nothing more (neither a
 //     failure nor work under way: a profile disabled as asked, Ready False Unavailable).
+//     A reason that says the object is paused or suspended (KubeSphere DevOps'
+//     PipelineRun, Ready Unknown, PAUSED, at an input step), on a kind no rule names
+//     whose spec asks for no pause, is Failed (reason Paused), as a state Paused the
+//     spec did not ask for is (PAUSED.md).
 //  6. Otherwise the object is judged from what it publishes (inference, below).
 //
 // Rules 3 (for Stalled True), 5 and 6 read a condition's own observedGeneration too: a
