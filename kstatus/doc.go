@@ -307,7 +307,7 @@
 //	      beside pool_status Online; and Created on a kind that stands for a record made in
 //	      another system, by its last word — User, Token, Snapshot, Key, Account, Role,
 //	      Grant, Bucket, Topic, Schema, Credential, Permission, Record, Entry, Tag, Team,
-//	      Group, Member, Webhook, Alias, Password — is the state reached: kubemox's
+//	      Member, Webhook, Alias, Password — is the state reached: kubemox's
 //	      VirtualMachineSnapshot, OpenSearch's OpensearchUser CREATED), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,

@@ -1594,7 +1594,7 @@ var recordNouns = map[string]bool{
 	"User": true, "Users": true, "Token": true, "Snapshot": true, "Key": true, "Account": true,
 	"Role": true, "Grant": true, "Bucket": true, "Topic": true, "Schema": true,
 	"Credential": true, "Credentials": true, "Permission": true, "Record": true,
-	"Entry": true, "Tag": true, "Team": true, "Group": true, "Member": true,
+	"Entry": true, "Tag": true, "Team": true, "Member": true,
 	"Webhook": true, "Alias": true, "Password": true,
 }
 

@@ -34,13 +34,13 @@ func TestWordIter(t *testing.T) {
 
 func TestFailureText(t *testing.T) {
 	checkWords(t, "failureText", failureText, map[string]bool{
-		"Invalid ... cannot both be enabled":                                     true,
-		"reconcile error: secret app-ca is missing a key":                        true,
-		"no such host: error resolving api.example.com":                          true,
+		"Invalid ... cannot both be enabled":                                       true,
+		"reconcile error: secret app-ca is missing a key":                          true,
+		"no such host: error resolving api.example.com":                            true,
 		"No warning or error messages observed applying the TuneD daemon profile.": false,
-		"the sync completed without errors":                                      false,
-		"no errors":                                                              false,
-		"Waiting for the error budget to refill":                                 false,
+		"the sync completed without errors":                                        false,
+		"no errors":                                                                false,
+		"Waiting for the error budget to refill":                                   false,
 	})
 }
 
