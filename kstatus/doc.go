@@ -592,8 +592,9 @@
 // ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply") or to look
 // into what went wrong ("check" followed within seven words by logs, log or details:
 // OpenStack keystone-operator's "Check job logs", Kluctl's "Check status.lastPrepareError
-// for details", Che's "Check operator logs for details"; an instruction outweighs the
-// transient words before it), "not supported"
+// for details", Che's "Check operator logs for details"; an instruction, and a constraint
+// the spec breaks, outweighs the transient words before it: RadonDB's "The user
+// provisioning has failed: … password must not be empty"), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), "not permitted" or "not
 // allowed" in a sentence (Forbidden in words: Envoy AI Gateway's "cross-namespace reference
 // ... is not permitted"; not in a reason, where the Gateway API's NotAllowedByListeners is a

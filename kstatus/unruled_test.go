@@ -502,8 +502,8 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout48", 17},
 	// Written blind in 40 minutes (18 cases, 8 kinds of 3 operators: RadonDB MySQL,
 	// questdb-operator, Orange's CassKop): measured first at 13 of 18 (72.2%, 2 reading
-	// Current early).
-	{"../testdata/kstatus/heldout49", 13},
+	// Current early). 14 once a constraint the spec breaks outweighs words of work.
+	{"../testdata/kstatus/heldout49", 14},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -311,6 +311,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	must, please, limit, re, than := 0, false, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
 	var check, lacking, keyAt, several wordsSince                  // "check"; "no" or "missing"; "key"; "multiple" or "more than one"
 	instruction := false                                           // the text tells a person what to do
+	constraint := false                                            // the text states a constraint the spec breaks
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
 	identifier := strings.IndexByte(text, ' ') < 0
@@ -338,8 +339,10 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// A constraint the spec breaks ("TTL must be 1 when proxied", "MaxReplicas must
 			// not be smaller than MinReplicas", "must be set"), or a request to change it
 			// ("Please set Wireguard.Spec.Address"): a person must act. Not a state the
-			// object waits for ("must be ready before scaling").
-			terminal = true
+			// object waits for ("must be ready before scaling"). It outweighs the words
+			// of work before it ("The user provisioning has failed: the MySQL user's
+			// password must not be empty"), as an instruction does.
+			terminal, constraint = true, true
 		}
 		if check > 1 && (string(w) == "logs" || string(w) == "log" || string(w) == "details") {
 			// "Check job logs", "Check operator logs for details", "Check
@@ -406,7 +409,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		}
 	}
 	switch {
-	case lastTerminal, instruction:
+	case lastTerminal, instruction, constraint:
 		return reasonTerminal
 	case transient:
 		return reasonTransient

@@ -67,18 +67,20 @@ func TestClassifyReason(t *testing.T) {
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
-		"Get https://x: context deadline exceeded":             reasonUnclear,
-		"dial tcp 10.0.0.1:443: i/o timeout":                   reasonUnclear,
-		"Code: 403. Errors: permission denied":                 reasonTerminal,
-		"not ready: YAML parse error on templates/x.yaml":      reasonTerminal,
-		"Waiting for the webhook to be invalid-free again":     reasonTransient,
-		"[HelmRelease] install retries exhausted":              reasonTerminal,
-		"TTL must be 1 when proxied":                           reasonTerminal,
-		"the MaxReplicas must not be smaller than MinReplicas": reasonTerminal,
-		"vaultConnectionRef must be set":                       reasonTerminal,
-		"Please set Wireguard.Spec.Address if necessary.":      reasonTerminal,
-		"the cluster must be ready first":                      reasonUnclear,
-		"the pool must not be in use":                          reasonUnclear,
+		"The user provisioning has failed: the MySQL user's password must not be empty": reasonTerminal,
+		"waiting for the database: it must be ready first":                              reasonTransient,
+		"Get https://x: context deadline exceeded":                                      reasonUnclear,
+		"dial tcp 10.0.0.1:443: i/o timeout":                                            reasonUnclear,
+		"Code: 403. Errors: permission denied":                                          reasonTerminal,
+		"not ready: YAML parse error on templates/x.yaml":                               reasonTerminal,
+		"Waiting for the webhook to be invalid-free again":                              reasonTransient,
+		"[HelmRelease] install retries exhausted":                                       reasonTerminal,
+		"TTL must be 1 when proxied":                                                    reasonTerminal,
+		"the MaxReplicas must not be smaller than MinReplicas":                          reasonTerminal,
+		"vaultConnectionRef must be set":                                                reasonTerminal,
+		"Please set Wireguard.Spec.Address if necessary.":                               reasonTerminal,
+		"the cluster must be ready first":                                               reasonUnclear,
+		"the pool must not be in use":                                                   reasonUnclear,
 	})
 }
 
