@@ -256,7 +256,9 @@
 //	    cassandraOperatorProgress) or in lower case alone (buildstatus), and the same fields
 //	    one and two objects down (status.provisioning.state, status.cluster.status,
 //	    status.pd.phase, status.lastOperation.state, status.kubernetesResources.version.status;
-//	    not in an object of more than 64 fields, which is an inventory), a run's result
+//	    not in an object of more than 64 fields, which is an inventory; and the type of a
+//	    status.condition object that has no status, CassKop's condition.type COMPLETED or
+//	    FAILED), a run's result
 //	    (status.result) or verdict (a field named verdict or ending in Verdict: a test's, an
 //	    experiment's), and the plain status, state, phase, health and verdict of the first
 //	    32 entries of lists, at the top of status, in an object or in an entry
@@ -502,8 +504,9 @@
 //	    is build, backup, restore, migration, upgrade, snapshot, sync, import or export,
 //	    as LlamaDeployment's buildStatus or Hazelcast's restore.state: that operation
 //	    ends, not the object), or the object does
-//	    (status.completionTime, finishedAt, endTime and the like; status.startTime,
-//	    startedAt, startTimestamp or startedTime, a start recorded, as Antrea's Traceflow,
+//	    (status.completionTime, finishedAt, endTime, timeCompleted and the like;
+//	    status.startTime, startedAt, startTimestamp, startedTime or timeStarted, a start
+//	    recorded, as Antrea's Traceflow,
 //	    Shipwright's BuildRun and k8up's Backup write it — 32 of 33 kinds in the fixtures
 //	    that record one are runs — unless spec starts and stops the object by a boolean
 //	    started, running, stopped or active, as DevWorkspace's, or the kind is named for

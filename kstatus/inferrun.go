@@ -576,12 +576,13 @@ func namesBuild(path string) bool {
 // completionFields are status fields that record when a run ended: a kind that has one
 // finishes (Jobs' completionTime, and the names batch and ML operators use for it).
 var completionFields = [...]string{"completionTime", "completedAt", "completionTimestamp",
-	"finishedAt", "finishTime", "finishedTime", "endTime", "endedAt", "terminationTime"}
+	"finishedAt", "finishTime", "finishedTime", "endTime", "endedAt", "terminationTime",
+	"timeCompleted", "timeFinished", "timeEnded"}
 
 // startFields are the status fields that record when a run started (Antrea's Traceflow,
 // Shipwright's BuildRun, k8up's Backup: startTime). Of 33 kinds in the fixtures that
 // write one, 32 are runs; the other starts and stops as its spec asks (startAsked).
-var startFields = [...]string{"startTime", "startedAt", "startTimestamp", "startedTime"}
+var startFields = [...]string{"startTime", "startedAt", "startTimestamp", "startedTime", "timeStarted"}
 
 // startAsked reports a spec that starts and stops the object by a boolean (DevWorkspace's
 // spec.started, spec.running, spec.stopped, spec.active): a service that records when
@@ -1999,7 +2000,9 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				default: // a number, as toInt reads it
 					counted = counted || k2 == "replicas" || desiredCount(k2) != "" || plainTotal(k2)
 				case string:
-					if v2 != "" && isStateField(k2) {
+					if v2 != "" && (isStateField(k2) || k2 == "type" && k == "condition" && v["status"] == nil) {
+						// (A status.condition of a type and no status holds a state in its
+						// type: CassKop's backups and restores, condition.type COMPLETED.)
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
 					}
 				case []any:
