@@ -803,7 +803,7 @@ func ownOutcome(t, kind string) bool {
 // runNouns are the last words of kinds named for a run: a job, a run, an execution, a
 // backup, a restore or a batch each ends (…Job, TaskRun, TestExecution, SGBackup,
 // VeleroRestore, Infinispan's Batch of commands).
-var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore", "Batch"}
+var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore", "Batch", "Snapshot"}
 
 // operationNouns are the last words of kinds named for an operation that finishes: a
 // migration moves something once and is over (Forklift's and vJailbreak's Migration, MTC's
@@ -1380,8 +1380,23 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	var upValue string
 	busy := false
 	schedules := -1 // whether the kind schedules runs, once asked (schedulesRuns)
+	runKind := -1   // whether the kind is named for a run, once asked (runKindName)
 	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
 		k := phaseClassOf(value)
+		if k == phaseUp && activeWord(value) {
+			// Active, on a kind named for a run (RadonDB's Backup, state Active while its
+			// Job runs), is what a Job calls its running pods: the run goes on.
+			if runKind < 0 {
+				spec, _ := m["spec"].(map[string]any)
+				runKind = 0
+				if runKindName(kind, spec) {
+					runKind = 1
+				}
+			}
+			if runKind == 1 {
+				k = phaseRunning
+			}
+		}
 		if k == phaseProgressing && createdWord(value) && recordNoun(own) {
 			// Created, on a kind that stands for a record made in another system (a
 			// Proxmox VirtualMachineSnapshot, an OpensearchUser): making it is all the
@@ -1579,6 +1594,13 @@ func firstStep(value string) bool {
 	var b [40]byte
 	w, _ := normalize(value, b[:])
 	return w == "initialized" || w == "created" || w == "resourcescreated"
+}
+
+// activeWord reports the state Active (ACTIVE, active).
+func activeWord(value string) bool {
+	var b [40]byte
+	w, _ := normalize(value, b[:])
+	return w == "active"
 }
 
 // createdWord reports the state Created (CREATED, created).
