@@ -582,14 +582,15 @@
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
 // overrides; ConflictingMachineHealthCheckDetected) or
 // Intervention ("User Intervention Required": a person must act), Abort or Aborted (the
-// controller gave up: AbortProcessing), or with a subject
+// controller gave up: AbortProcessing), Owned or Own after Not (NotOwned), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,
 // License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,
 // "YAML parse error", TLSCertificateExpired). A message is
 // terminal only with the first nine of those words, Refusing, Intervention, Permanent or
 // Permanently ("Failed permanently: ..."), "already exist" or "already exists" (a name
-// another object holds), a constraint the spec breaks ("must be", "must not be" or "must
+// another object holds), "not owned" or "not own" (NotOwned, "an existing Service … that
+// the Deployer does not own": a name someone else's object holds), a constraint the spec breaks ("must be", "must not be" or "must
 // not" followed by anything but a state some object is to reach: "TTL must be 1 when
 // proxied", "must be set"; not "must be ready first"), a request to change it ("please
 // set", "please specify", "please provide"), an instruction to apply the object again

@@ -394,13 +394,15 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
 		case terminalSet[string(w)], afterNot && string(w) == "supported",
+			afterNot && (string(w) == "owned" || string(w) == "own"),
 			!identifier && afterNot && (string(w) == "permitted" || string(w) == "allowed"),
 			afterAlready && (string(w) == "exist" || string(w) == "exists"):
 			// "not supported" and "no longer supported" say Unsupported in words, "not
 			// permitted" and "not allowed" in a sentence Forbidden (not a reason's
 			// NotAllowedByListeners, the Gateway API's state of a route a listener does
 			// not take yet); "already exists" says AlreadyExists, a name another object
-			// holds.
+			// holds, and "not owned" (NotOwned, "an existing Service … that the Deployer
+			// does not own": Knative's and riff's reconcilers) that it is another's.
 			terminal, lastTerminal = true, true
 		case subjectWords[string(w)]:
 			subject = true

@@ -46,6 +46,7 @@ func TestFailureText(t *testing.T) {
 
 func TestClassifyReason(t *testing.T) {
 	checkWords(t, "classifyReason", classifyReason, map[string]reasonKind{
+		"NotOwned":                        reasonTerminal,
 		"InvalidConfigurationError":       reasonTerminal,
 		"PermissionDenied":                reasonTerminal,
 		"AuthorizationFailed":             reasonTerminal,
@@ -68,6 +69,7 @@ func TestClassifyReason(t *testing.T) {
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
 		"The user provisioning has failed: the MySQL user's password must not be empty": reasonTerminal,
+		"There is an existing Service \"square\" that the Deployer does not own.":       reasonTerminal,
 		"waiting for the database: it must be ready first":                              reasonTransient,
 		"Get https://x: context deadline exceeded":                                      reasonUnclear,
 		"dial tcp 10.0.0.1:443: i/o timeout":                                            reasonUnclear,
