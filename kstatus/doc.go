@@ -447,7 +447,9 @@
 //	    SkyWalking's OAPServerConfig), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    readyReplicas or
-//	    availableReplicas short of spec.replicas (else status.replicas), numberReady short
+//	    availableReplicas short of status.desiredReplicas (the number the controller
+//	    decided on: Zalando's stackset-controller scales a Stack no traffic reaches to 0
+//	    whatever spec.replicas says), else spec.replicas, else status.replicas, numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
 //	    its name: currentStandingByReadyDesired "3/6") is InProgress. A readyReplicas left
 //	    out beside availableReplicas is taken as that many (available replicas are ready

@@ -2527,8 +2527,14 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 	}
 	// Counts against the desired number: spec.replicas, else status.replicas (or the
 	// DaemonSet-style desiredNumberScheduled).
+	// status.desiredReplicas first: the number the controller itself decided on, which
+	// may differ from spec.replicas by design (Zalando's stackset-controller scales a Stack
+	// no traffic reaches to 0, desiredReplicas 0, spec.replicas 3).
 	spec, _ := m["spec"].(map[string]any)
-	want, ok := toInt(spec["replicas"])
+	want, ok := toInt(status["desiredReplicas"])
+	if !ok {
+		want, ok = toInt(spec["replicas"])
+	}
 	if !ok {
 		want, ok = toInt(status["replicas"])
 	}
