@@ -348,7 +348,12 @@
 //	      the state's with Reason, vizierReason beside vizierPhase, else status.reason)
 //	      names work that ends by itself (Pixie's Unhealthy, ControlPlanePodsPending),
 //	      or, for a state at the top of status, status.message starts with a transient
-//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready"). So is
+//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready"), or,
+//	      the state having no message or reason of its own, a condition not True says a
+//	      server could not be reached ("connection refused", "connection reset", "no
+//	      route to host", "no such host") and none names an error a person must fix
+//	      (Gravitee's processingStatus Failed beside Accepted False, "dial tcp …:
+//	      connection refused", which it retries every 5 s). So is
 //	      a failed state whose last word says it is being undone (Reset, Resetting,
 //	      Retrying, Recovering, Reverting, Restoring, Remediating: the Bottlerocket update
 //	      operator's ErrorReset, which its controller answers by retrying after a

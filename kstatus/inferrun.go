@@ -1527,11 +1527,15 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	var retry string
 	if sc.class == phaseFailed && !sc.fromEntry {
 		if retry = retryScheduled(status); retry != "" || willRedo(status) || classifyReason(stateReason(status, best)) == reasonTransient ||
-			best.i < 0 && best.k2 == "" && startsTransient(statusMessage(status)) {
+			best.i < 0 && best.k2 == "" && startsTransient(statusMessage(status)) ||
+			best.i < 0 && best.k2 == "" && messageSuffix(status) == "" && unreachableInConditions(status) {
 			// The last two: the reason the controller gives beside the state names work
 			// that ends by itself (Pixie's vizierPhase Unhealthy, vizierReason
 			// ControlPlanePodsPending), or its message starts by saying it waits
 			// (wireguard-operator's peer, status error: "Waiting for vpn to be ready").
+			// Or, the state saying nothing more, a condition explains it as a server
+			// that could not be reached, which a retry clears (Gravitee's
+			// processingStatus Failed, Accepted False: "dial tcp …: connection refused").
 			sc.class = phaseProgressing
 		}
 	}
@@ -1565,6 +1569,38 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
 	}
 	return sc
+}
+
+// unreachableInConditions reports a condition of status not True whose message says a
+// server could not be reached (unreachable), and none whose reason or message names an
+// error a person must fix.
+func unreachableInConditions(status map[string]any) bool {
+	list, _ := status["conditions"].([]any)
+	found := false
+	for _, e := range list {
+		c, _ := e.(map[string]any)
+		if c["status"] == "True" {
+			continue
+		}
+		msg, _ := c["message"].(string)
+		reason, _ := c["reason"].(string)
+		if classifyReason(reason) == reasonTerminal || classifyMessage(msg) == reasonTerminal {
+			return false
+		}
+		found = found || unreachable(msg)
+	}
+	return found
+}
+
+// unreachable reports a message that says a server could not be reached: the connection
+// refused or reset, no route to the host, a name that did not resolve.
+func unreachable(msg string) bool {
+	for _, s := range [...]string{"connection refused", "connection reset", "no route to host", "no such host"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // saysInProgress reports a message that says, in words, that the work is in progress
