@@ -509,8 +509,9 @@ var heldOutSets = []struct {
 	// Written blind in 40 minutes beside heldout49 (18 cases, 6 kinds of 3 operators:
 	// Gravitee's Kubernetes operator, projectriff, Zalando's stackset-controller): measured
 	// first at 13 of 18 (72.2%, 1 reading Current early). 14 once NotOwned is terminal; 15
-	// once status.desiredReplicas, the controller's own number, is what replicas are counted against; 16 once a failed state explained
-	// by a server not reached ("connection refused") is retried work.
+	// once replicas are counted against status.desiredReplicas, the controller's own
+	// number; 16 once a failed state explained by a server not reached ("connection
+	// refused") is retried work.
 	{"../testdata/kstatus/heldout50", 16},
 }
 
