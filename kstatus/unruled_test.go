@@ -513,6 +513,12 @@ var heldOutSets = []struct {
 	// number; 16 once a failed state explained by a server not reached ("connection
 	// refused") is retried work.
 	{"../testdata/kstatus/heldout50", 16},
+	// Written blind in 40 minutes beside heldout49 and 50 (18 cases, 6 kinds of 3
+	// operators: Gardener's external-dns-management and machine-controller-manager, AKS'
+	// app-routing-operator): measured first at 14 of 18 (77.8%, 1 reading Current early).
+	// Terminating where the case expects InProgress is kstatus' own status for an object
+	// being deleted, not a miss a wait feels (it waits for NotFound).
+	{"../testdata/kstatus/heldout51", 14},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
