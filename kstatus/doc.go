@@ -238,7 +238,10 @@
 //	      punctuation mark, is one: "ProvisioningRequest is expired" does not.
 //	    - Progressing False whose reason names an error a person must fix is Failed, over
 //	      an Available False too (ProgressDeadlineExceeded: the rollout has stopped for
-//	      good); any other Progressing False is often progress finished, and says nothing.
+//	      good), and so is one whose reason is not transient and whose message names such
+//	      an error (AKS app-routing's IngressClassCollision, "IngressClass already exists
+//	      and is not owned by this controller"); any other Progressing False is often
+//	      progress finished, and says nothing.
 //	    - An error written on a condition of any type as Rancher's wrangler writes it
 //	      (status False, reason Error, the error as message: Backup's Reconciling False):
 //	      Failed when the message says a person must fix something (an invalid value, a
@@ -587,7 +590,7 @@
 // Illegal (the Hierarchical Namespace Controller's IllegalParent), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
-// overrides; ConflictingMachineHealthCheckDetected) or
+// overrides; ConflictingMachineHealthCheckDetected), Collision (IngressClassCollision) or
 // Intervention ("User Intervention Required": a person must act), Abort or Aborted (the
 // controller gave up: AbortProcessing), Owned or Own after Not (NotOwned), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,

@@ -2890,7 +2890,13 @@ func completedAt(status map[string]any) (field, at string) {
 // progress finished, and says nothing here.
 func progressingStopped(f *fields, conds []any, gen int64, hasGen bool) (verdict, bool) {
 	c := f.cond(conds, "Progressing")
-	if f.err != nil || !c.isFalse() || classifyReason(c.reason) != reasonTerminal {
+	if f.err != nil || !c.isFalse() {
+		return verdict{}, false
+	}
+	// Its reason names an error retrying does not clear (ProgressDeadlineExceeded), or,
+	// the reason not saying the wait goes on, its message does ("IngressClass already
+	// exists and is not owned by this controller").
+	if r := classifyReason(c.reason); r != reasonTerminal && (r == reasonTransient || classifyMessage(c.message) != reasonTerminal) {
 		return verdict{}, false
 	}
 	if _, stale := staleCondition(f, c, "Progressing", gen, hasGen, nil); stale || f.err != nil {

@@ -240,6 +240,9 @@ var terminalWords = map[string]bool{
 	// Conflicted: Gateway API's reason for a policy or route another one overrides by
 	// precedence (Accepted False): it stays so until a person resolves the conflict.
 	"conflicted": true, "conflicting": true,
+	// A name another object holds (AKS app-routing's IngressClassCollision: "IngressClass
+	// already exists and is not owned by this controller").
+	"collision": true,
 	// A change the API or the software will not take: an immutable field changed, an
 	// incompatible version.
 	"immutable": true, "incompatible": true,
