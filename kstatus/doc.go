@@ -496,7 +496,10 @@
 //	    or spec.pause, or any pause asked as above) with work left (InProgress) is Failed,
 //	    reason Paused: its controller stops acting on it, as on a paused Deployment; so is
 //	    a pause asked and reported (ReconciliationPaused True) beside a condition False, a
-//	    state or a count that says work is left. Conditions the pause left Unknown report
+//	    state or a count that says work is left, and an object otherwise Current whose
+//	    status.updatedReplicas is short of spec.replicas (a rollout the pause stopped
+//	    midway, Gardener's MachineDeployment; not with an OnDelete strategy or a
+//	    partition). Conditions the pause left Unknown report
 //	    no work (StackRox's Deployed Unknown once paused): Current; so is a Ready Unknown
 //	    with no condition False while a pause is asked. A pause is also asked by
 //	    spec.managementState Unmanaged, OpenShift's operator convention (its operators'

@@ -461,6 +461,16 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: InProgressStatus, reason: "Suspending",
 				message: best.message + ", but " + path + " asks for it to be suspended", by: "infer:suspended"}
 		}
+	} else if best.status == CurrentStatus && best.by != "infer:suspended" {
+		// Paused in the middle of a rollout (Gardener's MachineDeployment, as a paused
+		// Deployment: spec.paused, updatedReplicas 1 of 3): the replicas left on the old
+		// template stay so until someone resumes it.
+		if path := pauseAsked(m); path != "" {
+			if have, want, short := updatedShort(m, status); short {
+				return verdict{status: FailedStatus, reason: "Paused",
+					message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10) + " (" + path + ": nothing will change until someone resumes it)", by: "infer:suspended"}
+			}
+		}
 	} else if best.status == InProgressStatus && best.reason != "LatestGenerationNotObserved" {
 		// Paused with work left: the controller stops acting on a paused object, so only
 		// the person who paused it ends the wait, as for a paused Deployment. Not before
@@ -631,6 +641,36 @@ func failureText(text string) bool {
 
 // deniedListWords are the words that may stand between "no" and an error it denies.
 var deniedListWords = map[string]bool{"warning": true, "warnings": true, "or": true, "and": true, "other": true}
+
+// updatedShort reports a rollout left unfinished: status.updatedReplicas short of
+// spec.replicas, where the spec's strategy updates every replica (not OnDelete, no
+// partition, which hold replicas back by design).
+func updatedShort(m, status map[string]any) (have, want int64, short bool) {
+	spec, _ := m["spec"].(map[string]any)
+	want, ok := toInt(spec["replicas"])
+	if !ok {
+		return 0, 0, false
+	}
+	have, ok = toInt(status["updatedReplicas"])
+	if !ok || have >= want {
+		return 0, 0, false
+	}
+	for _, k := range [...]string{"strategy", "updateStrategy"} {
+		st, _ := spec[k].(map[string]any)
+		if t, _ := st["type"].(string); strings.EqualFold(t, "OnDelete") {
+			return 0, 0, false
+		}
+		if ru, _ := st["rollingUpdate"].(map[string]any); ru != nil {
+			if _, ok := ru["partition"]; ok {
+				return 0, 0, false
+			}
+		}
+		if _, ok := st["partition"]; ok {
+			return 0, 0, false
+		}
+	}
+	return have, want, true
+}
 
 // worse reports whether a is a worse answer to a waiter than b: Failed, then InProgress,
 // then Current.

@@ -518,8 +518,9 @@ var heldOutSets = []struct {
 	// app-routing-operator): measured first at 14 of 18 (77.8%, 1 reading Current early).
 	// Terminating where the case expects InProgress is kstatus' own status for an object
 	// being deleted, not a miss a wait feels (it waits for NotFound). 15 once Progressing
-	// False with a terminal message (IngressClassCollision) is Failed.
-	{"../testdata/kstatus/heldout51", 15},
+	// False with a terminal message (IngressClassCollision) is Failed; 16 once a pause asked
+	// mid-rollout (updatedReplicas short) is Failed, as for a paused Deployment.
+	{"../testdata/kstatus/heldout51", 16},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
