@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -506,6 +507,13 @@ func (rf *runFacts) running(path, value, by string) verdict {
 		return verdict{status: InProgressStatus, reason: "Running",
 			message: path + " is " + value + " (a build under way)", by: by}
 	}
+	if d := rf.durationAsked(); d != "" {
+		// Running for as long as the spec says (spec.duration "10m", a Go duration): a
+		// chaos experiment (Chaos Mesh's PodChaos), an analysis (Argo's Experiment), a
+		// load test (ChaosMeta's LoadTest) ends when it is up.
+		return verdict{status: InProgressStatus, reason: "Running",
+			message: path + " is " + value + " (spec.duration asks for a run of " + d + ")", by: by}
+	}
 	if rf.startedTrue() {
 		// A Started condition True beside a running state and no Ready: a run begun and
 		// not ended (Porter's Installation as its agent Job runs). Beside a Ready True
@@ -729,6 +737,31 @@ func (rf *runFacts) finishesWhy() string {
 		}
 	}
 	return why
+}
+
+// durationAsked returns spec.duration when it is a Go duration ("30s", "10m") of a kind
+// whose duration is how long it runs, not how long what it issues stays valid
+// (validityNoun); "" otherwise.
+func (rf *runFacts) durationAsked() string {
+	spec, _ := rf.m["spec"].(map[string]any)
+	d, _ := spec["duration"].(string)
+	if d == "" || validityNoun(kindNoun(rf.kind)) {
+		return ""
+	}
+	if _, err := time.ParseDuration(d); err != nil {
+		return ""
+	}
+	return d
+}
+
+// validityNoun reports a kind noun (kindNoun) of an object whose spec.duration is how long
+// what it issues stays valid, not how long it runs: a certificate, a token, a lease.
+func validityNoun(noun string) bool {
+	switch noun {
+	case "Certificate", "Cert", "Token", "Lease", "Credential", "Credentials", "Secret", "Key", "Issuer", "Grant":
+		return true
+	}
+	return false
 }
 
 // finishesBy is why the kind or the object is one that finishes, before the object's own
