@@ -436,12 +436,15 @@
 //	    last or previous error, or one under an
 //	    object named so for anything else (lastBackup), is history and is not read. A
 //	    count of failures above zero, at the top of status or one object down (a field
-//	    named failures or ending in Failures: Sveltos' and Kuberhealthy's
-//	    consecutiveFailures, kapp-controller's consecutiveReconcileFailures,
-//	    tofu-controller's reconciliationFailures, SPIRE's stats.podEntryRenderFailures;
-//	    not a limit, max…, min…, allowed… or tolerated…, nor a last…, previous… or total…
-//	    one), is Failed, reason Failures: the controller counts what it is failing at and
-//	    resets the count when it succeeds. status.ready,
+//	    named failures or failureCount, or ending in Failures or FailureCount: Sveltos'
+//	    and Kuberhealthy's consecutiveFailures, kapp-controller's
+//	    consecutiveReconcileFailures, tofu-controller's reconciliationFailures, SPIRE's
+//	    stats.podEntryRenderFailures, EPAM's EDP operators' failureCount beside the error
+//	    in status.value; not a limit, max…, min…, allowed… or tolerated…, nor a last…,
+//	    previous… or total… one), is Failed, reason Failures: the controller counts what
+//	    it is failing at and resets the count when it succeeds; InProgress when the
+//	    message says it waits for something else ("parent group … is not ready yet"),
+//	    though not for a server that keeps refusing connections. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
 //	    an error a person must fix; status.valid false (or one object down:

@@ -2257,10 +2257,11 @@ func valueReached(have, want string) bool {
 // reconciliationFailures, podEntryRenderFailures, failures), not a limit on them
 // (maxConsecutiveFailures) nor a record of past ones.
 func failureCount(k string) bool {
-	if k == "failures" {
+	if k == "failures" || k == "failureCount" {
 		return true
 	}
-	if len(k) <= len("Failures") || !strings.HasSuffix(k, "Failures") {
+	// …Failures, or …FailureCount (EPAM's EDP operators: status.failureCount).
+	if !(len(k) > len("Failures") && strings.HasSuffix(k, "Failures")) && !(len(k) > len("FailureCount") && strings.HasSuffix(k, "FailureCount")) {
 		return false
 	}
 	for _, p := range [...]string{"max", "min", "allowed", "tolerated", "last", "previous", "total"} {
@@ -2481,8 +2482,21 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		if tr != nil {
 			tr.note("status."+facts.failures, facts.failuresCount)
 		}
-		return verdict{status: FailedStatus, reason: "Failures",
-			message: "status." + facts.failures + " is " + strconv.FormatInt(facts.failuresCount, 10) + messageSuffix(status), by: "infer:errors"}
+		text := messageSuffix(status)
+		if v, _ := status["value"].(string); text == "" && v != "" {
+			// EPAM's EDP operators write what became of the last reconcile in
+			// status.value: "OK", or the error.
+			text = ": " + v
+		}
+		v := verdict{status: FailedStatus, reason: "Failures",
+			message: "status." + facts.failures + " is " + strconv.FormatInt(facts.failuresCount, 10) + text, by: "infer:errors"}
+		if t := strings.TrimPrefix(text, ": "); (classifyMessage(t) == reasonTransient || startsTransient(t)) && !unreachable(t) {
+			// The failure counted is a wait for something else ("parent group … is not
+			// ready yet"): the controller tries again. Not a server that keeps refusing
+			// the connection, which the count says is no passing fault.
+			v.status = InProgressStatus
+		}
+		return v
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
 	for i, k := range countFlagKeys {

@@ -528,8 +528,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout52", 15},
 	// Written blind in 35 minutes beside heldout52 (18 cases, 6 kinds of 3 operators: EPAM's
 	// edp-keycloak-operator, KubeAdmiral, Kurator): measured first at 13 of 18 (72.2%, 3
-	// reading Current early).
-	{"../testdata/kstatus/heldout53", 13},
+	// reading Current early). 15 once a failureCount is a count of failures, and one whose
+	// text waits for something else is InProgress.
+	{"../testdata/kstatus/heldout53", 15},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
