@@ -165,7 +165,8 @@
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
 //	      Started True is a run begun (6f). A type that names the outcome of the object
 //	      itself (the kind or its last word, then Succeeded, Completed, Complete or
-//	      Finished: UpgradeCompleted on lifecycle-agent's ImageBasedUpgrade, Kaito's
+//	      Finished: UpgradeCompleted on lifecycle-agent's ImageBasedUpgrade, Pulp's
+//	      BackupComplete on a PulpBackup, Kaito's
 //	      WorkspaceSucceeded) is read as an outcome; another's (PrepCompleted) is not.
 //	    - A failure: a type Failed, Failure, Error, Errored, Degraded or TimedOut, or one whose last
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons

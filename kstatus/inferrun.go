@@ -91,9 +91,10 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue // read by rules 3, 5 and judgeConditions
 		}
 		class := classifyCondition(t)
-		if class == condParticiple && ownOutcome(t, f.kind) {
+		if (class == condParticiple || class == condOther) && ownOutcome(t, f.kind) {
 			// The outcome of the object itself (UpgradeCompleted on an ImageBasedUpgrade,
-			// Kaito's WorkspaceSucceeded): read as Completed or Succeeded is.
+			// Kaito's WorkspaceSucceeded, Pulp's BackupComplete on a PulpBackup): read as
+			// Completed or Succeeded is.
 			class = condDone
 		}
 		if class == condOther && (m["status"] == "True" || !saysWhy(m)) {
