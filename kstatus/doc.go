@@ -358,7 +358,8 @@
 //	      route to host", "no such host") and none names an error a person must fix
 //	      (Gravitee's processingStatus Failed beside Accepted False, "dial tcp …:
 //	      connection refused", which it retries every 5 s). So is
-//	      a failed state whose last word says it is being undone (Reset, Resetting,
+//	      a failed state whose first word calls it transient (cosmos-operator's
+//	      TransientError, "system is retrying"), and a failed state whose last word says it is being undone (Reset, Resetting,
 //	      Retrying, Recovering, Reverting, Restoring, Remediating: the Bottlerocket update
 //	      operator's ErrorReset, which its controller answers by retrying after a
 //	      backoff), but not one that ends in the failure (RollbackFailed,

@@ -66,6 +66,11 @@ func phaseClassOfValue(s string) phaseKind {
 			}
 		}
 	}
+	if len(w) > len("transient") && w[:len("transient")] == "transient" {
+		// A failure the state itself calls transient (cosmos-operator's TransientError,
+		// "system is retrying"): work a retry clears.
+		return phaseProgressing
+	}
 	if namesFailure(w) {
 		return phaseFailed
 	}

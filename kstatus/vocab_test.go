@@ -88,6 +88,7 @@ func TestClassifyReason(t *testing.T) {
 
 func TestPhaseClassOf(t *testing.T) {
 	checkWords(t, "phaseClassOf", phaseClassOf, map[string]phaseKind{
+		"TransientError": phaseProgressing, "TRANSIENT_FAILURE": phaseProgressing,
 		"RUNNING":                phaseRunning,
 		"STATE_SUCCESS":          phaseDone,
 		"HEALTH_OK":              phaseUp,
