@@ -465,8 +465,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		// Paused in the middle of a rollout (Gardener's MachineDeployment, as a paused
 		// Deployment: spec.paused, updatedReplicas 1 of 3): the replicas left on the old
 		// template stay so until someone resumes it.
-		if path := pauseAsked(m); path != "" {
-			if have, want, short := updatedShort(m, status); short {
+		// (The counts first: they are two lookups, the pause a walk of spec.)
+		if have, want, short := updatedShort(m, status); short {
+			if path := pauseAsked(m); path != "" {
 				return verdict{status: FailedStatus, reason: "Paused",
 					message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10) + " (" + path + ": nothing will change until someone resumes it)", by: "infer:suspended"}
 			}
@@ -646,12 +647,12 @@ var deniedListWords = map[string]bool{"warning": true, "warnings": true, "or": t
 // spec.replicas, where the spec's strategy updates every replica (not OnDelete, no
 // partition, which hold replicas back by design).
 func updatedShort(m, status map[string]any) (have, want int64, short bool) {
-	spec, _ := m["spec"].(map[string]any)
-	want, ok := toInt(spec["replicas"])
+	have, ok := toInt(status["updatedReplicas"])
 	if !ok {
 		return 0, 0, false
 	}
-	have, ok = toInt(status["updatedReplicas"])
+	spec, _ := m["spec"].(map[string]any)
+	want, ok = toInt(spec["replicas"])
 	if !ok || have >= want {
 		return 0, 0, false
 	}
