@@ -83,11 +83,12 @@
 //     allocated this much more (default 64 MiB; read every 2ms). Go counts allocation per
 //     process, not per goroutine, so this reads the whole program; it applies only to runs
 //     a hundred times longer than a real check (10–20µs), where the run is the likeliest
-//     cause. The watchdog starts early because what it cannot stop is the join already
-//     under way when it fires: each one copies twice what the last did, so on a loaded
-//     machine the copy in flight, not the watchdog, is most of the run's time (measured
-//     in CI on a loaded 2-core machine: up to 2.7 s for s = s .. s, past the Timeout;
-//     tens to hundreds of milliseconds on a quiet one).
+//     cause. Once the watchdog has fired (a run that has lasted 1ms), a run also may not
+//     hold a string over a quarter of MaxAllocBytes (16 MiB by default) in the running
+//     function's values, checked every fourth instruction: a string doubled with ..
+//     is stopped before the join that would copy it, where the allocation bound alone
+//     stopped it only after (a join under way cannot be interrupted, and on a loaded
+//     2-core machine the one in flight took up to 2.7 s in CI).
 //   - MaxStringBytes: the bytes the string library (rep, format, gsub, upper, lower,
 //     reverse) and table.concat may build in one run, checked before each call. Default
 //     1 MiB, so a loop piling up string.rep('x', 1e6) stops at its second call. A format
@@ -98,8 +99,9 @@
 //
 // Memory a script builds without the library — tables it fills, strings it joins with
 // the .. operator, on which gopher-lua gives no hook — is bounded by the steps and the
-// allocation watchdog: measured here, a loop doubling a string with s = s .. s is stopped
-// after allocating 90 to 120 MiB (its last string is 64 MiB), one appending 1 MB strings
+// allocation watchdog and the bound on strings held: measured here, a loop doubling a
+// string with s = s .. s is stopped holding a 32 MB string (20–150 ms on a quiet machine,
+// at most 250 ms in 40 runs beside go test -race and a CI run), one appending 1 MB strings
 // to a table after about 70 MiB, one filling a table with numbers at its step
 // bound after 23 MiB. The Go collector frees it when the run ends.
 //

@@ -43,7 +43,8 @@ type Options struct {
 	// generous: MaxSteps stops a busy loop long before.
 	Timeout time.Duration
 	// MaxAllocBytes stops a run that has lasted 1ms once the process has allocated more
-	// than this since then (read every 2ms): what stops a loop that doubles a string with
+	// than this since then (read every 2ms), or once it holds a string of over a quarter
+	// of it: what stops a loop that doubles a string with
 	// .., which neither the step count (it takes a few instructions) nor the string budget
 	// (it uses no library function) sees. Default: 64 MiB.
 	MaxAllocBytes int

@@ -30,6 +30,14 @@ type budget struct {
 	steps, maxSteps int
 	stop            atomic.Pointer[LimitError] // set by the watchdog
 	err             error
+	// slow is set by the watchdog's first firing: the run has lasted watchAfter, a
+	// hundred times a real check. From then on Done looks, every fourth instruction,
+	// for a string the run holds over maxHeld bytes in the running function's registers,
+	// so that a string doubled with .. (which gopher-lua gives no hook on) is stopped
+	// before the next join copies it, not after.
+	slow    atomic.Bool
+	L       *lua.LState
+	maxHeld int
 }
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
@@ -50,6 +58,22 @@ func (b *budget) Done() <-chan struct{} {
 	if e := b.stop.Load(); e != nil {
 		b.err = e
 		return closed
+	}
+	if b.steps&3 == 0 && b.slow.Load() {
+		if e := b.heldString(); e != nil {
+			b.err = e
+			return closed
+		}
+	}
+	return nil
+}
+
+// heldString reports a string over maxHeld bytes among the running function's values.
+func (b *budget) heldString() *LimitError {
+	for i, top := 1, b.L.GetTop(); i <= top; i++ {
+		if s, ok := b.L.Get(i).(lua.LString); ok && len(s) > b.maxHeld {
+			return &LimitError{What: fmt.Sprintf("held a string of %d bytes, over the %d a run may hold", len(s), b.maxHeld)}
+		}
 	}
 	return nil
 }
@@ -79,6 +103,7 @@ type watchdog struct {
 
 func (w *watchdog) check() {
 	w.fired.Store(true)
+	w.b.slow.Store(true)
 	if took := time.Since(w.start); took >= w.timeout {
 		w.b.stop.Store(&LimitError{What: fmt.Sprintf("ran longer than %s", w.timeout)})
 		return
@@ -202,6 +227,7 @@ func newVM() *vm {
 	v.lazyMeta.RawSetString("__index", L.NewFunction(v.index))
 	v.lazyMeta.RawSetString("__metatable", protected)
 	v.watch.b = &v.budget
+	v.budget.L = L
 	v.watch.allocs = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	v.watch.timer = time.AfterFunc(time.Hour, v.watch.check)
 	v.watch.timer.Stop() // each run arms it
@@ -451,6 +477,8 @@ func (v *vm) run(proto *lua.FunctionProto, obj map[string]any, lim *Options) (h 
 	L := v.L
 	v.budget.steps, v.budget.maxSteps, v.budget.err = 0, lim.MaxSteps, nil
 	v.budget.stop.Store(nil)
+	v.budget.slow.Store(false)
+	v.budget.maxHeld = lim.MaxAllocBytes / 4
 	v.strLeft, v.strMax = lim.MaxStringBytes, lim.MaxStringBytes
 	w := &v.watch
 	w.start, w.timeout, w.maxAlloc, w.firstAlloc = time.Now(), lim.Timeout, uint64(lim.MaxAllocBytes), 0
