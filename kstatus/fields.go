@@ -7,7 +7,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -467,7 +466,7 @@ func partConditions(status map[string]any) []any {
 	}
 	var keys []string
 	for k, v := range status {
-		if held, ok := v.(map[string]any); ok && len(k) > len("Conditions") && strings.HasSuffix(k, "Conditions") && len(held) > 0 {
+		if held, ok := v.(map[string]any); ok && hasWordSuffix(k, "Conditions") && len(held) > 0 {
 			keys = append(keys, k)
 		}
 	}

@@ -240,7 +240,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				rc.busyType, rc.busy = t, busyTrue(c, t)
 				rc.busySince, _ = m["lastTransitionTime"].(string)
 			}
-			if rc.progressing.status == "" && (t == "Progressing" || len(t) > len("InProgress") && strings.HasSuffix(t, "InProgress")) {
+			if rc.progressing.status == "" && (t == "Progressing" || hasWordSuffix(t, "InProgress")) {
 				rc.progressing = verdict{status: InProgressStatus, reason: c.reasonOr(t),
 					message: t + " condition is True" + textSuffix(c), by: "infer:run"}
 			}
@@ -1413,25 +1413,27 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	var up stateField
 	var upValue string
 	busy := false
-	schedules := -1 // whether the kind schedules runs, once asked (schedulesRuns)
-	runKind := -1   // whether the kind is named for a run, once asked (runKindName)
-	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
-		k := phaseClassOf(value)
-		if k == phaseUp && activeWord(value) {
-			// Active, on a kind named for a run (RadonDB's Backup, state Active while its
-			// Job runs), is what a Job calls its running pods: the run goes on.
-			if runKind < 0 {
-				spec, _ := m["spec"].(map[string]any)
-				runKind = 0
-				if runKindName(kind, spec) {
-					runKind = 1
-				}
-			}
-			if runKind == 1 {
-				k = phaseRunning
+	// Facts of the kind that few values need (schedulesRuns, runKindName), each asked at
+	// most once per scan: -1 until asked, then 0 or 1.
+	schedules, runKind := int8(-1), int8(-1)
+	kindFact := func(cache *int8, fact func(kind string, spec map[string]any) bool) bool {
+		if *cache < 0 {
+			spec, _ := m["spec"].(map[string]any)
+			*cache = 0
+			if fact(kind, spec) {
+				*cache = 1
 			}
 		}
-		if k == phaseProgressing && createdWord(value) && recordNoun(own) {
+		return *cache == 1
+	}
+	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
+		k := phaseClassOf(value)
+		if k == phaseUp && isWord(value, "active") && kindFact(&runKind, runKindName) {
+			// Active, on a kind named for a run (RadonDB's Backup, state Active while its
+			// Job runs), is what a Job calls its running pods: the run goes on.
+			k = phaseRunning
+		}
+		if k == phaseProgressing && isWord(value, "created") && recordNoun(own) {
 			// Created, on a kind that stands for a record made in another system (a
 			// Proxmox VirtualMachineSnapshot, an OpensearchUser): making it is all the
 			// object asks, so it is the state reached, not a first step of a workload.
@@ -1440,14 +1442,7 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		if k == phaseProgressing && at.i >= 0 && queuedRun(value) {
 			// A run a schedule has queued (CronHPA's jobs Submitted) is no work of the
 			// schedule's: it is where a schedule is meant to be.
-			if schedules < 0 {
-				spec, _ := m["spec"].(map[string]any)
-				schedules = 0
-				if schedulesRuns(kind, spec) {
-					schedules = 1
-				}
-			}
-			if schedules == 1 {
+			if kindFact(&schedules, schedulesRuns) {
 				k = phaseUp
 			}
 		}
@@ -1666,18 +1661,11 @@ func firstStep(value string) bool {
 	return w == "initialized" || w == "created" || w == "resourcescreated"
 }
 
-// activeWord reports the state Active (ACTIVE, active).
-func activeWord(value string) bool {
+// isWord reports a state that is word, normalized (isWord("ACTIVE", "active")).
+func isWord(value, word string) bool {
 	var b [40]byte
 	w, _ := normalize(value, b[:])
-	return w == "active"
-}
-
-// createdWord reports the state Created (CREATED, created).
-func createdWord(value string) bool {
-	var b [40]byte
-	w, _ := normalize(value, b[:])
-	return w == "created"
+	return w == word
 }
 
 // recordNouns are the last words of kinds that stand for a record made in another system:
@@ -2262,7 +2250,7 @@ func failureCount(k string) bool {
 		return true
 	}
 	// …Failures, or …FailureCount (EPAM's EDP operators: status.failureCount).
-	if !(len(k) > len("Failures") && strings.HasSuffix(k, "Failures")) && !(len(k) > len("FailureCount") && strings.HasSuffix(k, "FailureCount")) {
+	if !hasWordSuffix(k, "Failures") && !hasWordSuffix(k, "FailureCount") {
 		return false
 	}
 	for _, p := range [...]string{"max", "min", "allowed", "tolerated", "last", "previous", "total"} {
@@ -2331,7 +2319,7 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 // errorNamed reports a field named for an error of what the controller does now
 // (reconciliationError, validationError), not a last or previous one.
 func errorNamed(k string) bool {
-	return len(k) > len("Error") && strings.HasSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
+	return hasWordSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
 		!strings.HasPrefix(k, "previous")
 }
 

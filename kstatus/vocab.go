@@ -171,6 +171,10 @@ func namesFailure(w string) bool {
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 func hasSuffix(s, p string) bool { return len(s) >= len(p) && s[len(s)-len(p):] == p }
 
+// hasWordSuffix reports s ending in p with something before it: a name of which p is the
+// last word or words (reconciliationFailures, not Failures alone).
+func hasWordSuffix(s, p string) bool { return len(s) > len(p) && s[len(s)-len(p):] == p }
+
 // wordIter yields the words of a CamelCase, snake_case, kebab-case or spaced identifier,
 // lowercased ("PermissionDenied" → "permission", "denied"; "INVALID_SPEC" → "invalid",
 // "spec"); digits stay with their word, and a word longer than its buffer is cut in two.
