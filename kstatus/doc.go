@@ -470,7 +470,13 @@
 //	    its name: currentStandingByReadyDesired "3/6") is InProgress. A readyReplicas left
 //	    out beside availableReplicas is taken as that many (available replicas are ready
 //	    ones; a controller may publish only those, as vLLM's VLLMRuntime). updatedReplicas
-//	    is not read: a partition or OnDelete holds replicas back by design. A version
+//	    short of the same desired number is a rollout not over: InProgress, reason
+//	    LessUpdated (Slurm's NodeSet replacing pods one at a time, Mattermost's
+//	    installation in state ready before every pod runs the new version), unless a
+//	    partition (a number, at most three objects down in spec) or an OnDelete update
+//	    type holds replicas back by design. status.replicas above it beside an
+//	    updatedReplicas is old replicas still being removed: InProgress, reason ExtraPods
+//	    (Gardener's MachineDeployment draining its surge machine's predecessor). A version
 //	    status names as the one being moved to (target…, desired…: targetVersion,
 //	    target_version) that is not the one it names as running (current… or
 //	    observed… with the same ending: currentVersion, current_version; a leading v

@@ -644,7 +644,7 @@ func failureText(text string) bool {
 var deniedListWords = map[string]bool{"warning": true, "warnings": true, "or": true, "and": true, "other": true}
 
 // updatedShort reports a rollout left unfinished: status.updatedReplicas short of
-// spec.replicas, where the spec's strategy updates every replica (not OnDelete, no
+// status.desiredReplicas or else spec.replicas, where the spec's strategy updates every replica (not OnDelete, no
 // partition, which hold replicas back by design).
 func updatedShort(m, status map[string]any) (have, want int64, short bool) {
 	have, ok := toInt(status["updatedReplicas"])
@@ -652,25 +652,41 @@ func updatedShort(m, status map[string]any) (have, want int64, short bool) {
 		return 0, 0, false
 	}
 	spec, _ := m["spec"].(map[string]any)
-	want, ok = toInt(spec["replicas"])
-	if !ok || have >= want {
+	// The number the controller decided on first (status.desiredReplicas: a Stack with no
+	// traffic scaled to 0 whatever spec.replicas says), as replicasShort reads it.
+	want, ok = toInt(status["desiredReplicas"])
+	if !ok {
+		want, ok = toInt(spec["replicas"])
+	}
+	if !ok || have >= want || holdsBack(spec, 3) {
 		return 0, 0, false
 	}
-	for _, k := range [...]string{"strategy", "updateStrategy"} {
-		st, _ := spec[k].(map[string]any)
-		if t, _ := st["type"].(string); strings.EqualFold(t, "OnDelete") {
-			return 0, 0, false
-		}
-		if ru, _ := st["rollingUpdate"].(map[string]any); ru != nil {
-			if _, ok := ru["partition"]; ok {
-				return 0, 0, false
+	return have, want, true
+}
+
+// holdsBack reports a strategy in spec, up to depth objects down, that keeps replicas on
+// the old template by design: a partition (a StatefulSet's rollingUpdate.partition,
+// LeaderWorkerSet's rolloutStrategy.rollingUpdateConfiguration.partition) or an update
+// type OnDelete.
+func holdsBack(obj map[string]any, depth int) bool {
+	for k, v := range obj {
+		switch v := v.(type) {
+		case map[string]any:
+			if depth > 1 && holdsBack(v, depth-1) {
+				return true
+			}
+		case string:
+			if k == "type" && strings.EqualFold(v, "OnDelete") {
+				return true
 			}
 		}
-		if _, ok := st["partition"]; ok {
-			return 0, 0, false
+		if _, obj := v.(map[string]any); k == "partition" && !obj {
+			// A count or percentage held back; not an object (Slurm's NodeSet names
+			// the Slurm partition its nodes join spec.partition).
+			return true
 		}
 	}
-	return have, want, true
+	return false
 }
 
 // worse reports whether a is a worse answer to a waiter than b: Failed, then InProgress,

@@ -2641,6 +2641,30 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 			}
 		}
 	}
+	// An update not rolled out to every replica yet (Mattermost's updatedReplicas 1 of 2,
+	// as a Deployment's), unless a partition or OnDelete holds replicas back by design.
+	if have, want, short := updatedShort(m, status); short {
+		if tr != nil {
+			tr.note("status.updatedReplicas", have)
+		}
+		return verdict{status: InProgressStatus, reason: "LessUpdated",
+			message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+	}
+	// More replicas than spec asks for, beside an updated count (a Deployment-shaped
+	// status whose old replicas are still being removed after a rollout).
+	if _, updated := status["updatedReplicas"]; updated {
+		desired, okD := toInt(spec["replicas"])
+		if _, own := status["desiredReplicas"]; own {
+			desired, okD = toInt(status["desiredReplicas"])
+		}
+		if total, ok := toInt(status["replicas"]); ok && okD && total > desired {
+			if tr != nil {
+				tr.note("status.replicas", total)
+			}
+			return verdict{status: InProgressStatus, reason: "ExtraPods",
+				message: "replicas: " + strconv.FormatInt(total, 10) + ", " + strconv.FormatInt(desired, 10) + " asked for: old replicas are still being removed", by: "infer:counts"}, true
+		}
+	}
 	if paired {
 		if c, have, want, short := pairShort(status); short {
 			if tr != nil {
