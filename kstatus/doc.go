@@ -301,7 +301,8 @@
 //	      is not yet acted on), and a workload moved to another site, as disaster
 //	      recovery names it: FailedOver, FailedBack, Relocated (not failures).
 //	    - InProgress: a compound whose words end in "in progress" (CREATE_IN_PROGRESS,
-//	      UPDATE_IN_PROGRESS), Pending, Progressing, Creating, Provisioning, Initializing, Starting,
+//	      UPDATE_IN_PROGRESS), Pending, Progressing, Creating, Provisioning, Initializing,
+//	      Init and Initial (set up, not yet at work, as a Pod's Init:0/1), Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
@@ -469,7 +470,10 @@
 //	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
 //	    its name: currentStandingByReadyDesired "3/6") is InProgress. A readyReplicas left
 //	    out beside availableReplicas is taken as that many (available replicas are ready
-//	    ones; a controller may publish only those, as vLLM's VLLMRuntime). updatedReplicas
+//	    ones; a controller may publish only those, as vLLM's VLLMRuntime). Replicas counted
+//	    in a state reached of the operator's own (Agones' allocatedReplicas,
+//	    reservedReplicas) are in use, not missing; counts of replicas on their way or in
+//	    trouble (progressingReplicas, unhealthyReplicas) make up for none. updatedReplicas
 //	    short of the same desired number is a rollout not over: InProgress, reason
 //	    LessUpdated (Slurm's NodeSet replacing pods one at a time, Mattermost's
 //	    installation in state ready before every pod runs the new version), unless a

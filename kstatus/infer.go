@@ -251,6 +251,9 @@ var phases = map[string]phaseKind{
 
 	"running": phaseRunning,
 
+	// Init and Initial as phases (spidernet-io's EgressTunnel: Init until its agent reports
+	// the parent interface), as a Pod's Init:0/1: set up, not yet doing its work.
+	"init": phaseProgressing, "initial": phaseProgressing, "initialising": phaseProgressing,
 	"pending": phaseProgressing, "progressing": phaseProgressing, "creating": phaseProgressing,
 	"provisioning": phaseProgressing, "initializing": phaseProgressing, "starting": phaseProgressing,
 	"updating": phaseProgressing, "upgrading": phaseProgressing, "deploying": phaseProgressing,

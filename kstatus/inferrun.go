@@ -2852,13 +2852,15 @@ var countedReplicas = map[string]bool{"replicas": true, "readyReplicas": true, "
 	"updatedReplicas": true, "currentReplicas": true, "desiredReplicas": true, "updatedReadyReplicas": true,
 	"unavailableReplicas": true, "updatedAvailableReplicas": true, "fullyLabeledReplicas": true}
 
-// otherReplicas sums the counts of replicas in states of the operator's own (Agones'
-// allocatedReplicas, reservedReplicas): replicas not ready because they are in use are
-// not missing.
+// otherReplicas sums the counts of replicas in states of the operator's own that are
+// states reached (Agones' allocatedReplicas, reservedReplicas): replicas not ready because
+// they are in use are not missing. Not counts of replicas on their way or in trouble
+// (metal-stack's progressingReplicas and unhealthyReplicas, notReadyReplicas), nor a target.
 func otherReplicas(status map[string]any) int64 {
 	var n int64
 	for k, v := range status {
-		if countedReplicas[k] || !strings.HasSuffix(k, "Replicas") {
+		if countedReplicas[k] || len(k) <= len("Replicas") || !strings.HasSuffix(k, "Replicas") ||
+			phaseClassOf(k[:len(k)-len("Replicas")]) != phaseUp {
 			continue
 		}
 		if c, ok := toInt(v); ok && c > 0 {

@@ -555,8 +555,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout56", 17},
 	// Written blind in 45 minutes beside heldout56 (18 cases, 7 kinds of 3 operators:
 	// metal-stack's firewall-controller-manager, OpenShift's lvm-operator, k0smotron):
-	// measured first at 14 of 18 (77.8%, 2 reading Current early).
-	{"../testdata/kstatus/heldout59", 14},
+	// measured first at 14 of 18 (77.8%, 2 reading Current early). 15 once counts of
+	// replicas progressing or unhealthy do not make up for ready ones missing.
+	{"../testdata/kstatus/heldout59", 15},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
