@@ -406,6 +406,18 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 					message: ready.text(readyFallback(ready.status)) + " (paused, and the spec does not ask for it: only a person resumes it)", by: "ready"}
 			}
 			v = notTrue(ready, "Ready")
+			if v.status == InProgressStatus && ready.isFalse() && failedReason(ready.reason) && iv.status != InProgressStatus &&
+				classifyMessage(ready.message) != reasonTransient && !startsTransient(ready.message) && !unreachable(ready.message) &&
+				!otherNotTrue(conds) {
+				// Ready False with the word of a failure alone for its reason, a message
+				// that waits for nothing, and no other condition behind it (Skyscanner's
+				// kms-issuer: Ready False, Failed, "Not a valid key: "): the attempt failed
+				// and nothing says it is retried. Not when other conditions are not True:
+				// then Ready is their summary (OpenShift's zero-trust workload identity
+				// manager writes Ready False, Failed, for a StatefulSet not ready yet), and
+				// they decide.
+				v = verdict{status: FailedStatus, reason: ready.reason, message: ready.text(readyFallback(ready.status))}
+			}
 			if v.status == InProgressStatus {
 				v.reason = ready.reasonOr("NotReady")
 				v.message = ready.text(readyFallback(ready.status))
@@ -417,6 +429,20 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 
 	// Rule 6: judged from what the object publishes; see the package documentation.
 	return infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
+}
+
+// otherNotTrue reports a condition other than Ready that is not True and whose reason is
+// not the word of a failure alone (failedReason): one that says what Ready sums up.
+func otherNotTrue(conds []any) bool {
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		t, _ := c["type"].(string)
+		r, _ := c["reason"].(string)
+		if t != "Ready" && c["status"] != "True" && !failedReason(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // condType is the type of a condition found by fields.cond.

@@ -90,6 +90,13 @@
 //     that finished, a suspension the spec asks for, reached, or a state the spec asks for
 //     by name, reached (6c), when Ready's reason and message say nothing more (neither a
 //     failure nor work under way: a profile disabled as asked, Ready False Unavailable).
+//     False with the word of a failure alone for its reason (Failed, Failure), a message
+//     that waits for nothing (no transient word, no unreachable server) and no other
+//     condition not True behind it is Failed: the attempt failed, and nothing says it is
+//     retried (Skyscanner's kms-issuer: KMSIssuer and KMSKey, Ready False, Failed, "Not a
+//     valid key: "). With another condition not True whose reason is more than that word,
+//     Ready is their summary and stays InProgress (OpenShift's zero-trust workload
+//     identity manager writes Ready False, Failed, for a StatefulSet not ready yet).
 //     A reason that says the object is paused or suspended (KubeSphere DevOps'
 //     PipelineRun, Ready Unknown, PAUSED, at an input step), on a kind no rule names
 //     whose spec asks for no pause, is Failed (reason Paused), as a state Paused the
