@@ -470,6 +470,10 @@
 //	    readyNodes short of expectedNodes; plain desired against ready or available, as
 //	    SkyWalking's OAPServerConfig), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
+//	    So is a field named needs… (needsReconcile, needsRestart) true, or a number above
+//	    zero (the generation that needs it), at the top of status or one object down: work
+//	    the controller has yet to do, reason Needs… (synapse-operator's needsReconcile,
+//	    set when a bridge is attached; FoundationDB's generations.needsBackupStart).
 //	    readyReplicas or
 //	    availableReplicas short of status.desiredReplicas (the number the controller
 //	    decided on: Zalando's stackset-controller scales a Stack no traffic reaches to 0
@@ -575,8 +579,11 @@
 //	    spec.schedule). An object whose spec asks for runs on a recurring schedule (a cron
 //	    expression, "0 2 * * *" or "@daily", in a field schedule, cron, cronSchedule,
 //	    cronExpression or cronSpec of spec, at most two objects down: JuiceFS' WarmUp with
-//	    policy.cron.schedule) is a schedule whatever its kind says. So a job that is still
-//	    running never reads Current.
+//	    policy.cron.schedule) is a schedule whatever its kind says. Nor does an object
+//	    whose spec asks by name for the state its run is to be in (a string field of spec
+//	    named state or …State whose value is Running or a pause: FoundationDB's
+//	    continuous FoundationDBBackup, spec.backupState Running, Paused or Stopped): it runs
+//	    until its spec asks otherwise. So a job that is still running never reads Current.
 //	6g. No status at all (or an empty one): with the kind's definition (Options.Kinds,
 //	    KindInfo), a kind that declares a status — status properties in its schema (or
 //	    x-kubernetes-preserve-unknown-fields), or the status subresource beside a schema

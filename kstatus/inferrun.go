@@ -728,6 +728,12 @@ func (rf *runFacts) finishesWhy() string {
 		// whatever its kind's other objects are (JuiceFS' WarmUp, once or on a cron).
 		return ""
 	}
+	if k, _ := specStateField(rf.m, func(w, s string) bool { return phaseClassOf(w) == phaseRunning || pauseWord(s) }); k != "" {
+		// The spec asks by name for the state the run is to be in (FoundationDB's
+		// continuous backup: spec.backupState Running, Paused or Stopped): the object
+		// runs until its spec asks otherwise, whatever its kind's name says.
+		return ""
+	}
 	for _, e := range rf.conds {
 		// A controller that reports each reconcile's outcome (kapp-controller's
 		// ReconcileSucceeded) reconciles the object for as long as it exists: its spec's
@@ -2203,6 +2209,29 @@ type countFacts struct {
 	// currentVersion), the first four met, for comparison with what spec asks.
 	currents  [4]string
 	nCurrents int
+	// needs is the first (by path) field named for work the controller has yet to do
+	// (needs…: synapse-operator's needsReconcile true, FoundationDB's
+	// generations.needsBackupStart 1), at the top of status or one object down.
+	needs string
+}
+
+// seeNeeds takes in a field at path named needs… (needsReconcile): true, or a number
+// above zero (the generation that needs it), is work the controller has yet to do.
+func (c *countFacts) seeNeeds(path, k string, v any) {
+	if len(k) <= len("needs") || k[0] != 'n' || !strings.HasPrefix(k, "needs") || !isUpper(k[len("needs")]) {
+		return
+	}
+	set := false
+	switch v := v.(type) {
+	case bool:
+		set = v
+	default:
+		n, ok := toInt(v)
+		set = ok && n > 0
+	}
+	if set && (c.needs == "" || path < c.needs) {
+		c.needs = path
+	}
 }
 
 // currentOf returns, for a field of status named for the value now (currentSize,
@@ -2300,6 +2329,7 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 	if failureCount(k2) {
 		c.seeFailures(k+"."+k2, v)
 	}
+	c.seeNeeds(k+"."+k2, k2, v)
 	switch v := v.(type) {
 	case string:
 		if v != "" && (k2 == "error" || k2 == "errorMessage" || errorNamed(k2)) &&
@@ -2363,6 +2393,8 @@ func (c *countFacts) see(k string, v any) {
 		c.namedErr = k
 	} else if failureCount(k) {
 		c.seeFailures(k, v)
+	} else {
+		c.seeNeeds(k, k, v)
 	}
 }
 
@@ -2541,6 +2573,16 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			tr.note("status."+k+"."+k2, false)
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + "." + k2 + " is false", by: "infer:counts"}
+	}
+	// Work the controller says it has yet to do (synapse-operator's needsReconcile true,
+	// set when a bridge is attached; FoundationDB's generations.needsBackupStart).
+	if k := facts.needs; k != "" {
+		if tr != nil {
+			tr.note("status."+k, true)
+		}
+		last := k[strings.LastIndexByte(k, '.')+1:]
+		return verdict{status: InProgressStatus, reason: strings.ToUpper(last[:1]) + last[1:],
+			message: "status." + k + " says the controller has work left", by: "infer:counts"}
 	}
 	v, _ := replicasShort(m, status, parts, facts.paired, facts.pendingKey, tr)
 	if v.status == "" {

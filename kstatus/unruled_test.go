@@ -547,8 +547,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout58", 17},
 	// Written blind in 35 minutes beside heldout58 (18 cases, 6 kinds of 3 operators:
 	// valkey-io's valkey-operator, Instaclustr's operator, FoundationDB's operator): measured
-	// first at 15 of 18 (83.3%, 1 reading Current early).
-	{"../testdata/kstatus/heldout57", 15},
+	// first at 15 of 18 (83.3%, 1 reading Current early). 17 once a spec that asks by name
+	// for the state of the run (backupState Running, Paused) makes a kind that runs on.
+	{"../testdata/kstatus/heldout57", 17},
 	// Written blind in 35 minutes beside heldout57 (18 cases, 8 kinds of 3 operators:
 	// spidernet-io's egressgateway, Otterize's intents-operator, OpenStack's
 	// designate-operator): measured first at 17 of 18 (94.4%, 1 reading Current early).
@@ -569,8 +570,8 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout61", 14},
 	// Written blind in 35 minutes beside heldout61 (18 cases, 8 kinds of 3 operators:
 	// Shulker, opdev's synapse-operator, tsuru's rpaas-operator): measured first at 15 of
-	// 18 (83.3%, 2 reading Current early).
-	{"../testdata/kstatus/heldout63", 15},
+	// 18 (83.3%, 2 reading Current early). 16 once a field needs… true is work left.
+	{"../testdata/kstatus/heldout63", 16},
 	// Written blind in 35 minutes beside heldout63 (18 cases, 7 kinds of 3 operators:
 	// medik8s' fence-agents-remediation, Crane, kube-logging's telemetry-controller):
 	// measured first at 17 of 18 (94.4%, none reading Current early).
