@@ -2209,6 +2209,9 @@ type countFacts struct {
 	// currentVersion), the first four met, for comparison with what spec asks.
 	currents  [4]string
 	nCurrents int
+	// notReached is the first (by name) boolean of status false whose name's last word
+	// is a state reached (nginxUpdated, configSynced): that state is not reached yet.
+	notReached string
 	// needs is the first (by path) field named for work the controller has yet to do
 	// (needs…: synapse-operator's needsReconcile true, FoundationDB's
 	// generations.needsBackupStart 1), at the top of status or one object down.
@@ -2393,9 +2396,33 @@ func (c *countFacts) see(k string, v any) {
 		c.namedErr = k
 	} else if failureCount(k) {
 		c.seeFailures(k, v)
+	} else if b, ok := v.(bool); ok && !b && (c.notReached == "" || k < c.notReached) && reachedFlag(k) {
+		c.notReached = k
 	} else {
 		c.seeNeeds(k, k, v)
 	}
+}
+
+// reachedWords are the last words of a boolean of status that says a state is reached:
+// the words of condition types of states reached, and updated.
+var reachedWords = map[string]bool{"ready": true, "available": true, "provisioned": true, "healthy": true,
+	"synced": true, "reconciled": true, "initialized": true, "established": true, "bound": true,
+	"configured": true, "deployed": true, "installed": true, "applied": true, "programmed": true,
+	"mounted": true, "attached": true, "registered": true, "connected": true, "updated": true}
+
+// reachedFlag reports a boolean of status named for a state reached by its last word
+// (rpaas-operator's nginxUpdated, configSynced), not one judgeCounts reads by its whole
+// name (countFlagKeys).
+func reachedFlag(k string) bool {
+	if indexOf(countFlagKeys[:], k) >= 0 {
+		return false
+	}
+	it := wordIter{s: k}
+	var last []byte
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		last = w
+	}
+	return reachedWords[string(last)]
 }
 
 // errorVerdict is the verdict of an error the controller reports in the field key, at path:
@@ -2573,6 +2600,15 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			tr.note("status."+k+"."+k2, false)
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + "." + k2 + " is false", by: "infer:counts"}
+	}
+	// A state named by a boolean of status not reached yet (rpaas-operator's nginxUpdated
+	// false while the Nginx it manages is moved to the new revision).
+	if k := facts.notReached; k != "" {
+		if tr != nil {
+			tr.note("status."+k, false)
+		}
+		return verdict{status: InProgressStatus, reason: "Not" + strings.ToUpper(k[:1]) + k[1:],
+			message: "status." + k + " is false", by: "infer:counts"}
 	}
 	// Work the controller says it has yet to do (synapse-operator's needsReconcile true,
 	// set when a bridge is attached; FoundationDB's generations.needsBackupStart).
