@@ -297,7 +297,9 @@
 //	      Successful, Accomplished, an operation's outcome named by its participle
 //	      (Restored, Migrated, Exported, Imported, Processed, Finalized, Delivered), and a
 //	      test's or a verdict's Passed and Pass (a run's
-//	      outcome, which decides alone unless something failed; read from the entries
+//	      outcome, which decides alone unless something failed, or a status.reason beside
+//	      it names a failure: TrustyAI's LMEvalJob, state Complete, reason Failed, is
+//	      Failed; read from the entries
 //	      of a list, the parts listed so far, it does not outrank a condition of work
 //	      under way: TALM's clusters[].state complete beside Progressing True), and Healthy, Ready,
 //	      Available, Bound, Active, Established, Deployed, Online, OK, Green, Provisioned,

@@ -389,6 +389,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		// a list holds so far beside a condition of work under way (TALM's clusters[]
 		// complete while Progressing True remediates the next batch): the list may not
 		// yet hold every part.
+		if r, _ := status["reason"].(string); r != "" && !st.fromEntry && phaseClassOf(r) == phaseFailed {
+			// A run's end beside a status.reason that names how it ended badly (TrustyAI's
+			// LMEvalJob: state Complete, reason Failed, message Error): the end is a failure.
+			if tr != nil {
+				tr.note("status.reason", r)
+			}
+			return verdict{status: FailedStatus, reason: r,
+				message: st.v.message + ", reason " + r + messageSuffix(status), by: st.v.by}
+		}
 		return st.v
 	}
 	// 6d: counts, errors and flags.
