@@ -341,7 +341,9 @@
 //	      app-version-not-found: it may yet appear),
 //	      and a state reached negated by Un or
 //	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
-//	      failure, below).
+//	      failure, below), or by Not after the thing it is about (KubeVela
+//	      terraform-controller's ProviderNotReady; but …NotValid, a spec not valid, as
+//	      its ConfigurationSpecNotValid, is Failed).
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
@@ -443,7 +445,8 @@
 //	    entries of a list of status (Gatekeeper's byPod[].errors) and one object down
 //	    (error, errorMessage or a name ending in Error: Oathkeeper's
 //	    validation.validationError; Tyk's latestTransaction.error, a record of the
-//	    controller's own last operation), unless its text starts by saying it waits
+//	    controller's own last operation; a list errors, whose entries' message or
+//	    errorMessage it quotes: config-sync's sync.errors), unless its text starts by saying it waits
 //	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress); a
 //	    last or previous error, or one under an
 //	    object named so for anything else (lastBackup), is history and is not read. A
@@ -501,7 +504,8 @@
 //	    status names as the one being moved to (target…, desired…: targetVersion,
 //	    target_version) that is not the one it names as running (current… or
 //	    observed… with the same ending: currentVersion, current_version; a leading v
-//	    aside) is an upgrade not done: InProgress, reason VersionNotReached (CoreOS
+//	    and a note after the version aside, eks-anywhere-packages' "2.10.2-3b6f4e1a
+//	    (latest)") is an upgrade not done: InProgress, reason VersionNotReached (CoreOS
 //	    etcd-operator's EtcdCluster, Pravega's and BookKeeper's clusters, Bottlerocket's
 //	    update operator, whose node waits its turn with both states Idle). So is a
 //	    string field of status named for the value now (current… or current_…:
@@ -643,7 +647,9 @@
 // another object holds), "not owned" or "not own" (NotOwned, "an existing Service … that
 // the Deployer does not own": a name someone else's object holds), a constraint the spec breaks ("must be", "must not be" or "must
 // not" followed by anything but a state some object is to reach: "TTL must be 1 when
-// proxied", "must be set"; not "must be ready first"), a request to change it ("please
+// proxied", "must be set"; not "must be ready first"; or "must" followed by start, begin,
+// end, contain, match, include, have, equal, specify, reference or use: eks-anywhere-packages'
+// "Packages namespaces must start with: eksa-packages"), a request to change it ("please
 // set", "please specify", "please provide"), an instruction to apply the object again
 // ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply") or to look
 // into what went wrong ("check" followed within seven words by logs, log or details:

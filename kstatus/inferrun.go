@@ -1594,16 +1594,34 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		} else if endsRecovering(sc.value) && phaseClassOf(sc.value) == phaseFailed {
 			what += ", recovering from a failure"
 		}
-		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
+		sc.v = verdict{status: InProgressStatus, reason: sc.value, message: what + stateMessage(status, sc.path), by: "infer:phase"}
 		if retry != "" {
 			sc.v.message += " (status." + retry + " schedules a retry)"
 		}
 	case phaseFailed:
-		sc.v = verdict{status: FailedStatus, reason: sc.value, message: what + messageSuffix(status), by: "infer:phase"}
+		sc.v = verdict{status: FailedStatus, reason: sc.value, message: what + stateMessage(status, sc.path), by: "infer:phase"}
 	case phaseSuspended:
 		sc.v = verdict{status: FailedStatus, reason: "Suspended", message: what, by: "infer:phase"}
 	}
 	return sc
+}
+
+// stateMessage is the message that goes with the state at path, as messageSuffix writes it:
+// status' own, else, for a state one object down (apply.state), that object's message
+// (KubeVela terraform-controller's apply.message).
+func stateMessage(status map[string]any, path string) string {
+	if s := messageSuffix(status); s != "" {
+		return s
+	}
+	obj, _, down := strings.Cut(path, ".")
+	if !down || strings.IndexByte(obj, '[') >= 0 {
+		return ""
+	}
+	m, _ := status[obj].(map[string]any)
+	if s, _ := m["message"].(string); s != "" {
+		return ": " + s
+	}
+	return ""
 }
 
 // unreachableInConditions reports a condition of status not True whose message says a
@@ -1725,7 +1743,9 @@ func statusMessage(status map[string]any) string {
 		s, _ := l[0].(string)
 		return s
 	}
-	return ""
+	// detail, where an operator writes its message (eks-anywhere-packages' Package).
+	s, _ := status["detail"].(string)
+	return s
 }
 
 // retryScheduled returns the field of status that schedules the next try (a name starting
@@ -2339,6 +2359,12 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 			(c.downErr[0] == "" || k < c.downErr[0] || k == c.downErr[0] && k2 < c.downErr[1]) {
 			c.downErr = [2]string{k, k2}
 		}
+	case []any:
+		// A list of the errors of a part of the work (config-sync's sync.errors,
+		// source.errors, rendering.errors): as a list of errors at the top.
+		if len(v) > 0 && k2 == "errors" && (c.downErr[0] == "" || k < c.downErr[0] || k == c.downErr[0] && k2 < c.downErr[1]) {
+			c.downErr = [2]string{k, k2}
+		}
 	case bool:
 		if !v && k2 == "valid" && (c.downInvalid == "" || k < c.downInvalid) {
 			c.downInvalid = k
@@ -2423,6 +2449,15 @@ func reachedFlag(k string) bool {
 		last = w
 	}
 	return reachedWords[string(last)]
+}
+
+// versionOnly is the version a field holds, without a leading v or a note after it
+// ("2.10.2-3b6f4e1a (latest)", as eks-anywhere-packages writes its targetVersion).
+func versionOnly(s string) string {
+	if i := strings.IndexByte(s, ' '); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimPrefix(s, "v")
 }
 
 // errorVerdict is the verdict of an error the controller reports in the field key, at path:
@@ -2627,7 +2662,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		// turn): an upgrade not done.
 		cur, want := facts.curVersion, facts.wantVersion
 		if cur[0] != "" && want[0] != "" && cur[1] == want[1] &&
-			strings.TrimPrefix(cur[2], "v") != strings.TrimPrefix(want[2], "v") {
+			versionOnly(cur[2]) != versionOnly(want[2]) {
 			if tr != nil {
 				tr.note("status."+cur[0], cur[2])
 				tr.note("status."+want[0], want[2])
@@ -2800,6 +2835,9 @@ func errorText(v any) string {
 		// CLIENT_SECRET property missing").
 		if s, _ := v["message"].(string); strings.TrimSpace(s) != "" {
 			return strings.TrimSpace(s)
+		}
+		if s, _ := v["errorMessage"].(string); strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s) // config-sync's errors[].errorMessage
 		}
 		if s, _ := v["description"].(string); strings.TrimSpace(s) != "" {
 			for _, ck := range [...]string{"code", "statusCode", "reason"} {

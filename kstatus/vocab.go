@@ -124,7 +124,7 @@ var steadyActivities = map[string]bool{
 // starts with a negation ("NotRunning") is not sorted: its words say the opposite of it.
 func compoundClass(s string) phaseKind {
 	k, n := phaseUnknown, 0
-	afterIn, afterRollback, afterRolled := false, false, false
+	afterIn, afterRollback, afterRolled, afterNot := false, false, false, false
 	it := wordIter{s: s}
 	for w, ok := it.next(); ok; w, ok = it.next() {
 		if n == 0 && (string(w) == "not" || string(w) == "no" || string(w) == "non") {
@@ -133,6 +133,14 @@ func compoundClass(s string) phaseKind {
 		n++
 		c := phases[string(w)]
 		switch {
+		case afterNot && (string(w) == "valid" || string(w) == "validated"):
+			// A spec not valid (KubeVela terraform-controller's
+			// ConfigurationSpecNotValid): a person must fix it.
+			c = phaseFailed
+		case afterNot && c == phaseUp:
+			// A state reached, negated after the thing it is about
+			// (ProviderNotReady): not reached yet.
+			c = phaseProgressing
 		case afterIn && string(w) == "progress":
 			// CREATE_IN_PROGRESS, UPDATE_IN_PROGRESS (CloudFormation's stack states, as
 			// operators that mirror it publish them): work under way.
@@ -143,6 +151,7 @@ func compoundClass(s string) phaseKind {
 			c = phaseFailed
 		}
 		afterIn, afterRollback, afterRolled = string(w) == "in", string(w) == "rollback", string(w) == "rolled"
+		afterNot = string(w) == "not"
 		if c != phaseUnknown && (k == phaseUnknown || phaseRank(c) > phaseRank(k)) {
 			k = c
 		}
@@ -347,7 +356,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		default:
 			must = 0
 		}
-		if afterMust == 2 && must == 0 && !requiredState(w) || afterPlease && (string(w) == "set" || string(w) == "specify" || string(w) == "provide") {
+		if afterMust == 2 && must == 0 && !requiredState(w) || afterMust == 1 && constraintVerbs[string(w)] ||
+			afterPlease && (string(w) == "set" || string(w) == "specify" || string(w) == "provide") {
 			// A constraint the spec breaks ("TTL must be 1 when proxied", "MaxReplicas must
 			// not be smaller than MinReplicas", "must be set"), or a request to change it
 			// ("Please set Wireguard.Spec.Address"): a person must act. Not a state the
@@ -448,6 +458,11 @@ func (n *wordsSince) next(trigger bool, reach wordsSince) {
 		*n = 0
 	}
 }
+
+// constraintVerbs follow "must" in a constraint a value breaks ("namespaces must start
+// with: eksa-packages", "name must match", "must contain at least one"), as "must be" does.
+var constraintVerbs = map[string]bool{"start": true, "begin": true, "end": true, "contain": true,
+	"match": true, "include": true, "have": true, "equal": true, "specify": true, "reference": true, "use": true}
 
 // requiredState reports a word that, after "must be", names a state some object is to
 // reach ("must be ready", "must be running first") rather than a value the spec must take.
