@@ -315,7 +315,8 @@
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
 //	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
-//	      Rebalancing, Reconfiguring, Downgrading,
+//	      Rebalancing, Reconfiguring, Downgrading, a need not met (Required, Needed:
+//	      eks-anywhere-packages' "controller upgrade required"),
 //	      Migrating, Suspending, Pausing, Resuming, New, Partial, OutOfSync, Scheduled,
 //	      Rolling, RollingUpdate, Bootstrap, Bootstrapping, a first step done (Initialized,
 //	      Created, ResourcesCreated: set up, the work not yet, unless another state field

@@ -297,6 +297,9 @@ var phases = map[string]phaseKind{
 	// Not begun yet: queued (Volcano's Inqueue), planned, not started, not scheduled.
 	"inqueue": phaseProgressing, "planned": phaseProgressing, "notstarted": phaseProgressing,
 	"unscheduled": phaseProgressing,
+	// A need not met yet (eks-anywhere-packages' "controller upgrade required"): something
+	// must happen before the object is where it is meant to be.
+	"required": phaseProgressing, "needed": phaseProgressing,
 	// Behind the spec: a change the controller has yet to make.
 	"needsupdate": phaseProgressing, "outdated": phaseProgressing, "stale": phaseProgressing,
 	"rebalancing": phaseProgressing, "reconfiguring": phaseProgressing, "downgrading": phaseProgressing,
