@@ -425,8 +425,10 @@
 //	      Running is where it is meant to be, Current. With neither, Running is InProgress
 //	      in a field named for a build (buildStatus, buildState, buildPhase: a build always
 //	      ends), on a kind whose spec.duration says how long it runs (a Go duration, "10m":
-//	      ChaosMeta's LoadTest, Chaos Mesh's chaos kinds; not the validity of a
-//	      Certificate, Token, Key, Secret, Credential, Issuer, Grant or Lease), or beside
+//	      ChaosMeta's LoadTest, Chaos Mesh's chaos kinds; or one object down, in the
+//	      object that says what the run does, as ChaosMeta's Experiment's
+//	      spec.experiment.duration; not the validity of a Certificate, Token, Key, Secret,
+//	      Credential, Issuer, Grant or Lease, of the kind or of that object), or beside
 //	      a Started condition True (a run begun and not ended, as Porter's
 //	      Installation while its agent Job runs; beside a Ready True, rule 5 decides), and
 //	      otherwise taken to be Current, the message saying it was assumed: a

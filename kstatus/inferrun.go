@@ -508,12 +508,12 @@ func (rf *runFacts) running(path, value, by string) verdict {
 		return verdict{status: InProgressStatus, reason: "Running",
 			message: path + " is " + value + " (a build under way)", by: by}
 	}
-	if d := rf.durationAsked(); d != "" {
+	if at, d := rf.durationAsked(); d != "" {
 		// Running for as long as the spec says (spec.duration "10m", a Go duration): a
 		// chaos experiment (Chaos Mesh's PodChaos), an analysis (Argo's Experiment), a
 		// load test (ChaosMeta's LoadTest) ends when it is up.
 		return verdict{status: InProgressStatus, reason: "Running",
-			message: path + " is " + value + " (spec.duration asks for a run of " + d + ")", by: by}
+			message: path + " is " + value + " (" + at + " asks for a run of " + d + ")", by: by}
 	}
 	if rf.startedTrue() {
 		// A Started condition True beside a running state and no Ready: a run begun and
@@ -749,16 +749,31 @@ func (rf *runFacts) finishesWhy() string {
 // durationAsked returns spec.duration when it is a Go duration ("30s", "10m") of a kind
 // whose duration is how long it runs, not how long what it issues stays valid
 // (validityNoun); "" otherwise.
-func (rf *runFacts) durationAsked() string {
+func (rf *runFacts) durationAsked() (path, d string) {
+	if validityNoun(kindNoun(rf.kind)) {
+		return "", ""
+	}
 	spec, _ := rf.m["spec"].(map[string]any)
-	d, _ := spec["duration"].(string)
-	if d == "" || validityNoun(kindNoun(rf.kind)) {
-		return ""
+	if d, _ := spec["duration"].(string); d != "" {
+		if _, err := time.ParseDuration(d); err == nil {
+			return "spec.duration", d
+		}
+		return "", ""
 	}
-	if _, err := time.ParseDuration(d); err != nil {
-		return ""
+	// One object down, in the object that says what the run does (ChaosMeta's
+	// Experiment: spec.experiment.duration "10m"), not in one that issues something
+	// valid for a time (spec.certificate.duration): the first by name.
+	for k, v := range spec {
+		obj, _ := v.(map[string]any)
+		x, _ := obj["duration"].(string)
+		if x == "" || validityNoun(strings.ToUpper(k[:1])+k[1:]) || path != "" && "spec."+k+".duration" > path {
+			continue
+		}
+		if _, err := time.ParseDuration(x); err == nil {
+			path, d = "spec."+k+".duration", x
+		}
 	}
-	return d
+	return path, d
 }
 
 // validityNoun reports a kind noun (kindNoun) of an object whose spec.duration is how long

@@ -525,7 +525,8 @@ var heldOutSets = []struct {
 	// OpenShift's addon-operator): measured first at 14 of 18 (77.8%, 2 reading Current
 	// early). 15 once a running state on a kind whose spec.duration says how long it runs
 	// is InProgress.
-	{"../testdata/kstatus/heldout52", 15},
+	// 16 once a Go duration one object down in spec (spec.experiment.duration) is one too.
+	{"../testdata/kstatus/heldout52", 16},
 	// Written blind in 35 minutes beside heldout52 (18 cases, 6 kinds of 3 operators: EPAM's
 	// edp-keycloak-operator, KubeAdmiral, Kurator): measured first at 13 of 18 (72.2%, 3
 	// reading Current early). 15 once a failureCount is a count of failures, and one whose
