@@ -586,6 +586,10 @@ var heldOutSets = []struct {
 	// target version is not part of it, "must start with" states a constraint and a list
 	// of errors one object down is an error reported.
 	{"../testdata/kstatus/heldout66", 16},
+	// Written blind in 35 minutes beside heldout66 (18 cases, 8 kinds of 3 operators:
+	// OpenStack's mariadb-operator, EasyMile's postgresql-operator, MongoDB Atlas
+	// Kubernetes operator): measured first at 15 of 18 (83.3%, none reading Current early).
+	{"../testdata/kstatus/heldout64", 15},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
