@@ -2021,6 +2021,13 @@ const maxEntries = 32
 // members or stores by name, whose walk would cost as much as the object's decode.
 const maxFields = 64
 
+// wordValue reports a value a state field may hold: not empty, and not a number, a
+// duration or a time, which a field named …State may hold too (DataWorkflowServices'
+// elapsedTimeLastState "29.880323s").
+func wordValue(v string) bool {
+	return v != "" && (v[0] < '0' || v[0] > '9')
+}
+
 // eachStateField calls fn with every string field of status whose name says it holds a
 // state (isStateField), the same fields one object down, and the plain state fields
 // (entryStates) of the entries of lists, at the top of status (featureSummaries[].status),
@@ -2059,7 +2066,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				nn := 0
 				for k2, v2 := range em {
 					if s, ok := v2.(string); ok {
-						if nn < len(named) && s != "" && indexOf(entryStates[:], k2) < 0 && isStateField(k2) {
+						if nn < len(named) && wordValue(s) && indexOf(entryStates[:], k2) < 0 && isStateField(k2) {
 							named[nn] = k2
 							nn++
 						}
@@ -2098,7 +2105,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 		}
 		switch v := v.(type) {
 		case string:
-			if v != "" && isStateField(k) {
+			if wordValue(v) && isStateField(k) {
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 			if parts != nil {
@@ -2121,7 +2128,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				default: // a number, as toInt reads it
 					counted = counted || k2 == "replicas" || desiredCount(k2) != "" || plainTotal(k2)
 				case string:
-					if v2 != "" && (isStateField(k2) || k2 == "type" && k == "condition" && v["status"] == nil) {
+					if wordValue(v2) && (isStateField(k2) || k2 == "type" && k == "condition" && v["status"] == nil) {
 						// (A status.condition of a type and no status holds a state in its
 						// type: CassKop's backups and restores, condition.type COMPLETED.)
 						fn(stateField{k: k, k2: k2, i: -1, j: -1}, v2)
@@ -2137,7 +2144,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 						continue
 					}
 					for k3, v3 := range v2 {
-						if s, ok := v3.(string); ok && s != "" && isStateField(k3) {
+						if s, ok := v3.(string); ok && wordValue(s) && isStateField(k3) {
 							fn(stateField{k: k, k2: k2, k3: k3, i: -1, j: -1}, s)
 						}
 					}

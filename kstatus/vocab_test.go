@@ -2,11 +2,13 @@ package kstatus
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -373,4 +375,21 @@ func TestReasonErrorStale(t *testing.T) {
 	if res, err := Compute(object(1)); err != nil || res.Status == FailedStatus {
 		t.Errorf("the error for the generation before: %+v, %v; want it not read as Failed", res, err)
 	}
+}
+
+// TestStateFieldsSkipNumbers: a field named …State that holds a number, a duration or a
+// time (DataWorkflowServices' elapsedTimeLastState "29.880323s") is no state: the walk
+// does not report it, at the top of status or one object down, while a word beside it is.
+func TestStateFieldsSkipNumbers(t *testing.T) {
+	status := map[string]any{
+		"state":                "PreRun",
+		"elapsedTimeLastState": "29.880323s",
+		"stage":                map[string]any{"lastState": "2026-03-02T12:03:12Z", "state": "Running"},
+	}
+	var got []string
+	eachStateField(status, "Workflow", nil, nil, func(at stateField, value string) {
+		got = append(got, value)
+	})
+	slices.Sort(got)
+	assert.Equal(t, []string{"PreRun", "Running"}, got)
 }
