@@ -327,6 +327,23 @@ var phases = map[string]phaseKind{
 // parent, ancestor or listener.
 var inferConditions = [...]string{"Succeeded", "Available", "Accepted", "Programmed", "ResolvedRefs"}
 
+// inferConditionIndex is the index of t in inferConditions, or -1.
+func inferConditionIndex(t string) int {
+	switch t {
+	case "Succeeded":
+		return 0
+	case "Available":
+		return 1
+	case "Accepted":
+		return 2
+	case "Programmed":
+		return 3
+	case "ResolvedRefs":
+		return 4
+	}
+	return -1
+}
+
 // nestedLists are the fields of status rule 6 looks into for per-entry conditions: Gateway
 // API routes' parents, policies' ancestors, Gateways' listeners, and operators' components.
 var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
@@ -408,9 +425,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 
 	run6 := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	best := verdict{}
-	for _, v := range [...]verdict{cv, run.verdict(&run6), nv, st.verdict(&run6), xv} {
+	rv, sv := run.verdict(&run6), st.verdict(&run6)
+	for _, v := range [...]*verdict{&cv, &rv, &nv, &sv, &xv} {
 		if v.status != "" && (best.status == "" || worse(v.status, best.status)) {
-			best = v
+			best = *v
 		}
 	}
 
@@ -753,15 +771,28 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 	if label != "" {
 		prefix = label + ": "
 	}
+	// The first condition of each type, in one pass over conds (a lookup of each type in
+	// turn would read every condition's type once per type).
+	var first [len(inferConditions)]map[string]any
+	for _, e := range conds {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		ty, _ := m["type"].(string)
+		if i := inferConditionIndex(ty); i >= 0 && first[i] == nil {
+			first[i] = m
+		}
+	}
 	var trueBuf [len(inferConditions)]string
 	trues := trueBuf[:0]
-	for _, t := range types {
-		c := f.cond(conds, t)
+	for i, t := range types {
+		if first[i] == nil {
+			continue
+		}
+		c := f.condFrom(first[i], t)
 		if f.err != nil {
 			return verdict{}, false
-		}
-		if !c.found {
-			continue
 		}
 		found = true
 		cv := judgeCondition(f, c, t, label, gen, hasGen, tr)

@@ -2434,9 +2434,9 @@ func (c *countFacts) see(k string, v any) {
 		}
 	}
 	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k)
-	if i := indexOf(countErrorKeys[:], k); i >= 0 {
+	if i := countErrorIndex(k); i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
-	} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
+	} else if i := countFlagIndex(k); i >= 0 {
 		c.flagVals[i], c.flagSet = v, c.flagSet|1<<i
 	} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (c.checkKey == "" || k < c.checkKey) {
 		c.checkKey = k
@@ -2776,18 +2776,19 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 			}
 		}
 	}
-	// An update not rolled out to every replica yet (Mattermost's updatedReplicas 1 of 2,
-	// as a Deployment's), unless a partition or OnDelete holds replicas back by design.
-	if have, want, short := updatedShort(m, status); short {
-		if tr != nil {
-			tr.note("status.updatedReplicas", have)
-		}
-		return verdict{status: InProgressStatus, reason: "LessUpdated",
-			message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
-	}
-	// More replicas than spec asks for, beside an updated count (a Deployment-shaped
-	// status whose old replicas are still being removed after a rollout).
+	// A Deployment-shaped status (updatedReplicas), read only where there is one:
 	if _, updated := status["updatedReplicas"]; updated {
+		// an update not rolled out to every replica yet (Mattermost's updatedReplicas 1 of
+		// 2), unless a partition or OnDelete holds replicas back by design;
+		if have, want, short := updatedShort(m, status); short {
+			if tr != nil {
+				tr.note("status.updatedReplicas", have)
+			}
+			return verdict{status: InProgressStatus, reason: "LessUpdated",
+				message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+		}
+		// more replicas than spec asks for: old replicas still being removed after a
+		// rollout.
 		desired, okD := toInt(spec["replicas"])
 		if _, own := status["desiredReplicas"]; own {
 			desired, okD = toInt(status["desiredReplicas"])
@@ -2835,6 +2836,49 @@ var (
 	countErrorKeys = [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors", "problems"}
 	countFlagKeys  = [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized"}
 )
+
+// countErrorIndex is the index of k in countErrorKeys, or -1: a switch, which costs less
+// than a search of the array for every field of status.
+func countErrorIndex(k string) int {
+	switch k {
+	case "failureReason":
+		return 0
+	case "failureMessage":
+		return 1
+	case "errorMessage":
+		return 2
+	case "errorReason":
+		return 3
+	case "error":
+		return 4
+	case "errors":
+		return 5
+	case "problems":
+		return 6
+	}
+	return -1
+}
+
+// countFlagIndex is the index of k in countFlagKeys, or -1.
+func countFlagIndex(k string) int {
+	switch k {
+	case "ready":
+		return 0
+	case "readyToUse":
+		return 1
+	case "valid":
+		return 2
+	case "available":
+		return 3
+	case "registered":
+		return 4
+	case "provisioned":
+		return 5
+	case "initialized":
+		return 6
+	}
+	return -1
+}
 
 // indexOf is the index of s in keys, or -1.
 func indexOf(keys []string, s string) int {
