@@ -519,7 +519,11 @@
 //	    spec.version): InProgress, reason NotReached. The same quantity written another
 //	    way (2048Mi, 2Gi) and a version to the precision asked (spec 16, status v16.2) are
 //	    reached: a spec that names less than status reports must not hang a wait.
-//	6e. Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
+//	6e. A condition not True whose reason names the state the spec asks for by a boolean
+//	    (MOCO's MySQLCluster, spec.offline true: Available and Healthy False, reason
+//	    Offline), when that is the worst news and no condition says work is under way, is
+//	    Current, "as spec.offline asks", as a state so named is (6c).
+//	    Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field

