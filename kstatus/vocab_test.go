@@ -332,6 +332,7 @@ func TestIssue33Vocabularies(t *testing.T) {
 			"Migration": true, "MigMigration": true, "LocalVolumeMigrate": true, "DirectVolumeMigration": true,
 			"MigrationPolicy": false, "MigrationPlan": false, "ScheduledMigration": false,
 			"Build": false, "BuildRun": true, "Task": false, "Test": false,
+			"OpenLibertyDump": true, "Dump": true, "DumpPolicy": false, "ScheduledDump": false,
 		})
 	})
 	t.Run("stateAsked", func(t *testing.T) {
