@@ -652,7 +652,9 @@
 // terminal only with the first nine of those words, Refusing, Intervention, Permanent or
 // Permanently ("Failed permanently: ..."), "already exist" or "already exists" (a name
 // another object holds), "not owned" or "not own" (NotOwned, "an existing Service … that
-// the Deployer does not own": a name someone else's object holds), a constraint the spec breaks ("must be", "must not be" or "must
+// the Deployer does not own": a name someone else's object holds), "owned by", "managed by"
+// or "controlled by" another, other or a different one (the AWS VPC Lattice controller's
+// "ServiceNetwork … is owned by another controller"), a constraint the spec breaks ("must be", "must not be" or "must
 // not" followed by anything but a state some object is to reach: "TTL must be 1 when
 // proxied", "must be set"; not "must be ready first"; or "must" followed by start, begin,
 // end, contain, match, include, have, equal, specify, reference or use: eks-anywhere-packages'

@@ -599,8 +599,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout65", 12},
 	// Written blind in 35 minutes (18 cases, 9 kinds of 3 operators: DigitalOcean's
 	// do-operator, the AWS Gateway API controller for VPC Lattice, the archived AWS Service
-	// Operator): measured first at 17 of 18 (94.4%, none reading Current early).
-	{"../testdata/kstatus/heldout68", 17},
+	// Operator): measured first at 17 of 18 (94.4%, none reading Current early). 18 once
+	// "owned by another controller" is a message a person must act on.
+	{"../testdata/kstatus/heldout68", 18},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -332,6 +332,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	must, please, limit, re, than := 0, false, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
 	var check, lacking, keyAt, several wordsSince                  // "check"; "no" or "missing"; "key"; "multiple" or "more than one"
 	instruction := false                                           // the text tells a person what to do
+	ownedBy := 0                                                   // 1 after "owned", "managed" or "controlled", 2 after "by", 3 at the word after it
+	article := false                                               // the word before was "a" or "an"
 	constraint := false                                            // the text states a constraint the spec breaks
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
@@ -344,6 +346,18 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		afterThan := than
 		than = string(w) == "than"
 		check.next(string(w) == "check", 8)
+		afterArticle := article
+		article = string(w) == "a" || string(w) == "an"
+		switch {
+		case string(w) == "owned" || string(w) == "managed" || string(w) == "controlled":
+			ownedBy = 1
+		case ownedBy == 1 && string(w) == "by":
+			ownedBy = 2
+		case ownedBy == 2, ownedBy == 3 && afterArticle:
+			ownedBy = 3 // the word after "by" (or after "by a"): read below, then reset
+		default:
+			ownedBy = 0
+		}
 		limit = limitWords[string(w)]
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
 		conn = string(w) == "connection"
@@ -415,6 +429,10 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// "in progress" in free text says what "InProgress" says in one word.
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.
 			transient = true
+		case ownedBy == 3 && (string(w) == "another" || string(w) == "other" || string(w) == "different"):
+			// "is owned by another controller", "managed by another operator": the object
+			// the controller would write is someone else's (as NotOwned).
+			terminal, lastTerminal = true, true
 		case terminalSet[string(w)], afterNot && string(w) == "supported",
 			afterNot && (string(w) == "owned" || string(w) == "own"),
 			!identifier && afterNot && (string(w) == "permitted" || string(w) == "allowed"),

@@ -72,6 +72,10 @@ func TestClassifyReason(t *testing.T) {
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
 		"The user provisioning has failed: the MySQL user's password must not be empty": reasonTerminal,
 		"There is an existing Service \"square\" that the Deployer does not own.":       reasonTerminal,
+		"ServiceNetwork shared-network is owned by another controller":                  reasonTerminal,
+		"Namespace is managed by a different operator":                                  reasonTerminal,
+		"Deployment is managed by the operator":                                         reasonUnclear,
+		"Packages namespaces must start with: eksa-packages":                            reasonTerminal,
 		"waiting for the database: it must be ready first":                              reasonTransient,
 		"Get https://x: context deadline exceeded":                                      reasonUnclear,
 		"dial tcp 10.0.0.1:443: i/o timeout":                                            reasonUnclear,
