@@ -350,7 +350,9 @@
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
 //	      Conflict, Failing (a failure being wound down, before Failed), a verdict's Fail,
 //	      BackOff, CrashLoop, Broken, Corrupt, Corrupted, OOMKilled, Denied, Revoked,
-//	      Forbidden (the Hierarchical Namespace Controller's anchor), a
+//	      Forbidden (the Hierarchical Namespace Controller's anchor), one of these words
+//	      and then a colon and what it is about ("Error: invalid spec.schedule: …", as
+//	      cosmos-operator writes status.status), a
 //	      compound that says a change was rolled back (ROLLBACK_COMPLETE,
 //	      UPDATE_ROLLBACK_COMPLETE, RolledBack: CloudFormation's stack states, which a
 //	      CloudFormation operator's Stack mirrors), and any compound that
@@ -519,7 +521,13 @@
 //	    spec.version): InProgress, reason NotReached. The same quantity written another
 //	    way (2048Mi, 2Gi) and a version to the precision asked (spec 16, status v16.2) are
 //	    reached: a spec that names less than status reports must not hang a wait.
-//	6e. A condition not True whose reason names the state the spec asks for by a boolean
+//	6e. A schedule of runs (Cron or Schedule in its kind's name, or a spec.schedule) in
+//	    work that waits for its next run — a reason or state with a word wait or waiting
+//	    and the word next (cosmos-operator's ScheduledVolumeSnapshot, WaitingForNext), or
+//	    beside a time of the next run in status (next…Time: OpenShift Metering's Report,
+//	    Running False, ReportingPeriodWaiting, nextReportTime) — is between runs, where a
+//	    schedule is meant to be: Current, as a CronJob is.
+//	    A condition not True whose reason names the state the spec asks for by a boolean
 //	    (MOCO's MySQLCluster, spec.offline true: Available and Healthy False, reason
 //	    Offline), when that is the worst news and no condition says work is under way, is
 //	    Current, "as spec.offline asks", as a state so named is (6c).

@@ -432,6 +432,16 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	// A schedule of runs (a CronJob's kind: Cron or Schedule in its name, or a
+	// spec.schedule) waiting for its next run: cosmos-operator's ScheduledVolumeSnapshot in
+	// phase WaitingForNext, OpenShift Metering's scheduled Report with Running False,
+	// ReportingPeriodWaiting, and status.nextReportTime. Between runs is where a schedule
+	// is meant to be, as a CronJob is: Current.
+	if best.status == InProgressStatus && waitsForNextRun(best.reason, status) {
+		if spec, _ := m["spec"].(map[string]any); schedulesRuns(f.kind, spec) {
+			return verdict{status: CurrentStatus, message: best.message + " (a schedule between runs)", by: best.by}
+		}
+	}
 	// 6e: a stop the spec asks for, reached (spec.started false and phase Stopped), is
 	// where the object is meant to be, whatever the conditions of the parts it stopped say
 	// as long as they say no more than not True (DevWorkspace's StorageReady and
@@ -688,6 +698,34 @@ func failureText(text string) bool {
 
 // deniedListWords are the words that may stand between "no" and an error it denies.
 var deniedListWords = map[string]bool{"warning": true, "warnings": true, "or": true, "and": true, "other": true}
+
+// waitsForNextRun reports a reason that says the object waits (WaitingForNext,
+// ReportingPeriodWaiting) for its next run: the word next in it, or a time of the next run
+// in status (a field next…Time: nextReportTime, nextScheduleTime).
+func waitsForNextRun(reason string, status map[string]any) bool {
+	waits, next := false, false
+	it := wordIter{s: reason}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "wait", "waiting", "waits":
+			waits = true
+		case "next":
+			next = true
+		}
+	}
+	if !waits {
+		return false
+	}
+	if next {
+		return true
+	}
+	for k, v := range status {
+		if s, _ := v.(string); s != "" && len(k) > len("nextTime") && strings.HasPrefix(k, "next") && strings.HasSuffix(k, "Time") {
+			return true
+		}
+	}
+	return false
+}
 
 // updatedShort reports a rollout left unfinished: status.updatedReplicas short of
 // status.desiredReplicas or else spec.replicas, where the spec's strategy updates every replica (not OnDelete, no

@@ -543,8 +543,9 @@ var heldOutSets = []struct {
 	// Strangelove's cosmos-operator, Mattermost operator, Hyperledger's hlf-operator):
 	// measured first at 11 of 16 (68.8%, 1 reading Current early). 12 once a state named
 	// Transient… is work a retry clears; 13 once updatedReplicas short of spec.replicas is
-	// a rollout not over.
-	{"../testdata/kstatus/heldout54", 13},
+	// a rollout not over; 15 once "Error: …" is the word's state and a schedule waiting for
+	// its next run is between runs.
+	{"../testdata/kstatus/heldout54", 15},
 	// Written blind in 35 minutes (17 cases, 8 kinds of 3 operators: fortio-operator,
 	// kube-image-keeper, harbor-operator): measured first at 17 of 17 (100%, none reading
 	// Current early).
@@ -604,8 +605,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout68", 18},
 	// Written blind in 35 minutes beside heldout68 (18 cases, 7 kinds of 3 operators:
 	// Eclipse Theia Cloud, OpenShift Metering, Gitpod's workspace manager): measured first
-	// at 16 of 18 (88.9%, 1 reading Current early).
-	{"../testdata/kstatus/heldout70", 16},
+	// at 16 of 18 (88.9%, 1 reading Current early). 17 once a schedule waiting for its next
+	// run is between runs.
+	{"../testdata/kstatus/heldout70", 17},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

@@ -51,6 +51,13 @@ func phaseClassOf(s string) phaseKind {
 
 // phaseClassOfValue is phaseClassOf without the cache.
 func phaseClassOfValue(s string) phaseKind {
+	if head, _, found := strings.Cut(s, ":"); found && head != "" && len(head) < len(s)-1 && strings.IndexByte(head, ' ') < 0 {
+		// A word and then what it is about ("Error: invalid spec.schedule: …", as
+		// cosmos-operator writes status.status): the word says the state.
+		if k := phaseClassOfValue(head); k == phaseFailed {
+			return k
+		}
+	}
 	var buf [40]byte
 	w, ok := normalize(s, buf[:])
 	if !ok || w == "" {
