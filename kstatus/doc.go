@@ -478,7 +478,10 @@
 //	    ready… of the same things (moduleLoader.availableNumber short of
 //	    moduleLoader.desiredNumber, as Kernel Module Management's Module writes them;
 //	    readyNodes short of expectedNodes; plain desired against ready or available, as
-//	    SkyWalking's OAPServerConfig), there or at the top of status. A list of status
+//	    SkyWalking's OAPServerConfig; a count of all of something, <noun>Count, against
+//	    ready…, available… or updated… of it: OpenShift's MachineConfigPool,
+//	    updatedMachineCount short of machineCount while it rolls a configuration out, or
+//	    Failed with spec.paused, 6e), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    So is a boolean of status false whose name's last word is a state reached (Ready,
 //	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated and

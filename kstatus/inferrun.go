@@ -1362,21 +1362,46 @@ func desiredCount(k string) string {
 func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	for k, v := range m {
 		rest := desiredCount(k)
+		prefixes := [...]string{"available", "ready", ""}
 		if rest == "" && !plainTotal(k) {
-			continue // plain desired, all or total pairs with plain ready or available
+			// A count of all of something (machineCount), which pairs with the counts of
+			// those ready, available and updated (readyMachineCount, updatedMachineCount:
+			// OpenShift's MachineConfigPool).
+			if rest = totalCount(k); rest == "" {
+				continue // plain desired, all or total pairs with plain ready or available
+			}
+			prefixes[2] = "updated"
 		}
 		w, ok := toInt(v)
 		if !ok {
 			continue
 		}
-		for _, p := range [...]string{"available", "ready"} {
+		for _, p := range prefixes {
 			name := p + rest
+			if p == "" {
+				continue
+			}
 			if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) {
 				c, have, want, short = name, n, w, true
 			}
 		}
 	}
 	return c, have, want, short
+}
+
+// totalCount returns, for a count of all of something named <noun>Count (machineCount),
+// the name as the counts of a part of them continue it (MachineCount, as in
+// readyMachineCount); "" for other names.
+func totalCount(k string) string {
+	if len(k) <= len("Count") || !strings.HasSuffix(k, "Count") || isUpper(k[0]) {
+		return ""
+	}
+	for _, p := range [...]string{"ready", "available", "updated", "unavailable", "degraded", "desired", "expected", "current"} {
+		if strings.HasPrefix(k, p) {
+			return ""
+		}
+	}
+	return strings.ToUpper(k[:1]) + k[1:]
 }
 
 // plainTotal reports a count named plainly for how many are wanted or exist: desired
@@ -2433,7 +2458,7 @@ func (c *countFacts) see(k string, v any) {
 			}
 		}
 	}
-	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k)
+	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k) || totalCount(k) != ""
 	if i := countErrorIndex(k); i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
 	} else if i := countFlagIndex(k); i >= 0 {

@@ -610,8 +610,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout70", 17},
 	// Written blind in 35 minutes beside heldout70 (18 cases, 8 kinds of 3 operators:
 	// cluster-api-operator, HyperShift, OpenShift's machine-config-operator): measured first
-	// at 13 of 18 (72.2%, 1 reading Current early).
-	{"../testdata/kstatus/heldout69", 13},
+	// at 13 of 18 (72.2%, 1 reading Current early). 14 once updatedMachineCount short of
+	// machineCount is a rollout not over (and, paused, Failed).
+	{"../testdata/kstatus/heldout69", 14},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
