@@ -142,7 +142,10 @@
 //	      the summary of the others: the controller judged the error one it retries),
 //	      or when its reason
 //	      names an error a person must fix (see Reasons below). Succeeded True is a
-//	      finished run and decides alone; Succeeded False is Failed. A type named for a
+//	      finished run and decides alone; Succeeded False is Failed, unless its reason
+//	      names no failure and a condition of work under way is True (OpenShift's
+//	      MachineOSBuild sets Succeeded False, Ready, "Build Ready", at the start, beside
+//	      Building True): the work's condition, InProgress. A type named for a
 //	      state reached, True, whose reason says a change is under way in so many words
 //	      (RolloutInProgress, UPDATE_IN_PROGRESS) is InProgress: the state holds while the
 //	      latest spec rolls out.

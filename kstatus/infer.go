@@ -373,6 +373,14 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		if v, ok := conditionsBehind(conds, status, gen, hasGen, tr); ok && cv.reason != v.reason {
 			return v // (a condition 6a judged already says it, of its own type)
 		}
+		if cv.status == FailedStatus && run.busy.status == InProgressStatus && cv.reason != "" &&
+			!namesFailureWord(cv.reason) && classifyReason(cv.reason) != reasonTerminal && succeededFalse(conds) {
+			// Succeeded False with a reason that names no failure, beside a condition of
+			// work under way True (OpenShift's MachineOSBuild writes every condition at the
+			// start: Succeeded False, reason Ready, "Build Ready", while Building is True):
+			// the outcome is not given yet, the work is under way.
+			cv = run.busy
+		}
 		if pv, ok := progressingStopped(f, conds, gen, hasGen); ok && cv.status != FailedStatus {
 			// Over an Available False too: the rollout behind it has stopped for good
 			// (ProgressDeadlineExceeded), which is the news.
@@ -698,6 +706,16 @@ func failureText(text string) bool {
 
 // deniedListWords are the words that may stand between "no" and an error it denies.
 var deniedListWords = map[string]bool{"warning": true, "warnings": true, "or": true, "and": true, "other": true}
+
+// succeededFalse reports a Succeeded condition False in conds.
+func succeededFalse(conds []any) bool {
+	for _, e := range conds {
+		if c, _ := e.(map[string]any); c["type"] == "Succeeded" {
+			return c["status"] == "False"
+		}
+	}
+	return false
+}
 
 // waitsForNextRun reports a reason that says the object waits (WaitingForNext,
 // ReportingPeriodWaiting) for its next run: the word next in it, or a time of the next run
