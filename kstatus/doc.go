@@ -653,7 +653,8 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
-// Illegal (the Hierarchical Namespace Controller's IllegalParent), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
+// Illegal (the Hierarchical Namespace Controller's IllegalParent), Incorrect
+// (cluster-api-operator's IncorrectVersionFormat), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
 // overrides; ConflictingMachineHealthCheckDetected), Collision (IngressClassCollision) or
@@ -663,7 +664,8 @@
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,
 // License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,
 // "YAML parse error", TLSCertificateExpired). A message is
-// terminal only with the first nine of those words, Refusing, Intervention, Permanent or
+// terminal only with the first nine of those words, Illegal, Incorrect ("illegal version
+// string"), Refusing, Intervention, Permanent or
 // Permanently ("Failed permanently: ..."), "already exist" or "already exists" (a name
 // another object holds), "not owned" or "not own" (NotOwned, "an existing Service … that
 // the Deployer does not own": a name someone else's object holds), "owned by", "managed by"

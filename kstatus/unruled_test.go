@@ -612,8 +612,9 @@ var heldOutSets = []struct {
 	// cluster-api-operator, HyperShift, OpenShift's machine-config-operator): measured first
 	// at 13 of 18 (72.2%, 1 reading Current early). 14 once updatedMachineCount short of
 	// machineCount is a rollout not over (and, paused, Failed); 15 once Succeeded False
-	// naming no failure beside Building True is the build under way.
-	{"../testdata/kstatus/heldout69", 15},
+	// naming no failure beside Building True is the build under way; 16 once Incorrect and
+	// Illegal name a value the spec gave that cannot be.
+	{"../testdata/kstatus/heldout69", 16},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them

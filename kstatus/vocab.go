@@ -253,6 +253,7 @@ var terminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
 	"illegal":     true, // the Hierarchical Namespace Controller's IllegalParent, IllegalManagedLabel
+	"incorrect":   true, // cluster-api-operator's IncorrectVersionFormat
 	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true, "permanently": true,
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
 	"undefined": true, "refused": true, "refusing": true, "lost": true,
@@ -317,6 +318,9 @@ var messageTerminalWords = map[string]bool{
 	"invalid": true, "forbidden": true, "unauthorized": true, "unauthenticated": true,
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
 	"unsupported": true, "refusing": true, "intervention": true,
+	// "illegal version string \"v1.10\"" (cluster-api-operator's preflight, with reason
+	// IncorrectVersionFormat): a value the spec gave that cannot be.
+	"illegal": true, "incorrect": true,
 	// "Failed permanently: must specify a CaPoolId" (cert-manager's issuer-lib): the
 	// controller says it will not retry.
 	"permanent": true, "permanently": true,

@@ -67,12 +67,14 @@ func TestClassifyReason(t *testing.T) {
 		"ImmutableFieldChanged":           reasonTerminal,
 		"IncompatibleVersion":             reasonTerminal,
 		"RetriesExhausted":                reasonTerminal,
+		"IncorrectVersionFormat":          reasonTerminal,
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
 		"The user provisioning has failed: the MySQL user's password must not be empty": reasonTerminal,
 		"There is an existing Service \"square\" that the Deployer does not own.":       reasonTerminal,
 		"ServiceNetwork shared-network is owned by another controller":                  reasonTerminal,
+		"illegal version string \"v1.10\"":                                              reasonTerminal,
 		"Namespace is managed by a different operator":                                  reasonTerminal,
 		"Deployment is managed by the operator":                                         reasonUnclear,
 		"Packages namespaces must start with: eksa-packages":                            reasonTerminal,
