@@ -674,7 +674,11 @@
 // not" followed by anything but a state some object is to reach: "TTL must be 1 when
 // proxied", "must be set"; not "must be ready first"; or "must" followed by start, begin,
 // end, contain, match, include, have, equal, specify, reference or use: eks-anywhere-packages'
-// "Packages namespaces must start with: eksa-packages"), a request to change it ("please
+// "Packages namespaces must start with: eksa-packages"; or "cannot be", "can not be" or
+// "can't be" followed by required, configured, created, used, set, changed, modified,
+// removed, added, combined, specified, enabled, disabled, empty, negative, zero or a
+// comparison: "service account can not be configured with public client", not "cannot be
+// fulfilled", the API server's conflict), a request to change it ("please
 // set", "please specify", "please provide"), an instruction to apply the object again
 // ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply") or to look
 // into what went wrong ("check" followed within seven words by logs, log or details:

@@ -345,6 +345,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	instruction := false                                           // the text tells a person what to do
 	ownedBy := 0                                                   // 1 after "owned", "managed" or "controlled", 2 after "by", 3 at the word after it
 	article := false                                               // the word before was "a" or "an"
+	cannot := 0                                                    // 1 after "cannot", "can not" or "can't", 2 after "be"
+	afterCan := false                                              // the word before was "can"
 	constraint := false                                            // the text states a constraint the spec breaks
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
@@ -359,6 +361,16 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		check.next(string(w) == "check", 8)
 		afterArticle := article
 		article = string(w) == "a" || string(w) == "an"
+		afterCannot := cannot
+		switch {
+		case string(w) == "cannot", afterCan && (string(w) == "not" || string(w) == "t"):
+			cannot = 1
+		case cannot == 1 && string(w) == "be":
+			cannot = 2
+		default:
+			cannot = 0
+		}
+		afterCan = string(w) == "can"
 		switch {
 		case string(w) == "owned" || string(w) == "managed" || string(w) == "controlled":
 			ownedBy = 1
@@ -382,6 +394,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			must = 0
 		}
 		if afterMust == 2 && must == 0 && !requiredState(w) || afterMust == 1 && constraintVerbs[string(w)] ||
+			afterCannot == 2 && cannotBeWords[string(w)] ||
 			afterPlease && (string(w) == "set" || string(w) == "specify" || string(w) == "provide") {
 			// A constraint the spec breaks ("TTL must be 1 when proxied", "MaxReplicas must
 			// not be smaller than MinReplicas", "must be set"), or a request to change it
@@ -487,6 +500,16 @@ func (n *wordsSince) next(trigger bool, reach wordsSince) {
 		*n = 0
 	}
 }
+
+// cannotBeWords follow "cannot be" (or "can not be") in a constraint a value breaks ("TLS
+// cannot be required if it is not enabled", "service account can not be configured with
+// public client", "backups cannot be created for unmanaged keycloak instances"). Not
+// "cannot be fulfilled" (the API server's conflict, which a retry clears), reached, found
+// or scheduled, which say something not there yet.
+var cannotBeWords = map[string]bool{"required": true, "configured": true, "created": true, "used": true,
+	"set": true, "changed": true, "modified": true, "removed": true, "added": true, "combined": true,
+	"specified": true, "enabled": true, "disabled": true, "empty": true, "negative": true, "zero": true,
+	"greater": true, "less": true, "larger": true, "smaller": true, "longer": true, "shorter": true, "more": true}
 
 // constraintVerbs follow "must" in a constraint a value breaks ("namespaces must start
 // with: eksa-packages", "name must match", "must contain at least one"), as "must be" does.
