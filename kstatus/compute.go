@@ -251,7 +251,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			}
 		}
 		v := inProgress("LatestGenerationNotObserved",
-			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs))
+			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs)+lastReported(conds))
 		v.by = "generation"
 		return v
 	}
@@ -429,6 +429,41 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 
 	// Rule 6: judged from what the object publishes; see the package documentation.
 	return infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
+}
+
+// lastReported is what the conditions last said went wrong, for the message of a generation
+// not observed yet: a condition True named for a failure (Error, …Failed), else Ready False,
+// with its message, as "; last reported: Error True (ValidationError): …". It may be about
+// the generation before; the message says so by what it is appended to, and a person
+// waiting learns what the controller last objected to. "" when nothing did.
+func lastReported(conds []any) string {
+	var pick map[string]any
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		t, _ := c["type"].(string)
+		msg, _ := c["message"].(string)
+		if msg == "" {
+			continue
+		}
+		if c["status"] == "True" && classifyCondition(t) == condFailure {
+			pick = c
+			break
+		}
+		if pick == nil && t == "Ready" && c["status"] == "False" {
+			pick = c
+		}
+	}
+	if pick == nil {
+		return ""
+	}
+	t, _ := pick["type"].(string)
+	st, _ := pick["status"].(string)
+	what := t + " " + st
+	if r, _ := pick["reason"].(string); r != "" {
+		what += " (" + r + ")"
+	}
+	msg, _ := pick["message"].(string)
+	return "; last reported: " + what + ": " + msg
 }
 
 // otherNotTrue reports a condition other than Ready that is not True and whose reason is
