@@ -270,7 +270,9 @@
 //	6c. Phases and states: every string field of status named phase, state, status, stage,
 //	    health or robustness, or whose name ends in one of them, or in Progress, as a word
 //	    (jobStatus, lifecycleState, operationalStatus, PostgresClusterStatus,
-//	    cassandraOperatorProgress) or in lower case alone (buildstatus), and the same fields
+//	    cassandraOperatorProgress) or in lower case alone (buildstatus), or is such a name
+//	    then Summary (Apache's Spark operator: currentState.currentStateSummary), whose
+//	    value is a word (not a number, a duration or a time), and the same fields
 //	    one and two objects down (status.provisioning.state, status.cluster.status,
 //	    status.pd.phase, status.lastOperation.state, status.kubernetesResources.version.status;
 //	    not in an object of more than 64 fields, which is an inventory; and the type of a
@@ -292,8 +294,9 @@
 //	    latestTransaction), nor in an object of settings, whose name is or ends in Rule, Rules,
 //	    Policy, Policies, Strategy, Config, Configuration, Settings, Template, Spec or
 //	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
-//	    status to take on a failure, not one), nor in a list named history or ending in
-//	    History (the runs past of a schedule, KubeDL's Cron). The worst
+//	    status to take on a failure, not one), nor in a list or an object named history or
+//	    ending in History (the runs past of a schedule, KubeDL's Cron; the states past of
+//	    Apache's Spark operator, stateTransitionHistory by index). The worst
 //	    value decides, and a state in progress whose status.reason is terminal, or whose
 //	    status.message (or first of status.messages) is in the message words (EnMasse's
 //	    Address, Pending: "... already exists with resource name ..."), is Failed; a
@@ -645,7 +648,10 @@
 //	    operator logs for details."). A status.message with no status.reason beside it,
 //	    naming an error in the words above (the SOPS secrets operator's "Decryption
 //	    error", its only status field), is an error reported, as in an error field (6d):
-//	    Failed, unless it starts by saying it waits. Otherwise Current, and the message
+//	    Failed, unless it starts by saying it waits. A condition True of something that
+//	    befell the object whose reason is the state the spec asks for (Kubeflow Pipelines'
+//	    ScheduledWorkflow: Disabled True, reason Disabled, with spec.enabled false) is
+//	    Current, as asked; any other is InProgress. Otherwise Current, and the message
 //	    says what was read and not understood: the conditions found and the first state
 //	    value no vocabulary knows.
 //

@@ -627,6 +627,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		return v
 	}
 	if run.befell.status != "" {
+		if path := askedState(m, run.befell.reason); path != "" {
+			// What befell it is what the spec asks for (Kubeflow Pipelines'
+			// ScheduledWorkflow: Disabled True, reason Disabled, with spec.enabled false).
+			if tr != nil {
+				spec, _ := m["spec"].(map[string]any)
+				tr.note(path, spec[strings.TrimPrefix(path, "spec.")])
+			}
+			return verdict{status: CurrentStatus, message: run.befell.message + ", as " + path + " asks", by: "infer:asked"}
+		}
 		// Something befell the object (a rollout blocked) and nothing else says where it
 		// stands: not a state to call done.
 		return run.befell

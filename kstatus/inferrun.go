@@ -1241,6 +1241,11 @@ func isStateField(name string) bool {
 	// one of these pairs, and most of the names this is asked about (every field inference
 	// walks) end in none of them.
 	end := name[len(name)-1] | ('a' - 'A')
+	if end == 'y' && len(name) > len("Summary") && strings.HasSuffix(name, "Summary") {
+		// The summary of a state (Apache's Spark operator: currentState.currentStateSummary
+		// RunningHealthy): the state, as the name before Summary says.
+		return isStateField(name[:len(name)-len("Summary")])
+	}
 	switch name[len(name)-2] | ('a' - 'A') {
 	case 's', 't', 'g', 'u', 'l', 'c':
 	default:
@@ -2141,8 +2146,11 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				parts.readyFalse = true
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) {
-				continue // a large object is inventory (members by name), not a state
+			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) || isHistory(k) {
+				// A large object is inventory (members by name), not a state; a history
+				// (Apache's Spark operator: stateTransitionHistory, by index) is of states
+				// past.
+				continue
 			}
 			counted := false // a replicas count, for parts (its lookups cost more than this test)
 			for k2, v2 := range v {
@@ -2165,7 +2173,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				case map[string]any:
 					// Two objects down: a resource's own state among several the object
 					// manages (kubernetesResources.version.status).
-					if k2 == "conditions" || notNow(k2) || len(v2) > maxFields || isSettings(k2) {
+					if k2 == "conditions" || notNow(k2) || len(v2) > maxFields || isSettings(k2) || isHistory(k2) {
 						continue
 					}
 					for k3, v3 := range v2 {
@@ -3262,7 +3270,8 @@ func isCron(v string) bool {
 	return digits
 }
 
-// isHistory reports a list of status named for a record of what was (history, runHistory):
+// isHistory reports a list or an object of status named for a record of what was (history,
+// runHistory, stateTransitionHistory):
 // its entries' states are those of runs past, not of the object (KubeDL's Cron keeps the
 // jobs it started there, the last of which may have failed).
 func isHistory(k string) bool {
