@@ -162,7 +162,15 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	apiVersion := f.str(m, "apiVersion", "apiVersion")
 	f.kind = f.str(m, "kind", "kind")
 	meta := f.obj(m, "metadata", "metadata")
-	status := f.obj(m, "status", "status")
+	var status map[string]any
+	if s, ok := m["status"].(string); ok && wordValue(s) && phaseClassOf(s) != phaseUnknown {
+		// A status that is a state word itself (OpenEBS zfs-localpv's ZFSBackup: status
+		// Init, Done or Failed, a string its CRD declares): read as status.status is.
+		// Any other string stays malformed.
+		status = map[string]any{"status": s}
+	} else {
+		status = f.obj(m, "status", "status")
+	}
 	if f.err != nil {
 		return malformed(f.err)
 	}

@@ -781,7 +781,10 @@
 // a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes", "true") is
 // malformed. A status.observedGeneration is read only when metadata.generation is
 // present: without one there is nothing to compare it with, and whatever it holds does
-// not decide. A status.conditions that is an object rather than a list is malformed on a
+// not decide. A status that is a string is malformed, unless it is a state word the
+// vocabularies of 6c know (OpenEBS zfs-localpv's ZFSBackup declares status a string: Init,
+// Done, Failed): then it is read as status.status is. A status.conditions that is an
+// object rather than a list is malformed on a
 // kind some rule names, whose schema is known; on any other kind the server validated it
 // against the operator's own schema, so it is that operator's shape: its lists of
 // conditions (entries with a type and a status, as Tortoise's
