@@ -461,7 +461,11 @@
 //	    validation.validationError; Tyk's latestTransaction.error, a record of the
 //	    controller's own last operation; a list errors, whose entries' message or
 //	    errorMessage it quotes: config-sync's sync.errors), unless its text starts by saying it waits
-//	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress); a
+//	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress) or
+//	    that a server could not be reached (connection refused or reset, no route to host,
+//	    no such host, "unable to connect" or "failed to connect": vSphere CSI's
+//	    CnsRegisterVolume, "Unable to connect to VC …": InProgress), unless it also names
+//	    something a person must fix; a
 //	    last or previous error, or one under an
 //	    object named so for anything else (lastBackup), is history and is not read. A
 //	    count of failures above zero, at the top of status or one object down (a field

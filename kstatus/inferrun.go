@@ -1698,6 +1698,16 @@ func unreachable(msg string) bool {
 			return true
 		}
 	}
+	// Or says in words that it could not connect (vSphere CSI's CNS operator: "Unable to
+	// connect to VC for volume registration").
+	if i := strings.Index(strings.ToLower(msg), " to connect"); i > 0 {
+		before := strings.ToLower(msg[:i])
+		for _, w := range [...]string{"unable", "failed", "fails"} {
+			if strings.HasSuffix(before, w) {
+				return true
+			}
+		}
+	}
 	return false
 }
 
@@ -2520,7 +2530,9 @@ func versionOnly(s string) string {
 // "waiting for Bucket to be provisioned"), which is work not done: InProgress.
 func errorVerdict(key, path, msg string) verdict {
 	v := verdict{status: FailedStatus, reason: reasonFromField(key), message: path + ": " + msg, by: "infer:errors"}
-	if startsTransient(msg) {
+	if startsTransient(msg) || unreachable(msg) && classifyMessage(msg) != reasonTerminal {
+		// (And an error that says a server could not be reached, which a retry clears,
+		// unless it also names something a person must fix.)
 		v.status = InProgressStatus
 	}
 	return v
