@@ -605,7 +605,9 @@
 //	    spec.backoffLimit,
 //	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
-//	    outcome type, whatever its status, or one naming the object's own outcome: the
+//	    outcome type, whatever its status (a Failed condition only when not False: a
+//	    long-running kind keeps one False once a failure is over, as Kogito's
+//	    KogitoRuntime), or one naming the object's own outcome: the
 //	    kind or its last word followed by Succeeded, Completed, Complete or Finished, as
 //	    Kaito's WorkspaceSucceeded on a Workspace), or its kind is named for a run: its last word
 //	    is Job, Run, Execution, Backup, Restore, Batch, Snapshot or Dump (OpenLibertyDump), or it is that word alone

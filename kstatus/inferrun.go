@@ -827,7 +827,7 @@ func (rf *runFacts) finishesBy() string {
 	for _, e := range rf.conds {
 		c, _ := e.(map[string]any)
 		t, _ := c["type"].(string)
-		if classifyCondition(t) == condDone || t == "Failed" || ownOutcome(t, rf.kind) {
+		if classifyCondition(t) == condDone || t == "Failed" && c["status"] != "False" || ownOutcome(t, rf.kind) {
 			return "it has a " + t + " condition"
 		}
 	}
