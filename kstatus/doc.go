@@ -441,7 +441,10 @@
 //	      spec.experiment.duration; not the validity of a Certificate, Token, Key, Secret,
 //	      Credential, Issuer, Grant or Lease, of the kind or of that object), or beside
 //	      a Started condition True (a run begun and not ended, as Porter's
-//	      Installation while its agent Job runs; beside a Ready True, rule 5 decides), and
+//	      Installation while its agent Job runs; beside a Ready True, rule 5 decides), or
+//	      from a Running condition whose message says a reconciliation runs ("Running
+//	      reconciliation", the Ansible operator SDK's while its playbook runs; not
+//	      "Awaiting next reconciliation"), InProgress, reason Reconciling, and
 //	      otherwise taken to be Current, the message saying it was assumed: a
 //	      service-like kind would otherwise hang every wait.
 //	    - A value of several words not listed is read by its words, the worst deciding

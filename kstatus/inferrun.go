@@ -515,6 +515,14 @@ func (rf *runFacts) running(path, value, by string) verdict {
 		return verdict{status: InProgressStatus, reason: "Running",
 			message: path + " is " + value + " (" + at + " asks for a run of " + d + ")", by: by}
 	}
+	if msg := rf.runningConditionMessage(); path == "conditions[Running]" && saysReconciling(msg) {
+		// A Running condition that says what runs is a reconcile (the Ansible operator
+		// SDK's Running True, "Running reconciliation", while the playbook runs; reason
+		// Successful and "Awaiting next reconciliation" once it has run): the controller's
+		// work on the object is under way.
+		return verdict{status: InProgressStatus, reason: "Reconciling",
+			message: path + " is " + value + ": " + msg, by: by}
+	}
 	if rf.startedTrue() {
 		// A Started condition True beside a running state and no Ready: a run begun and
 		// not ended (Porter's Installation as its agent Job runs). Beside a Ready True
@@ -555,6 +563,38 @@ func runningMessage(path, value string, end int) string {
 		return phaseRunningMessages[end]
 	}
 	return path + " is " + value + runningEndings[end]
+}
+
+// runningConditionMessage is the message of the Running condition, or "".
+func (rf *runFacts) runningConditionMessage() string {
+	for _, e := range rf.conds {
+		if c, _ := e.(map[string]any); c["type"] == "Running" {
+			msg, _ := c["message"].(string)
+			return msg
+		}
+	}
+	return ""
+}
+
+// saysReconciling reports a message that says a reconciliation is running now ("Running
+// reconciliation", "reconciling"), not one that waits for the next ("Awaiting next
+// reconciliation").
+func saysReconciling(msg string) bool {
+	running, reconcile, waits := false, false, false
+	it := wordIter{s: msg}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "running":
+			running = true
+		case "reconciliation":
+			reconcile = true
+		case "reconciling":
+			running, reconcile = true, true
+		case "awaiting", "waiting", "next":
+			waits = true
+		}
+	}
+	return running && reconcile && !waits
 }
 
 // startedTrue reports a condition Started that is True.
