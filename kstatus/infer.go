@@ -445,8 +445,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// phase WaitingForNext, OpenShift Metering's scheduled Report with Running False,
 	// ReportingPeriodWaiting, and status.nextReportTime. Between runs is where a schedule
 	// is meant to be, as a CronJob is: Current.
-	if best.status == InProgressStatus && waitsForNextRun(best.reason, status) {
-		if spec, _ := m["spec"].(map[string]any); schedulesRuns(f.kind, spec) {
+	if best.status == InProgressStatus && (strings.Contains(best.reason, "ait") || strings.Contains(best.reason, "AIT")) {
+		// (A substring first: most reasons have no word wait, and the schedule and the
+		// reason's words cost a lookup and a walk.)
+		if spec, _ := m["spec"].(map[string]any); schedulesRuns(f.kind, spec) && waitsForNextRun(best.reason, status) {
 			return verdict{status: CurrentStatus, message: best.message + " (a schedule between runs)", by: best.by}
 		}
 	}

@@ -2337,6 +2337,10 @@ type countFacts struct {
 	// notReached is the first (by name) boolean of status false whose name's last word
 	// is a state reached (nginxUpdated, configSynced): that state is not reached yet.
 	notReached string
+	// replicaCounts is whether status has a count of replicas replicasShort reads
+	// (replicas, readyReplicas, availableReplicas, desiredReplicas, updatedReplicas,
+	// desiredNumberScheduled, numberReady): without one it skips their lookups.
+	replicaCounts bool
 	// needs is the first (by path) field named for work the controller has yet to do
 	// (needs…: synapse-operator's needsReconcile true, FoundationDB's
 	// generations.needsBackupStart 1), at the top of status or one object down.
@@ -2517,6 +2521,11 @@ func (c *countFacts) see(k string, v any) {
 		}
 	}
 	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k) || totalCount(k) != ""
+	switch k {
+	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
+		"desiredNumberScheduled", "numberReady":
+		c.replicaCounts = true
+	}
 	if i := countErrorIndex(k); i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
 	} else if i := countFlagIndex(k); i >= 0 {
@@ -2602,7 +2611,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 	)
 	// Errors: Cluster API's failureReason and failureMessage (terminal by its contract),
 	// and an error or a list of errors the controller reports now (not a last one).
-	for i, k := range countErrorKeys {
+	for i, k := range &countErrorKeys { // (a pointer: ranging over the array would copy it)
 		if errSet&(1<<i) == 0 {
 			continue
 		}
@@ -2689,7 +2698,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		return v
 	}
 	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
-	for i, k := range countFlagKeys {
+	for i, k := range &countFlagKeys {
 		if flagSet&(1<<i) == 0 {
 			continue
 		}
@@ -2762,7 +2771,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		return verdict{status: InProgressStatus, reason: strings.ToUpper(last[:1]) + last[1:],
 			message: "status." + k + " says the controller has work left", by: "infer:counts"}
 	}
-	v, _ := replicasShort(m, status, parts, facts.paired, facts.pendingKey, tr)
+	v, _ := replicasShort(m, status, parts, facts.replicaCounts, facts.paired, facts.pendingKey, tr)
 	if v.status == "" {
 		// A version being moved to that is not the one running (Bottlerocket's update
 		// operator: current_version 1.19.1, target_version 1.19.2, while the node waits its
@@ -2811,7 +2820,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 // status.ready of "2/3". The first count short is InProgress; short is false when none is.
 // parts.readyKey is a field named for readiness holding a fraction short ("3/6"), and
 // pendingKey a list of work pending that is not empty, as the walk over status found them.
-func replicasShort(m, status map[string]any, parts *partShort, paired bool, pendingKey string, tr *trace) (v verdict, short bool) {
+func replicasShort(m, status map[string]any, parts *partShort, counts, paired bool, pendingKey string, tr *trace) (v verdict, short bool) {
 	// Counts of the parts an object runs, one object down (querierStatus.readyReplicas
 	// against querierStatus.replicas): each part short of its own replicas is InProgress.
 	if v, short := parts.verdict(tr); short {
@@ -2822,68 +2831,72 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 	// status.desiredReplicas first: the number the controller itself decided on, which
 	// may differ from spec.replicas by design (Zalando's stackset-controller scales a Stack
 	// no traffic reaches to 0, desiredReplicas 0, spec.replicas 3).
-	spec, _ := m["spec"].(map[string]any)
-	want, ok := toInt(status["desiredReplicas"])
-	if !ok {
-		want, ok = toInt(spec["replicas"])
-	}
-	if !ok {
-		want, ok = toInt(status["replicas"])
-	}
-	if ok {
-		// Not updatedReplicas: a partition or an OnDelete strategy holds some back by design.
-		for _, k := range [...]string{"readyReplicas", "availableReplicas"} {
-			raw, present := status[k]
-			have, isInt := toInt(raw)
-			if !present {
-				if k != "readyReplicas" || want == 0 {
+	// (Only where status has such a count: the lookups of all of them cost more than the
+	// walk that noted whether it has one.)
+	if counts {
+		spec, _ := m["spec"].(map[string]any)
+		want, ok := toInt(status["desiredReplicas"])
+		if !ok {
+			want, ok = toInt(spec["replicas"])
+		}
+		if !ok {
+			want, ok = toInt(status["replicas"])
+		}
+		if ok {
+			// Not updatedReplicas: a partition or an OnDelete strategy holds some back by design.
+			for _, k := range [...]string{"readyReplicas", "availableReplicas"} {
+				raw, present := status[k]
+				have, isInt := toInt(raw)
+				if !present {
+					if k != "readyReplicas" || want == 0 {
+						continue
+					}
+					// readyReplicas left out is zero ready (omitempty), when another count
+					// shows the controller publishes them; but never fewer than are available,
+					// which are ready replicas that have stayed so (vLLM production-stack's
+					// VLLMRuntime publishes availableReplicas and no readyReplicas).
+					avail, hasAny := status["availableReplicas"]
+					if !hasAny {
+						continue
+					}
+					have, isInt = toInt(avail)
+				}
+				if !isInt {
 					continue
 				}
-				// readyReplicas left out is zero ready (omitempty), when another count
-				// shows the controller publishes them; but never fewer than are available,
-				// which are ready replicas that have stayed so (vLLM production-stack's
-				// VLLMRuntime publishes availableReplicas and no readyReplicas).
-				avail, hasAny := status["availableReplicas"]
-				if !hasAny {
-					continue
+				if tr != nil {
+					tr.note("status."+k, have)
 				}
-				have, isInt = toInt(avail)
-			}
-			if !isInt {
-				continue
-			}
-			if tr != nil {
-				tr.note("status."+k, have)
-			}
-			if have < want && have+otherReplicas(status) < want {
-				return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
-					message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+				if have < want && have+otherReplicas(status) < want {
+					return verdict{status: InProgressStatus, reason: "Less" + strings.TrimSuffix(strings.ToUpper(k[:1])+k[1:], "Replicas"),
+						message: k + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+				}
 			}
 		}
-	}
-	// A Deployment-shaped status (updatedReplicas), read only where there is one:
-	if _, updated := status["updatedReplicas"]; updated {
-		// an update not rolled out to every replica yet (Mattermost's updatedReplicas 1 of
-		// 2), unless a partition or OnDelete holds replicas back by design;
-		if have, want, short := updatedShort(m, status); short {
-			if tr != nil {
-				tr.note("status.updatedReplicas", have)
+		// A Deployment-shaped status (updatedReplicas), read only where there is one:
+		if _, updated := status["updatedReplicas"]; updated {
+			// an update not rolled out to every replica yet (Mattermost's updatedReplicas 1 of
+			// 2), unless a partition or OnDelete holds replicas back by design;
+			if have, want, short := updatedShort(m, status); short {
+				if tr != nil {
+					tr.note("status.updatedReplicas", have)
+				}
+				return verdict{status: InProgressStatus, reason: "LessUpdated",
+					message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 			}
-			return verdict{status: InProgressStatus, reason: "LessUpdated",
-				message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
-		}
-		// more replicas than spec asks for: old replicas still being removed after a
-		// rollout.
-		desired, okD := toInt(spec["replicas"])
-		if _, own := status["desiredReplicas"]; own {
-			desired, okD = toInt(status["desiredReplicas"])
-		}
-		if total, ok := toInt(status["replicas"]); ok && okD && total > desired {
-			if tr != nil {
-				tr.note("status.replicas", total)
+			// more replicas than spec asks for: old replicas still being removed after a
+			// rollout.
+			desired, okD := toInt(spec["replicas"])
+			if _, own := status["desiredReplicas"]; own {
+				desired, okD = toInt(status["desiredReplicas"])
 			}
-			return verdict{status: InProgressStatus, reason: "ExtraPods",
-				message: "replicas: " + strconv.FormatInt(total, 10) + ", " + strconv.FormatInt(desired, 10) + " asked for: old replicas are still being removed", by: "infer:counts"}, true
+			if total, ok := toInt(status["replicas"]); ok && okD && total > desired {
+				if tr != nil {
+					tr.note("status.replicas", total)
+				}
+				return verdict{status: InProgressStatus, reason: "ExtraPods",
+					message: "replicas: " + strconv.FormatInt(total, 10) + ", " + strconv.FormatInt(desired, 10) + " asked for: old replicas are still being removed", by: "infer:counts"}, true
+			}
 		}
 	}
 	if paired {
@@ -2895,12 +2908,15 @@ func replicasShort(m, status map[string]any, parts *partShort, paired bool, pend
 				message: c + ": " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 		}
 	}
-	if desired, ok := toInt(status["desiredNumberScheduled"]); ok {
-		if ready, ok := toInt(status["numberReady"]); ok && ready < desired {
-			return verdict{status: InProgressStatus, reason: "LessReady",
-				message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}, true
+	if counts {
+		if desired, ok := toInt(status["desiredNumberScheduled"]); ok {
+			if ready, ok := toInt(status["numberReady"]); ok && ready < desired {
+				return verdict{status: InProgressStatus, reason: "LessReady",
+					message: "numberReady: " + strconv.FormatInt(ready, 10) + "/" + strconv.FormatInt(desired, 10), by: "infer:counts"}, true
+			}
 		}
 	}
+
 	// "ready: 2/3", as kubectl prints it and some operators publish it, in a field named
 	// ready or with Ready in its name (Thundernetes' currentStandingByReadyDesired "3/6").
 	if k := parts.readyKey; k != "" {
