@@ -327,23 +327,6 @@ var phases = map[string]phaseKind{
 // parent, ancestor or listener.
 var inferConditions = [...]string{"Succeeded", "Available", "Accepted", "Programmed", "ResolvedRefs"}
 
-// inferConditionIndex is the index of t in inferConditions, or -1.
-func inferConditionIndex(t string) int {
-	switch t {
-	case "Succeeded":
-		return 0
-	case "Available":
-		return 1
-	case "Accepted":
-		return 2
-	case "Programmed":
-		return 3
-	case "ResolvedRefs":
-		return 4
-	}
-	return -1
-}
-
 // nestedLists are the fields of status rule 6 looks into for per-entry conditions: Gateway
 // API routes' parents, policies' ancestors, Gateways' listeners, and operators' components.
 var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
@@ -765,12 +748,7 @@ func updatedShort(m, status map[string]any) (have, want int64, short bool) {
 		return 0, 0, false
 	}
 	spec, _ := m["spec"].(map[string]any)
-	// The number the controller decided on first (status.desiredReplicas: a Stack with no
-	// traffic scaled to 0 whatever spec.replicas says), as replicasShort reads it.
-	want, ok = toInt(status["desiredReplicas"])
-	if !ok {
-		want, ok = toInt(spec["replicas"])
-	}
+	want, ok = desiredReplicas(spec, status)
 	if !ok || have >= want || holdsBack(spec, 3) {
 		return 0, 0, false
 	}
@@ -860,7 +838,7 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 			continue
 		}
 		ty, _ := m["type"].(string)
-		if i := inferConditionIndex(ty); i >= 0 && first[i] == nil {
+		if i := indexOf(inferConditions[:], ty); i >= 0 && first[i] == nil {
 			first[i] = m
 		}
 	}

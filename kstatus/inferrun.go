@@ -2526,9 +2526,9 @@ func (c *countFacts) see(k string, v any) {
 		"desiredNumberScheduled", "numberReady":
 		c.replicaCounts = true
 	}
-	if i := countErrorIndex(k); i >= 0 {
+	if i := indexOf(countErrorKeys[:], k); i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
-	} else if i := countFlagIndex(k); i >= 0 {
+	} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
 		c.flagVals[i], c.flagSet = v, c.flagSet|1<<i
 	} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (c.checkKey == "" || k < c.checkKey) {
 		c.checkKey = k
@@ -2826,24 +2826,19 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 	if v, short := parts.verdict(tr); short {
 		return v, true
 	}
-	// Counts against the desired number: spec.replicas, else status.replicas (or the
-	// DaemonSet-style desiredNumberScheduled).
-	// status.desiredReplicas first: the number the controller itself decided on, which
-	// may differ from spec.replicas by design (Zalando's stackset-controller scales a Stack
-	// no traffic reaches to 0, desiredReplicas 0, spec.replicas 3).
-	// (Only where status has such a count: the lookups of all of them cost more than the
-	// walk that noted whether it has one.)
+	// Counts against the desired number (desiredReplicas: status.desiredReplicas, else
+	// spec.replicas), else status.replicas (or the DaemonSet-style desiredNumberScheduled).
+	// Only where status has such a count: the lookups of all of them cost more than the
+	// walk that noted whether it has one.
 	if counts {
 		spec, _ := m["spec"].(map[string]any)
-		want, ok := toInt(status["desiredReplicas"])
-		if !ok {
-			want, ok = toInt(spec["replicas"])
-		}
+		want, ok := desiredReplicas(spec, status)
 		if !ok {
 			want, ok = toInt(status["replicas"])
 		}
 		if ok {
-			// Not updatedReplicas: a partition or an OnDelete strategy holds some back by design.
+			// (updatedReplicas is read below, where a partition or an OnDelete strategy
+			// may hold some back by design.)
 			for _, k := range [...]string{"readyReplicas", "availableReplicas"} {
 				raw, present := status[k]
 				have, isInt := toInt(raw)
@@ -2886,10 +2881,7 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 			}
 			// more replicas than spec asks for: old replicas still being removed after a
 			// rollout.
-			desired, okD := toInt(spec["replicas"])
-			if _, own := status["desiredReplicas"]; own {
-				desired, okD = toInt(status["desiredReplicas"])
-			}
+			desired, okD := desiredReplicas(spec, status)
 			if total, ok := toInt(status["replicas"]); ok && okD && total > desired {
 				if tr != nil {
 					tr.note("status.replicas", total)
@@ -2931,55 +2923,23 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 	return verdict{}, false
 }
 
+// desiredReplicas is the number of replicas the object is meant to have:
+// status.desiredReplicas, the number its controller decided on, which may differ from
+// spec.replicas by design (Zalando's stackset-controller scales a Stack no traffic reaches
+// to 0), else spec.replicas.
+func desiredReplicas(spec, status map[string]any) (int64, bool) {
+	if want, ok := toInt(status["desiredReplicas"]); ok {
+		return want, true
+	}
+	return toInt(spec["replicas"])
+}
+
 // countErrorKeys are the status fields judgeCounts reads as errors, in their order of
 // precedence; countFlagKeys the boolean flags.
 var (
 	countErrorKeys = [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors", "problems"}
 	countFlagKeys  = [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized"}
 )
-
-// countErrorIndex is the index of k in countErrorKeys, or -1: a switch, which costs less
-// than a search of the array for every field of status.
-func countErrorIndex(k string) int {
-	switch k {
-	case "failureReason":
-		return 0
-	case "failureMessage":
-		return 1
-	case "errorMessage":
-		return 2
-	case "errorReason":
-		return 3
-	case "error":
-		return 4
-	case "errors":
-		return 5
-	case "problems":
-		return 6
-	}
-	return -1
-}
-
-// countFlagIndex is the index of k in countFlagKeys, or -1.
-func countFlagIndex(k string) int {
-	switch k {
-	case "ready":
-		return 0
-	case "readyToUse":
-		return 1
-	case "valid":
-		return 2
-	case "available":
-		return 3
-	case "registered":
-		return 4
-	case "provisioned":
-		return 5
-	case "initialized":
-		return 6
-	}
-	return -1
-}
 
 // indexOf is the index of s in keys, or -1.
 func indexOf(keys []string, s string) int {
