@@ -415,7 +415,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			}
 			v = notTrue(ready, "Ready")
 			if v.status == InProgressStatus && ready.isFalse() && failedReason(ready.reason) && iv.status != InProgressStatus &&
-				classifyMessage(ready.message) != reasonTransient && !startsTransient(ready.message) && !unreachable(ready.message) &&
+				!messageWaits(ready.message) && !unreachable(ready.message) &&
 				!otherNotTrue(conds) {
 				// Ready False with the word of a failure alone for its reason, a message
 				// that waits for nothing, and no other condition behind it (Skyscanner's
@@ -500,7 +500,7 @@ func condType(c condition) string {
 // transient word).
 func readyReportsOnlyState(ready condition) bool {
 	return notTrue(ready, "Ready").status != FailedStatus && classifyReason(ready.reason) != reasonTransient &&
-		classifyMessage(ready.message) != reasonTransient && !startsTransient(ready.message)
+		!messageWaits(ready.message)
 }
 
 // readyFallback is the message for a Ready condition with neither message nor reason.

@@ -124,7 +124,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			}
 			switch {
 			case (class == condDone || class == condParticiple || class == condPositive) && c.status == "False" &&
-				rc.failure.status == "" && failedReason(c.reason) && classifyMessage(c.message) != reasonTransient && !startsTransient(c.message):
+				rc.failure.status == "" && failedReason(c.reason) && !messageWaits(c.message):
 				// A state or an outcome not reached because it failed, as its reason says in
 				// one word (lifecycle-agent's PrepCompleted False, reason Failed; KubeDB's
 				// VerticalScaling False, Failed): the controller recorded a failure, not work
@@ -1740,10 +1740,10 @@ func unreachable(msg string) bool {
 	}
 	// Or says in words that it could not connect (vSphere CSI's CNS operator: "Unable to
 	// connect to VC for volume registration").
-	if i := strings.Index(strings.ToLower(msg), " to connect"); i > 0 {
-		before := strings.ToLower(msg[:i])
+	lower := strings.ToLower(msg)
+	if i := strings.Index(lower, " to connect"); i > 0 {
 		for _, w := range [...]string{"unable", "failed", "fails"} {
-			if strings.HasSuffix(before, w) {
+			if strings.HasSuffix(lower[:i], w) {
 				return true
 			}
 		}
@@ -2689,7 +2689,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		}
 		v := verdict{status: FailedStatus, reason: "Failures",
 			message: "status." + facts.failures + " is " + strconv.FormatInt(facts.failuresCount, 10) + text, by: "infer:errors"}
-		if t := strings.TrimPrefix(text, ": "); (classifyMessage(t) == reasonTransient || startsTransient(t)) && !unreachable(t) {
+		if t := strings.TrimPrefix(text, ": "); messageWaits(t) && !unreachable(t) {
 			// The failure counted is a wait for something else ("parent group … is not
 			// ready yet"): the controller tries again. Not a server that keeps refusing
 			// the connection, which the count says is no passing fault.
@@ -3042,6 +3042,12 @@ func noteStates(status map[string]any, own string, tr *trace) {
 	for _, r := range reads {
 		tr.note("status."+r.at.path(), r.value)
 	}
+}
+
+// messageWaits reports a message that says it waits, by its words (classifyMessage) or by
+// its first word (startsTransient).
+func messageWaits(msg string) bool {
+	return classifyMessage(msg) == reasonTransient || startsTransient(msg)
 }
 
 // startsTransient reports whether a message starts with a word of transientWords
