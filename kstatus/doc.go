@@ -35,7 +35,11 @@
 //     of the main resource that owns spec fields), the conditions whose lastTransitionTime
 //     is not before that (and whose own observedGeneration, if any, is the latest) are
 //     judged alone by rules 3 to 6, and a Failed from them is Failed. Watch strips
-//     managedFields unless asked to keep them; Wait keeps what this needs. And a pause
+//     managedFields unless asked to keep them; Wait keeps what this needs. Without them,
+//     the conditions whose own observedGeneration (metav1.Condition's: the generation it
+//     was set from) is metadata.generation are judged so: the controller stamped them
+//     from this spec (cluster-api-operator's PreflightCheckPassed False on a downgrade,
+//     with status.observedGeneration left behind). And a pause
 //     the spec asks for that status repeats (spec.managementState Unmanaged with
 //     status.managementState Unmanaged; spec.paused with status.paused true) is Current:
 //     the controller wrote that it stands aside, and so never observes that generation

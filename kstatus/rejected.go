@@ -2,6 +2,7 @@ package kstatus
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kates-dev/kates/internal/managedfields"
@@ -28,7 +29,9 @@ import (
 // the second), a condition whose own observedGeneration is older does not count, a failure
 // is taken only from dated conditions (never from a phase or an error field, which carry no
 // time), and without managedFields (Watch strips them unless KeepManagedFields; Wait keeps
-// the times it needs) rule 2 stands.
+// the times it needs) rule 2 stands, except for conditions that say themselves which
+// generation they were set from (metav1.Condition.observedGeneration): one set from this
+// generation is the controller's answer to this spec, whatever the time.
 
 // specChangedAt returns when the object's spec last changed, from metadata.managedFields:
 // the latest time of an entry of the main resource whose fields include spec.
@@ -57,10 +60,7 @@ func specChangedAt(meta map[string]any) (time.Time, bool) {
 // a Failed verdict if they say the controller failed on the spec it has not recorded as
 // observed. m is the object, gen its generation and obs status.observedGeneration.
 func rejectedSpec(m, meta, status map[string]any, conds []any, gen, obs int64, now time.Time, opts *Options) (verdict, bool) {
-	changed, ok := specChangedAt(meta)
-	if !ok {
-		return verdict{}, false
-	}
+	changed, dated := specChangedAt(meta)
 	var fresh []any
 	for _, c := range conds {
 		cond, _ := c.(map[string]any)
@@ -68,9 +68,19 @@ func rejectedSpec(m, meta, status map[string]any, conds []any, gen, obs int64, n
 			continue
 		}
 		if og, ok := cond["observedGeneration"]; ok && og != nil {
-			if n, ok := toInt(og); !ok || n < gen {
+			n, ok := toInt(og)
+			if !ok || n < gen {
 				continue
 			}
+			if n == gen {
+				// The condition says itself which generation it was set from
+				// (metav1.Condition.observedGeneration): this one.
+				fresh = append(fresh, c)
+				continue
+			}
+		}
+		if !dated {
+			continue
 		}
 		s, _ := cond["lastTransitionTime"].(string)
 		t, err := time.Parse(time.RFC3339, s)
@@ -93,7 +103,11 @@ func rejectedSpec(m, meta, status map[string]any, conds []any, gen, obs int64, n
 	if v.status != FailedStatus {
 		return verdict{}, false
 	}
-	v.message = v.message + " (reported after the spec changed; observedGeneration " + strconv.FormatInt(obs, 10) + ", generation " + strconv.FormatInt(gen, 10) + ")"
+	// Said once: a Stalled condition Augment wrote from this verdict already says it, and
+	// is read back as one of the fresh conditions.
+	if note := " (reported after the spec changed; observedGeneration " + strconv.FormatInt(obs, 10) + ", generation " + strconv.FormatInt(gen, 10) + ")"; !strings.HasSuffix(v.message, note) {
+		v.message += note
+	}
 	v.by = "generation:rejected"
 	return v, true
 }
