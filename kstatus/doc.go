@@ -55,7 +55,9 @@
 //     A kind with a rule never reaches rule 5.
 //  5. The Ready condition: True is Current, unless a condition True for the latest
 //     generation says an upgrade or rollback is under way (a type ending in InProgress:
-//     UpgradeInProgress), or, on a kind no rule names, a state of status names a change
+//     UpgradeInProgress), or, on a kind no rule names, a condition of work under way (6a)
+//     turned True after Ready did (valkey-operator's WorkloadRollPending, HyperShift's
+//     UpdatingVersion: work begun since the object was ready), or a state of status names a change
 //     to what already runs (a word Updating, Upgrading, Downgrading, Scaling, Rebuilding,
 //     Rolling, RollingUpdate, Restarting, Migrating, Resizing, Expanding, Rebalancing,
 //     Reconfiguring or Recovering: GreptimeDB's clusterPhase Updating) or the replica
@@ -175,7 +177,8 @@
 //	      RollingDeployment, UpdatingConfig; not ScalingLimited or ScalingActive), a type
 //	      named for what the object waits on (WaitingForPods, AwaitingApproval; False once
 //	      the wait is over, as NetObserv's WaitingMonitoring), a type ending in InProgress
-//	      or Progressing, or any one-word type ending in -ing but a steady one: Sleeping,
+//	      or Progressing, a type of two words or more ending in Pending (valkey-operator's
+//	      WorkloadRollPending), or any one-word type ending in -ing but a steady one: Sleeping,
 //	      Idling, Listening, Monitoring, Working) True is InProgress, unless its reason
 //	      says the work is done (Progressing True, NewReplicaSetAvailable; not a negated
 //	      one, NoReadyPods or NotReady); Running True is

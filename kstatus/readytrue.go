@@ -11,7 +11,9 @@ import (
 // publishes for the latest generation say more.
 //
 //   - A change under way: a condition …InProgress True (UpgradeInProgress), or Progressing
-//     True with a reason that does not say it is done; a state naming a change under way
+//     True with a reason that does not say it is done, or any condition of work under way
+//     True that turned so after Ready did (WorkloadRollPending, UpdatingVersion, Canceling:
+//     work begun since the object was ready); a state naming a change under way
 //     (Updating); the parts the object runs short of their replicas. InProgress.
 //   - A failure: a condition True named for an error or a limit reached (Failed,
 //     ReconcileError, InstallFailure, RetryLimitExceeded) with a reason that is not
@@ -39,6 +41,13 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	}
 	if run.progressing.status != "" {
 		return run.progressing, true
+	}
+	if rt, _ := ready.raw["lastTransitionTime"].(string); run.busy.status != "" && before(rt, run.busySince) {
+		// Work that began after Ready turned True (valkey-operator's WorkloadRollPending
+		// True, three days after Ready): Ready's True is the older news.
+		v := run.busy
+		v.message += ", though Ready is True"
+		return v, true
 	}
 	if run.failure.status == FailedStatus && run.errorTrue && !before(run.failureSince, ready.raw["lastTransitionTime"]) {
 		run.failure.message += ", though Ready is True"

@@ -710,7 +710,11 @@ func classifyConditionType(t string) condClass {
 		}
 	case "progressing":
 		return condBusy // CoreNodesProgressing, ReplicasProgressing
-	case "warning", "missing", "running", "pending":
+	case "pending":
+		if np > 0 {
+			return condBusy // WorkloadRollPending
+		}
+	case "warning", "missing", "running":
 		// Not work under way: a warning or a loss is not progress; the others are above.
 	case "ready", "available", "provisioned", "healthy", "synced", "reconciled", "initialized",
 		"established", "bound", "configured", "deployed", "installed", "applied", "accepted",
