@@ -65,7 +65,9 @@
 //     field of status named for readiness holds a fraction short (ShardingSphere's
 //     ready "1/3" beside a Ready True set once some pods are), or status.ready, the
 //     object's own flag, is false (Prefect's work pool, whose Ready is set on every
-//     pass): many
+//     pass), or the replicas of the kind's scale subresource are short of those asked
+//     (its statusReplicasPath below its specReplicasPath, as KindInfoFromCRD reads them:
+//     Kroxylicious' KafkaProxy, status.replicas 1 of 3 after a scale-up): many
 //     operators set Ready once and do not reset it while they change what serves. Not the
 //     object's own counts, nor Pending or Creating, which say less than Ready does.
 //     Ready True is also outranked, on a kind no rule names, by a condition True named for

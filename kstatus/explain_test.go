@@ -118,6 +118,8 @@ func TestKindInfoFromCRD(t *testing.T) {
 				"health": map[string]any{"properties": map[string]any{
 					"status": map[string]any{"type": "string", "enum": []any{"Healthy", "Degraded"}}}}}}}}}},
 		map[string]any{"name": "v3", "storage": false},
+		map[string]any{"name": "v4", "storage": false, "subresources": map[string]any{"status": map[string]any{},
+			"scale": map[string]any{"specReplicasPath": ".spec.size", "statusReplicasPath": ".status.members.ready"}}},
 	}}})
 	for _, tc := range []struct {
 		version string
@@ -127,6 +129,7 @@ func TestKindInfoFromCRD(t *testing.T) {
 		{"v1", &KindInfo{HasStatus: true, PhaseValues: []string{"Up", "Down"}}, true},
 		{"", &KindInfo{HasStatus: true, PhaseValues: []string{"Healthy", "Degraded"}}, true}, // the storage version
 		{"v3", &KindInfo{}, true},
+		{"v4", &KindInfo{HasStatus: true, ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members.ready"}, true},
 		{"v9", nil, false},
 	} {
 		got, ok := KindInfoFromCRD(crd, tc.version)
@@ -136,5 +139,34 @@ func TestKindInfoFromCRD(t *testing.T) {
 	}
 	if _, ok := KindInfoFromCRD(nil, "v1"); ok {
 		t.Errorf("KindInfoFromCRD(nil) ok")
+	}
+}
+
+func TestScaleShort(t *testing.T) {
+	info := &KindInfo{ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members.ready"}
+	obj := func(size, ready any) map[string]any {
+		return map[string]any{"spec": map[string]any{"size": size}, "status": map[string]any{"members": map[string]any{"ready": ready}}}
+	}
+	for _, tc := range []struct {
+		name  string
+		info  *KindInfo
+		m     map[string]any
+		short bool
+	}{
+		{"short", info, obj(int64(3), int64(1)), true},
+		{"met", info, obj(int64(3), int64(3)), false},
+		{"more than asked", info, obj(int64(3), int64(4)), false},
+		{"status count absent", info, obj(int64(3), nil), false},
+		{"not a number", info, obj("three", int64(1)), false},
+		{"no scale subresource", &KindInfo{}, obj(int64(3), int64(1)), false},
+		{"not a plain path", &KindInfo{ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members[0]"}, obj(int64(3), int64(1)), false},
+	} {
+		sp, st, want, have, short := scaleShort(tc.info, tc.m)
+		if short != tc.short {
+			t.Errorf("%s: scaleShort = %v, want %v", tc.name, short, tc.short)
+		}
+		if short && (sp != "spec.size" || st != "status.members.ready" || want != 3 || have != 1) {
+			t.Errorf("%s: scaleShort = %q %q %d %d", tc.name, sp, st, want, have)
+		}
 	}
 }

@@ -36,6 +36,12 @@ type KindInfo struct {
 	Finishes bool
 	// FinishesBy says what in the definition made Finishes true, for messages.
 	FinishesBy string
+	// ScaleSpecReplicas and ScaleStatusReplicas are the paths of the kind's scale
+	// subresource (specReplicasPath and statusReplicasPath, as ".spec.replicas" and
+	// ".status.replicas"), or "" when it has none. The kind's definition says by them that
+	// the count at ScaleStatusReplicas is the one to hold against the replicas asked for,
+	// as kubectl scale and a HorizontalPodAutoscaler do: fewer is a scale not finished.
+	ScaleSpecReplicas, ScaleStatusReplicas string
 }
 
 // finishes reports whether k's phase vocabulary has a terminal success; known is false when
@@ -75,6 +81,10 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 		info = &KindInfo{}
 		if sub, _ := v["subresources"].(map[string]any); sub != nil {
 			_, info.HasStatus = sub["status"]
+			if scale, _ := sub["scale"].(map[string]any); scale != nil {
+				info.ScaleSpecReplicas, _ = scale["specReplicasPath"].(string)
+				info.ScaleStatusReplicas, _ = scale["statusReplicasPath"].(string)
+			}
 		}
 		schema, _ := v["schema"].(map[string]any)
 		root, _ := schema["openAPIV3Schema"].(map[string]any)
@@ -1055,4 +1065,36 @@ func messageSuffix(status map[string]any) string {
 		return ": " + s
 	}
 	return ""
+}
+
+// scaleShort reads the replicas of the kind's scale subresource (KindInfo's
+// ScaleSpecReplicas and ScaleStatusReplicas) in m: short is true when both are numbers and
+// the status count is below the spec's. A path that is not a plain field path (".a.b"), or
+// a count absent, says nothing.
+func scaleShort(info *KindInfo, m map[string]any) (specPath, statusPath string, want, have int64, short bool) {
+	if info == nil || info.ScaleSpecReplicas == "" || info.ScaleStatusReplicas == "" {
+		return "", "", 0, 0, false
+	}
+	want, okWant := toInt(fieldAt(m, info.ScaleSpecReplicas))
+	have, okHave := toInt(fieldAt(m, info.ScaleStatusReplicas))
+	if !okWant || !okHave || have >= want {
+		return "", "", 0, 0, false
+	}
+	return info.ScaleSpecReplicas[1:], info.ScaleStatusReplicas[1:], want, have, true
+}
+
+// fieldAt returns the value at a plain field path (".spec.replicas") of m, or nil.
+func fieldAt(m map[string]any, path string) any {
+	if len(path) < 2 || path[0] != '.' || strings.ContainsAny(path, "[]*'\"") {
+		return nil
+	}
+	var v any = m
+	for _, k := range strings.Split(path[1:], ".") {
+		obj, _ := v.(map[string]any)
+		if obj == nil {
+			return nil
+		}
+		v = obj[k]
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 package kstatus
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -77,6 +78,21 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	if cv, short := st.parts.verdict(tr); short {
 		cv.message += ", though Ready is True"
 		return cv, true
+	}
+	// And the replicas of the kind's scale subresource short of those asked for
+	// (Kroxylicious' KafkaProxy: status.replicas, "pods that have reported ready", 1 of 3
+	// after a scale-up, beside the Ready True it writes on every successful reconcile). The
+	// definition names that count as the one to hold against spec, so it is not a count of
+	// the operator's own that may mean something else.
+	if info := opts.kindInfo(apiVersion, f.kind); info != nil {
+		if sp, st, want, have, short := scaleShort(info, m); short {
+			if tr != nil {
+				tr.note(st, have)
+			}
+			return verdict{status: InProgressStatus, reason: "LessReplicas",
+				message: fmt.Sprintf("%s is %d of %s %d (the scale subresource's replicas), though Ready is True", st, have, sp, want),
+				by:      "infer:counts"}, true
+		}
 	}
 	// And status.ready false, the object's own flag, beside a Ready condition its controller
 	// sets on every pass whatever became of the work (Prefect's work pool with no worker
