@@ -666,7 +666,12 @@
 //	    operator logs for details."). A status.message with no status.reason beside it,
 //	    naming an error in the words above (the SOPS secrets operator's "Decryption
 //	    error", its only status field), is an error reported, as in an error field (6d):
-//	    Failed, unless it starts by saying it waits. A condition True of something that
+//	    Failed, unless it starts by saying it waits. A field at the top of status not
+//	    named for a state, whose value is one word that names a failure or work under way
+//	    (Radius' status.phrase Failed or Updating), is that state: Failed or InProgress,
+//	    the first such field by name; not a field named for a state wanted or past
+//	    (desired…, last…) or for what its value is of (…Reason, …Message, …Type, …Kind,
+//	    …Mode, …Policy, …Strategy, …Role). A condition True of something that
 //	    befell the object whose reason is the state the spec asks for (Kubeflow Pipelines'
 //	    ScheduledWorkflow: Disabled True, reason Disabled, with spec.enabled false) is
 //	    Current, as asked; any other is InProgress. Otherwise Current, and the message

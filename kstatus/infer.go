@@ -621,6 +621,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	if v, ok := leftReason(status, tr); ok {
 		return v
 	}
+	if v, ok := leftState(status, tr); ok {
+		return v
+	}
 	if run.befell.status != "" {
 		if path := askedState(m, run.befell.reason); path != "" {
 			// What befell it is what the spec asks for (Kubeflow Pipelines'
@@ -681,6 +684,49 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 		return verdict{status: InProgressStatus, reason: name, message: msg, by: "infer:reason"}, true
 	}
 	return verdict{}, false
+}
+
+// leftState reads, where nothing else in status decides, a field at the top of status not
+// named for a state whose value is one word that names a failure or work under way
+// (Radius' status.phrase Failed or Updating): a controller that writes the word of a state
+// writes the state, whatever it calls the field. The first such field by name decides. Not
+// a field named for a state wanted or past (notNow), nor one that says what the value is
+// of (a reason, a message, a type, a kind, a mode, a policy, a strategy, a role); and not
+// the words of a state reached or running, which say no more than nothing does here.
+func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
+	key, value := "", ""
+	for k, x := range status {
+		s, _ := x.(string)
+		if s == "" || strings.IndexByte(s, ' ') >= 0 || key != "" && k > key || isStateField(k) || notNow(k) || namesWhatOf(k) {
+			continue
+		}
+		switch phaseClassOf(s) {
+		case phaseFailed, phaseProgressing:
+			key, value = k, s
+		}
+	}
+	if key == "" {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status."+key, value)
+	}
+	if phaseClassOf(value) == phaseFailed {
+		return verdict{status: FailedStatus, reason: value, message: "status." + key + " is " + value, by: "infer:state"}, true
+	}
+	return verdict{status: InProgressStatus, reason: value, message: "status." + key + " is " + value, by: "infer:state"}, true
+}
+
+// namesWhatOf reports a field name whose last word says what its value is of, not the
+// object's state: a reason, a message, a type, a kind, a mode, a policy, a strategy, a role.
+func namesWhatOf(k string) bool {
+	lk := strings.ToLower(k)
+	for _, w := range [...]string{"reason", "message", "type", "kind", "mode", "policy", "strategy", "role"} {
+		if strings.HasSuffix(lk, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // failureText reports whether free text says that something failed or cannot be done
