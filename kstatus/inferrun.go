@@ -187,12 +187,15 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// of two states as a state not reached: only a reason or message that names
 				// an error a person must fix makes it news. It is a state not reached yet
 				// when its reason names the work under way (MilvusUpdated False,
-				// MilvusComponentsUpdating; Intel's Updated False, InProgress), or when it is
-				// the object's only condition, which then is the object's summary.
+				// MilvusComponentsUpdating; Intel's Updated False, InProgress), or a failure
+				// (vm-import-operator's MappingRulesVerified False,
+				// MappingRulesVerificationFailed: not the other of two states, a check that
+				// failed), or when it is the object's only condition, which then is the
+				// object's summary.
 				v := notTrue(c, t)
 				v.by = "infer:conditions"
 				if v.status == FailedStatus || rc.notMet.status == "" &&
-					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason)) {
+					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason) || namesFailureWord(c.reason)) {
 					rc.notMet = v
 				}
 			}
