@@ -511,9 +511,11 @@
 //	    Failed with spec.paused, 6e), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    So is a boolean of status false whose name's last word is a state reached (Ready,
-//	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated and
-//	    the other words of condition types of states reached: rpaas-operator's
-//	    nginxUpdated false while its Nginx moves to the new revision), reason Not….
+//	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated,
+//	    Accepted and the other words of condition types of states reached: rpaas-operator's
+//	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
+//	    Controller's accepted false while a secret it needs is missing), reason Not…, with
+//	    status.message (or status.reason) beside it.
 //	    So is a field named needs… (needsReconcile, needsRestart) true, or a number above
 //	    zero (the generation that needs it), at the top of status or one object down: work
 //	    the controller has yet to do, reason Needs… (synapse-operator's needsReconcile,

@@ -2551,7 +2551,8 @@ func (c *countFacts) see(k string, v any) {
 var reachedWords = map[string]bool{"ready": true, "available": true, "provisioned": true, "healthy": true,
 	"synced": true, "reconciled": true, "initialized": true, "established": true, "bound": true,
 	"configured": true, "deployed": true, "installed": true, "applied": true, "programmed": true,
-	"mounted": true, "attached": true, "registered": true, "connected": true, "updated": true}
+	"mounted": true, "attached": true, "registered": true, "connected": true, "updated": true,
+	"accepted": true}
 
 // reachedFlag reports a boolean of status named for a state reached by its last word
 // (rpaas-operator's nginxUpdated, configSynced), not one judgeCounts reads by its whole
@@ -2762,7 +2763,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			tr.note("status."+k, false)
 		}
 		return verdict{status: InProgressStatus, reason: "Not" + strings.ToUpper(k[:1]) + k[1:],
-			message: "status." + k + " is false", by: "infer:counts"}
+			message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 	}
 	// Work the controller says it has yet to do (synapse-operator's needsReconcile true,
 	// set when a bridge is attached; FoundationDB's generations.needsBackupStart).
