@@ -288,7 +288,8 @@
 //	    status.pd.phase, status.lastOperation.state, status.kubernetesResources.version.status;
 //	    not in an object of more than 64 fields, which is an inventory; and the type of a
 //	    status.condition object that has no status, CassKop's condition.type COMPLETED or
-//	    FAILED), a run's result
+//	    FAILED; status.condition itself when it is a word, Stackable's AirflowDB Ready or
+//	    Failed), a run's result
 //	    (status.result) or verdict (a field named verdict or ending in Verdict: a test's, an
 //	    experiment's), and the plain status, state, phase, health and verdict of the first
 //	    32 entries of lists, at the top of status, in an object or in an entry

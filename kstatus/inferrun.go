@@ -2188,7 +2188,11 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 		}
 		switch v := v.(type) {
 		case string:
-			if wordValue(v) && isStateField(k) {
+			// And a state kept as one word in status.condition (Stackable's AirflowDB:
+			// Ready, Failed); deeper, a field named condition names a condition's type
+			// (Function Mesh's condition.condition MeshReady), and at the top an object
+			// there is a condition (partConditions).
+			if wordValue(v) && (isStateField(k) || k == "condition") {
 				fn(stateField{k: k, i: -1, j: -1}, v)
 			}
 			if parts != nil {
