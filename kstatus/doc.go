@@ -562,8 +562,10 @@
 //	    schedule is meant to be: Current, as a CronJob is.
 //	    A condition not True whose reason names the state the spec asks for by a boolean
 //	    (MOCO's MySQLCluster, spec.offline true: Available and Healthy False, reason
-//	    Offline), when that is the worst news and no condition says work is under way, is
-//	    Current, "as spec.offline asks", as a state so named is (6c).
+//	    Offline; or whose last word is the state a spec field named for a state asks for,
+//	    or its participle: OpenChoreo's ReleaseBinding, spec.state Undeploy, Ready False,
+//	    ResourcesUndeployed), when that is the worst news and no condition says work is
+//	    under way, is Current, "as spec.offline asks", as a state so named is (6c).
 //	    Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for

@@ -3158,6 +3158,21 @@ func askedState(m map[string]any, value string) string {
 			return "spec." + k
 		}
 	}
+	// Or a spec field named for a state (spec.state, …State) whose value is the value's
+	// last word or its stem (OpenChoreo's ReleaseBinding: spec.state Undeploy, and Ready
+	// False, ResourcesUndeployed).
+	last := ""
+	it := wordIter{s: value}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		last = string(w)
+	}
+	if len(last) < 4 {
+		return ""
+	}
+	k, _ := specStateField(m, func(w, _ string) bool { return len(w) >= 4 && strings.HasPrefix(last, w) })
+	if k != "" {
+		return "spec." + k
+	}
 	return ""
 }
 
