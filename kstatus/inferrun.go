@@ -1361,6 +1361,9 @@ type partShort struct {
 	// status.ready is false.
 	readyKey   string
 	readyFalse bool
+	// busyFlag is the first (by name) boolean at the top of status named for work in
+	// progress (busyFlag) that is true.
+	busyFlag string
 }
 
 // seeFraction takes in the string field k of status, of value v.
@@ -2202,6 +2205,9 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 			if parts != nil && !v && k == "ready" {
 				parts.readyFalse = true
 			}
+			if parts != nil && v && busyFlag(k) && (parts.busyFlag == "" || k < parts.busyFlag) {
+				parts.busyFlag = k
+			}
 		case map[string]any:
 			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) || isHistory(k) {
 				// A large object is inventory (members by name), not a state; a history
@@ -2354,9 +2360,20 @@ type countFacts struct {
 	needs string
 }
 
+// busyFlag reports a boolean of status named for work in progress: a name of two words or
+// more ending in InProgress (Intel's Open Edge Platform Deployment: deployInProgress).
+func busyFlag(k string) bool {
+	const w = "InProgress"
+	return len(k) > len(w) && strings.HasSuffix(k, w)
+}
+
 // seeNeeds takes in a field at path named needs… (needsReconcile): true, or a number
 // above zero (the generation that needs it), is work the controller has yet to do.
 func (c *countFacts) seeNeeds(path, k string, v any) {
+	if b, _ := v.(bool); b && busyFlag(k) && (c.needs == "" || path < c.needs) {
+		c.needs = path // deployInProgress true: work under way, as the controller says
+		return
+	}
 	if len(k) <= len("needs") || k[0] != 'n' || !strings.HasPrefix(k, "needs") || !isUpper(k[len("needs")]) {
 		return
 	}
@@ -2776,8 +2793,12 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			tr.note("status."+k, true)
 		}
 		last := k[strings.LastIndexByte(k, '.')+1:]
+		msg := "status." + k + " says the controller has work left"
+		if busyFlag(last) {
+			msg = "status." + k + " is true"
+		}
 		return verdict{status: InProgressStatus, reason: strings.ToUpper(last[:1]) + last[1:],
-			message: "status." + k + " says the controller has work left", by: "infer:counts"}
+			message: msg, by: "infer:counts"}
 	}
 	v, _ := replicasShort(m, status, parts, facts.replicaCounts, facts.paired, facts.pendingKey, tr)
 	if v.status == "" {

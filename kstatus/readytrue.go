@@ -94,6 +94,16 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 				by:      "infer:counts"}, true
 		}
 	}
+	// And a flag of status that says work is in progress (deployInProgress true beside a
+	// Ready True set when the deployment was handed on): the news, as a condition
+	// …InProgress True is.
+	if k := st.parts.busyFlag; k != "" {
+		if tr != nil {
+			tr.note("status."+k, true)
+		}
+		return verdict{status: InProgressStatus, reason: strings.ToUpper(k[:1]) + k[1:],
+			message: "status." + k + " is true, though Ready is True", by: "infer:counts"}, true
+	}
 	// And status.ready false, the object's own flag, beside a Ready condition its controller
 	// sets on every pass whatever became of the work (Prefect's work pool with no worker
 	// ready yet): not ready is the news.
