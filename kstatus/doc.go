@@ -65,7 +65,8 @@
 //     field of status named for readiness holds a fraction short (ShardingSphere's
 //     ready "1/3" beside a Ready True set once some pods are), or status.ready, the
 //     object's own flag, is false (Prefect's work pool, whose Ready is set on every
-//     pass), or the replicas of the kind's scale subresource are short of those asked
+//     pass), or a boolean of status named for work in progress (…InProgress: Open Edge
+//     Platform's deployInProgress) is true, or the replicas of the kind's scale subresource are short of those asked
 //     (its statusReplicasPath below its specReplicasPath, as KindInfoFromCRD reads them:
 //     Kroxylicious' KafkaProxy, status.replicas 1 of 3 after a scale-up): many
 //     operators set Ready once and do not reset it while they change what serves. Not the
@@ -517,7 +518,8 @@
 //	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
 //	    Controller's accepted false while a secret it needs is missing), reason Not…, with
 //	    status.message (or status.reason) beside it.
-//	    So is a field named needs… (needsReconcile, needsRestart) true, or a number above
+//	    So is a boolean named for work in progress (a name ending in InProgress:
+//	    deployInProgress) true. So is a field named needs… (needsReconcile, needsRestart) true, or a number above
 //	    zero (the generation that needs it), at the top of status or one object down: work
 //	    the controller has yet to do, reason Needs… (synapse-operator's needsReconcile,
 //	    set when a bridge is attached; FoundationDB's generations.needsBackupStart).
