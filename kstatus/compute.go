@@ -3,6 +3,8 @@ package kstatus
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -223,6 +225,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	}
 	if f.err != nil {
 		return malformed(f.err)
+	}
+	if cr == nil && r == nil {
+		// A kind no rule names whose controller writes a condition's status in lower case
+		// (Flotta's EdgeDeviceSignedRequest: "true", "false"): its schema allowed it, and
+		// it reads one way only. Other values stay malformed (condFrom).
+		conds = canonicalStatuses(conds)
 	}
 	if tr != nil && hasGen && hasObs {
 		tr.note("metadata.generation", gen)
@@ -558,4 +566,37 @@ func generationString(s string, gen int64) bool {
 func isInteger(s string) bool {
 	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	return err == nil
+}
+
+// canonicalStatuses returns conds with each condition status "true", "false" or "unknown"
+// in lower case written as True, False or Unknown; conds itself when none is (the common
+// case costs one pass and no copy). Conditions changed are copies: the object is not
+// edited.
+func canonicalStatuses(conds []any) []any {
+	var out []any
+	for i, e := range conds {
+		c, _ := e.(map[string]any)
+		st, _ := c["status"].(string)
+		var canon string
+		switch st {
+		case "true":
+			canon = "True"
+		case "false":
+			canon = "False"
+		case "unknown":
+			canon = "Unknown"
+		default:
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(conds)
+		}
+		cp := maps.Clone(c)
+		cp["status"] = canon
+		out[i] = cp
+	}
+	if out == nil {
+		return conds
+	}
+	return out
 }

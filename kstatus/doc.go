@@ -810,8 +810,10 @@
 // makes the Result Unknown, with a *FieldError naming the field: Compute never panics on
 // a malformed object, and never reports InProgress for one, which would leave a waiter
 // hanging on an object that cannot change. The same holds for the status of a condition
-// a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes", "true") is
-// malformed. A status.observedGeneration is read only when metadata.generation is
+// a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes") is
+// malformed; on a kind no rule names, "true", "false" and "unknown" in lower case are read
+// as those (Flotta's EdgeDeviceSignedRequest writes them so, and its schema allows it),
+// as they read one way only. A status.observedGeneration is read only when metadata.generation is
 // present: without one there is nothing to compare it with, and whatever it holds does
 // not decide. A status that is a string is malformed, unless it is a state word the
 // vocabularies of 6c know (OpenEBS zfs-localpv's ZFSBackup declares status a string: Init,
