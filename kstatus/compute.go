@@ -230,7 +230,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		// A kind no rule names whose controller writes a condition's status in lower case
 		// (Flotta's EdgeDeviceSignedRequest: "true", "false"): its schema allowed it, and
 		// it reads one way only. Other values stay malformed (condFrom).
-		conds = canonicalStatuses(conds)
+		conds = unaskedLeftOut(canonicalStatuses(conds))
 	}
 	if tr != nil && hasGen && hasObs {
 		tr.note("metadata.generation", gen)
@@ -594,6 +594,39 @@ func canonicalStatuses(conds []any) []any {
 		cp := maps.Clone(c)
 		cp["status"] = canon
 		out[i] = cp
+	}
+	if out == nil {
+		return conds
+	}
+	return out
+}
+
+// unaskedLeftOut returns conds without the conditions other than Ready that are False
+// because nobody asked for what they report: a reason NotRequested, NotConfigured or
+// NotEnabled (Intel's sriov-fec-operator: Configured False, NotRequested, on a node asked
+// to configure nothing; Sealos' Devbox: StartupConfigMapSynced False, NotConfigured, when
+// no startup ConfigMap is set up). Such a condition is the resting state of a feature not
+// used, not a state to reach. conds itself when there is none.
+func unaskedLeftOut(conds []any) []any {
+	var out []any
+	for i, e := range conds {
+		c, _ := e.(map[string]any)
+		if c["status"] != "False" || c["type"] == "Ready" {
+			if out != nil {
+				out = append(out, e)
+			}
+			continue
+		}
+		switch c["reason"] {
+		case "NotRequested", "NotConfigured", "NotEnabled":
+			if out == nil {
+				out = append(make([]any, 0, len(conds)-1), conds[:i]...)
+			}
+		default:
+			if out != nil {
+				out = append(out, e)
+			}
+		}
 	}
 	if out == nil {
 		return conds

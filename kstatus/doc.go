@@ -131,7 +131,11 @@
 // regard to case or separators (RUNNING, Running and STATE_RUNNING are one word), and an
 // unclear word does not decide: inference errs towards "not understood" over a guess.
 //
-//	6a. Conditions at the top of status.
+//	6a. Conditions at the top of status. A condition other than Ready False because
+//	    nobody asked for what it reports (a reason NotRequested, NotConfigured or
+//	    NotEnabled: Intel's sriov-fec-operator Configured False, NotRequested; Sealos'
+//	    Devbox StartupConfigMapSynced False, NotConfigured) is the resting state of a
+//	    feature not used, and is left out.
 //	    - The normal-true Succeeded, Available, Accepted, Programmed and ResolvedRefs (the
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
@@ -308,8 +312,9 @@
 //	    Policy, Policies, Strategy, Config, Configuration, Settings, Template, Spec or
 //	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
 //	    status to take on a failure, not one), nor in a list or an object named history or
-//	    ending in History (the runs past of a schedule, KubeDL's Cron; the states past of
-//	    Apache's Spark operator, stateTransitionHistory by index). The worst
+//	    records, or ending in History or Records (the runs past of a schedule, KubeDL's
+//	    Cron; the states past of Apache's Spark operator, stateTransitionHistory by index;
+//	    Sealos' Devbox commitRecords, one per image commit). The worst
 //	    value decides, and a state in progress whose status.reason is terminal, or whose
 //	    status.message (or first of status.messages) is in the message words (EnMasse's
 //	    Address, Pending: "... already exists with resource name ..."), is Failed; a

@@ -3349,11 +3349,12 @@ func isCron(v string) bool {
 }
 
 // isHistory reports a list or an object of status named for a record of what was (history,
-// runHistory, stateTransitionHistory):
+// runHistory, stateTransitionHistory, commitRecords):
 // its entries' states are those of runs past, not of the object (KubeDL's Cron keeps the
-// jobs it started there, the last of which may have failed).
+// jobs it started there, the last of which may have failed; Sealos' Devbox keeps a record
+// per image commit, the latest Pending until the next stop commits it).
 func isHistory(k string) bool {
-	return k == "history" || strings.HasSuffix(k, "History")
+	return k == "history" || strings.HasSuffix(k, "History") || k == "records" || strings.HasSuffix(k, "Records")
 }
 
 // reasonInProgress reports a reason that says a change is under way in so many words:
