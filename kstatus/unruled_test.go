@@ -693,6 +693,10 @@ var heldOutSets = []struct {
 	// (66.7%, 1 reading Current early).
 	// 13 once a condition False, NotRequested, is left out.
 	{"../testdata/kstatus/heldout84", 13},
+	// Written blind in 40 minutes beside heldout84 (18 cases, 8 kinds of 3 operators:
+	// Konflux's release-service, OpenShift's cluster-image-registry-operator, the Tekton
+	// operator): measured first at 16 of 18 (88.9%, none reading Current early).
+	{"../testdata/kstatus/heldout85", 16},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
