@@ -572,7 +572,10 @@
 //	    Offline; or whose last word is the state a spec field named for a state asks for,
 //	    or its participle: OpenChoreo's ReleaseBinding, spec.state Undeploy, Ready False,
 //	    ResourcesUndeployed), when that is the worst news and no condition says work is
-//	    under way, is Current, "as spec.offline asks", as a state so named is (6c).
+//	    under way, is Current, "as spec.offline asks", as a state so named is (6c). So
+//	    is a condition True whose type is the state a spec field named for a state asks
+//	    for (OpenShift's managementState Removed, and Removed True, while the counts of
+//	    what was removed read 0 of 1), unless something failed or work is under way.
 //	    Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for

@@ -482,6 +482,18 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: CurrentStatus, message: best.message + ", as " + path + " asks", by: "infer:asked"}
 		}
 	}
+	// And a condition True named for the state a spec field named for a state asks for
+	// (OpenShift's managementState Removed, and a Removed condition True, while the counts
+	// of what it removed read 0 of 1): the object has reached what its spec asks, and what
+	// else status says is what that state leaves behind.
+	if best.status == InProgressStatus && run.busy.status == "" && run.failure.status == "" && xv.status != FailedStatus {
+		if path, t := askedConditionTrue(m, conds); path != "" {
+			if tr != nil {
+				tr.note(path, t)
+			}
+			return verdict{status: CurrentStatus, message: t + " condition is True, as " + path + " asks", by: "infer:asked"}
+		}
+	}
 	if run.suspended.status != "" || st.class == phaseSuspended {
 		sv := run.suspended
 		if sv.status == "" {
@@ -1143,4 +1155,32 @@ func fieldAt(m map[string]any, path string) any {
 		v = obj[k]
 	}
 	return v
+}
+
+// askedConditionTrue returns the spec field named for a state (spec.state, or a field
+// ending in State) whose value names a condition that is True (managementState Removed, and
+// Removed True), and that condition's type; "" when there is none. Not a value that is a
+// state of work (…ing) or Ready, which says nothing of what was asked.
+func askedConditionTrue(m map[string]any, conds []any) (path, condType string) {
+	var want [40]byte
+	k, v := specStateField(m, func(w, _ string) bool { return len(w) >= 4 && !strings.HasSuffix(w, "ing") && w != "ready" })
+	if k == "" {
+		return "", ""
+	}
+	w, ok := normalize(v, want[:])
+	if !ok {
+		return "", ""
+	}
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		t, _ := c["type"].(string)
+		if c["status"] != "True" || t == "" {
+			continue
+		}
+		var tb [40]byte
+		if tn, ok := normalize(t, tb[:]); ok && tn == w {
+			return "spec." + k, t
+		}
+	}
+	return "", ""
 }

@@ -696,7 +696,8 @@ var heldOutSets = []struct {
 	// Written blind in 40 minutes beside heldout84 (18 cases, 8 kinds of 3 operators:
 	// Konflux's release-service, OpenShift's cluster-image-registry-operator, the Tekton
 	// operator): measured first at 16 of 18 (88.9%, none reading Current early).
-	{"../testdata/kstatus/heldout85", 16},
+	// 17 once a condition True named for the state spec asks (Removed) is read as asked.
+	{"../testdata/kstatus/heldout85", 17},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
