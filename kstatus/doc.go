@@ -314,7 +314,10 @@
 //	    status to take on a failure, not one), nor in a list or an object named history or
 //	    records, or ending in History or Records (the runs past of a schedule, KubeDL's
 //	    Cron; the states past of Apache's Spark operator, stateTransitionHistory by index;
-//	    Sealos' Devbox commitRecords, one per image commit). The worst
+//	    Sealos' Devbox commitRecords, one per image commit). Of a list named for tries
+//	    made in order (attempts, retries, or ending in Attempts or Retries: Konflux's
+//	    managedPipelineAttempts) only the last entry is read: it is the try that counts,
+//	    and the others are what became of tries before it. The worst
 //	    value decides, and a state in progress whose status.reason is terminal, or whose
 //	    status.message (or first of status.messages) is in the message words (EnMasse's
 //	    Address, Pending: "... already exists with resource name ..."), is Failed; a

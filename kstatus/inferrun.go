@@ -2126,13 +2126,14 @@ func wordValue(v string) bool {
 // run, and is read: own is the kind's last word (kindNoun).
 func eachStateField(status map[string]any, own string, parts *partShort, facts *countFacts, fn func(at stateField, value string)) {
 	// entries reads the entries of list, found at "at" (whose j or i the loop sets).
-	entries := func(list []any, at stateField, nested bool) {
+	// from is the index in the whole list of list's first entry.
+	entries := func(list []any, from int, at stateField, nested bool) {
 		for n, e := range list {
 			em, _ := e.(map[string]any)
 			if nested {
-				at.j = n
+				at.j = from + n
 			} else {
-				at.i = n
+				at.i = from + n
 			}
 			for _, name := range entryStates {
 				if s, ok := em[name].(string); ok && s != "" {
@@ -2163,7 +2164,7 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 							em2, _ := e2.(map[string]any)
 							for _, name := range entryStates {
 								if s, ok := em2[name].(string); ok && s != "" {
-									fn(stateField{k: at.k, i: n, k2: k2, j: x, k3: name}, s)
+									fn(stateField{k: at.k, i: from + n, k2: k2, j: x, k3: name}, s)
 								}
 							}
 							if x == maxEntries-1 {
@@ -2231,7 +2232,12 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 					}
 				case []any:
 					if k2 != "conditions" && !notNow(k2) && !isHistory(k2) {
-						entries(v2, stateField{k: k, k2: k2, i: -1}, true)
+						if attempts(k2) && len(v2) > 1 {
+							// Tries in order: the last one's state is the object's.
+							entries(v2[len(v2)-1:], len(v2)-1, stateField{k: k, k2: k2, i: -1}, true)
+							continue
+						}
+						entries(v2, 0, stateField{k: k, k2: k2, i: -1}, true)
 					}
 				case map[string]any:
 					// Two objects down: a resource's own state among several the object
@@ -2250,8 +2256,16 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				parts.consider(k, v)
 			}
 		case []any:
+			if attempts(k) && len(v) > 1 {
+				// Tries in order (Konflux's managedPipelineAttempts: the first Failed,
+				// OOMKilled, the retry with more memory Progressing): the last one's
+				// state is the object's; the others are what became of tries before it.
+				last := len(v) - 1
+				entries(v[last:], last, stateField{k: k, j: -1}, false)
+				continue
+			}
 			if k != "conditions" && !isHistory(k) || k == "conditions" && stateEntries(v) {
-				entries(v, stateField{k: k, j: -1}, false)
+				entries(v, 0, stateField{k: k, j: -1}, false)
 			}
 		}
 	}
@@ -3346,6 +3360,12 @@ func isCron(v string) bool {
 		}
 	}
 	return digits
+}
+
+// attempts reports a list of status named for tries made in order (attempts,
+// managedPipelineAttempts, retries): its last entry is the try that counts.
+func attempts(k string) bool {
+	return k == "attempts" || k == "retries" || strings.HasSuffix(k, "Attempts") || strings.HasSuffix(k, "Retries")
 }
 
 // isHistory reports a list or an object of status named for a record of what was (history,
