@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -227,9 +226,13 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		return malformed(f.err)
 	}
 	if cr == nil && r == nil {
-		// A kind no rule names whose controller writes a condition's status in lower case
-		// (Flotta's EdgeDeviceSignedRequest: "true", "false"): its schema allowed it, and
-		// it reads one way only. Other values stay malformed (condFrom).
+		// A kind no rule names: the server validated its conditions against the operator's
+		// schema, so they are in the operator's shape. A status in lower case (Flotta's
+		// EdgeDeviceSignedRequest: "true", "false") reads one way only; an entry of the
+		// operator's own type whose status is none of the three (Shopware's Store: a step
+		// log, {type: setup, status: Ready}) is no condition, and is not read. Ready,
+		// Stalled and Reconciling, which the generic rules read, stay malformed then
+		// (condFrom).
 		conds = unaskedLeftOut(canonicalStatuses(conds))
 	}
 	if tr != nil && hasGen && hasObs {
@@ -569,16 +572,24 @@ func isInteger(s string) bool {
 }
 
 // canonicalStatuses returns conds with each condition status "true", "false" or "unknown"
-// in lower case written as True, False or Unknown; conds itself when none is (the common
-// case costs one pass and no copy). Conditions changed are copies: the object is not
-// edited.
+// in lower case written as True, False or Unknown, and without the entries of a type other
+// than Ready, Stalled and Reconciling whose status is none of the three (absent, "",
+// "Ready", "Error", not a string); conds itself when there is nothing to change (the
+// common case costs one pass and no copy). Conditions changed are copies: the object is
+// not edited.
 func canonicalStatuses(conds []any) []any {
 	var out []any
+	changed := false
 	for i, e := range conds {
 		c, _ := e.(map[string]any)
 		st, _ := c["status"].(string)
 		var canon string
 		switch st {
+		case "True", "False", "Unknown":
+			if changed {
+				out = append(out, e)
+			}
+			continue
 		case "true":
 			canon = "True"
 		case "false":
@@ -586,16 +597,25 @@ func canonicalStatuses(conds []any) []any {
 		case "unknown":
 			canon = "Unknown"
 		default:
-			continue
+			if t, _ := c["type"].(string); c == nil || t == string(ConditionReady) || t == string(ConditionStalled) || t == string(ConditionReconciling) {
+				if changed {
+					out = append(out, e) // malformed where it is read (condFrom)
+				}
+				continue
+			}
+			if !changed {
+				out, changed = append(make([]any, 0, len(conds)), conds[:i]...), true
+			}
+			continue // not a condition: left out
 		}
-		if out == nil {
-			out = slices.Clone(conds)
+		if !changed {
+			out, changed = append(make([]any, 0, len(conds)), conds[:i]...), true
 		}
 		cp := maps.Clone(c)
 		cp["status"] = canon
-		out[i] = cp
+		out = append(out, cp)
 	}
-	if out == nil {
+	if !changed {
 		return conds
 	}
 	return out

@@ -824,7 +824,10 @@
 // a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes") is
 // malformed; on a kind no rule names, "true", "false" and "unknown" in lower case are read
 // as those (Flotta's EdgeDeviceSignedRequest writes them so, and its schema allows it),
-// as they read one way only. A status.observedGeneration is read only when metadata.generation is
+// as they read one way only, and an entry of a type other than Ready, Stalled and
+// Reconciling with any other status is no condition and is not read (Shopware's Store
+// keeps a log of steps there, {type: setup, status: Ready}): the server validated it
+// against the operator's schema. A status.observedGeneration is read only when metadata.generation is
 // present: without one there is nothing to compare it with, and whatever it holds does
 // not decide. A status that is a string is malformed, unless it is a state word the
 // vocabularies of 6c know (OpenEBS zfs-localpv's ZFSBackup declares status a string: Init,
@@ -837,7 +840,9 @@
 // is each member that is one condition under other names (a status of True, False or
 // Unknown and a type in a field named type or condition: Function Mesh's
 // status.conditions.StatefulSet, {condition: StatefulSetReady, status: "False"}). A kind no
-// rule names without status.conditions may keep them elsewhere: one condition-shaped
+// rule names without status.conditions may keep them elsewhere: status itself, when it is
+// one condition with a type field (fabric-operator's IBPPeer: {type: Deploying, status:
+// "True", reason: waitingForPods}); one condition-shaped
 // object in status.condition, and, in objects whose name ends in Conditions, conditions or
 // lists of them per part (Function Mesh's status.functionConditions, Liqo's
 // status.remoteNamespacesConditions, keyed by remote cluster); these are read the same

@@ -450,17 +450,27 @@ func partCondition(m map[string]any, at string) map[string]any {
 	}
 	c["type"] = t
 	if msg, _ := m["message"].(string); msg == "" {
-		c["message"] = t + " is " + m["status"].(string) + " (status." + at + ")"
+		where := "status"
+		if at != "" {
+			where += "." + at
+		}
+		c["message"] = t + " is " + m["status"].(string) + " (" + where + ")"
 	}
 	return c
 }
 
 // partConditions returns the conditions a status without a list of conditions keeps
-// elsewhere: one condition-shaped object in status.condition (Function Mesh's
+// elsewhere: status itself when it is condition-shaped with a type field (fabric-operator's
+// IBPPeer), one condition-shaped object in status.condition (Function Mesh's
 // FunctionMesh, {condition: MeshReady, status: "False"}), and those of objects named for
 // the conditions of parts (status.functionConditions, one per function, keyed by its name).
 func partConditions(status map[string]any) []any {
 	var conds []any
+	if t, _ := status["type"].(string); t != "" && conditionShaped(status) {
+		// Status that is one condition itself (Hyperledger Labs' fabric-operator:
+		// status {type: Deploying, status: "True", reason: waitingForPods}).
+		conds = append(conds, partCondition(status, ""))
+	}
 	if c, ok := status["condition"].(map[string]any); ok && conditionShaped(c) {
 		conds = append(conds, partCondition(c, "condition"))
 	}

@@ -692,7 +692,8 @@ var heldOutSets = []struct {
 	// Intel's sriov-fec-operator, clustercode, OCGI's carrier): measured first at 12 of 18
 	// (66.7%, 1 reading Current early).
 	// 13 once a condition False, NotRequested, is left out.
-	{"../testdata/kstatus/heldout84", 13},
+	// 14 then too (carrier's PodDeleted with status "").
+	{"../testdata/kstatus/heldout84", 14},
 	// Written blind in 40 minutes beside heldout84 (18 cases, 8 kinds of 3 operators:
 	// Konflux's release-service, OpenShift's cluster-image-registry-operator, the Tekton
 	// operator): measured first at 16 of 18 (88.9%, none reading Current early).
@@ -703,12 +704,14 @@ var heldOutSets = []struct {
 	// Voluzi's cosmopilot, Hyperledger Labs' fabric-operator, Keyfactor's
 	// command-cert-manager-issuer): measured first at 14 of 17 (82.4%, 3 reading Current
 	// early).
-	{"../testdata/kstatus/heldout86", 14},
+	// 17 once a status that is one condition is read as one.
+	{"../testdata/kstatus/heldout86", 17},
 	// Written blind in 40 minutes beside heldout86 (18 cases, 8 kinds of 3 application
 	// operators: Shopware's operator, kaniop (Rust), Lagoon's remote-controller):
 	// measured first at 7 of 18 (38.9%, 2 reading Current early; 8 of the 11 misses are
 	// Shopware's conditions, whose status field holds a state word, read as malformed).
-	{"../testdata/kstatus/heldout87", 7},
+	// 15 once entries of the operator's own types with other statuses are no conditions.
+	{"../testdata/kstatus/heldout87", 15},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
