@@ -135,7 +135,11 @@
 //	    nobody asked for what it reports (a reason NotRequested, NotConfigured or
 //	    NotEnabled: Intel's sriov-fec-operator Configured False, NotRequested; Sealos'
 //	    Devbox StartupConfigMapSynced False, NotConfigured) is the resting state of a
-//	    feature not used, and is left out.
+//	    feature not used, and is left out. A condition of a state not reached beside
+//	    status.ready true, the object's own summary (kaniop's KanidmGroup:
+//	    PosixInitialized False for attributes the spec does not ask for), is weighed in
+//	    that summary: Current, unless a failure, work under way, a state or a count says
+//	    otherwise.
 //	    - The normal-true Succeeded, Available, Accepted, Programmed and ResolvedRefs (the
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,

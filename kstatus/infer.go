@@ -433,6 +433,18 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	// A condition of a state not reached, beside status.ready true, the object's own
+	// summary of its state (kaniop's KanidmGroup: PosixInitialized False for POSIX
+	// attributes the spec does not ask for, and ready true): the operator weighed that
+	// condition in its summary, as a Ready condition True sums up others. Not a failure,
+	// work under way, a state or a count, which say more than the flag.
+	if best.status == InProgressStatus && (best == cv || best == run.notMet) && status["ready"] == true &&
+		run.busy.status == "" && run.failure.status == "" && sv.status == "" && xv.status == "" {
+		if tr != nil {
+			tr.note("status.ready", true)
+		}
+		return verdict{status: CurrentStatus, message: "status.ready is true (" + best.message + ")", by: "infer:counts"}
+	}
 	// A schedule of runs (a CronJob's kind: Cron or Schedule in its name, or a
 	// spec.schedule) waiting for its next run: cosmos-operator's ScheduledVolumeSnapshot in
 	// phase WaitingForNext, OpenShift Metering's scheduled Report with Running False,
