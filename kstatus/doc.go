@@ -695,7 +695,12 @@
 //	    (Radius' status.phrase Failed or Updating), is that state: Failed or InProgress,
 //	    the first such field by name; not a field named for a state wanted or past
 //	    (desired…, last…) or for what its value is of (…Reason, …Message, …Type, …Kind,
-//	    …Mode, …Policy, …Strategy, …Role). A condition True of something that
+//	    …Mode, …Policy, …Strategy, …Role). So is a state status.message states at its
+//	    end ("Backup State: Completed": a word State, Status or Phase, a colon, one word;
+//	    YugabyteDB's Backup): a terminal success Current, a failure Failed, work under
+//	    way InProgress. On a kind that finishes (6f) with nothing else read, these, and
+//	    a status.message or status.reason that is Failed as above, decide before "not
+//	    finished". A condition True of something that
 //	    befell the object whose reason is the state the spec asks for (Kubeflow Pipelines'
 //	    ScheduledWorkflow: Disabled True, reason Disabled, with spec.enabled false) is
 //	    Current, as asked; any other is InProgress. Otherwise Current, and the message

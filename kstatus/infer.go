@@ -598,6 +598,17 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			}
 		}
 		if why := run6.finishes(); why != "" {
+			if best.status == "" {
+				// Nothing else read: a state in a field not named for one, or said in
+				// status.message ("Backup State: Completed"), or an error status.message
+				// or status.reason names, says where the run stands (6h).
+				if v, ok := leftState(status, tr); ok {
+					return v
+				}
+				if v, ok := leftReason(status, tr); ok && v.status == FailedStatus {
+					return v
+				}
+			}
 			msg := "Not finished: no condition or state says the run has ended (the kind finishes: " + why + ")"
 			if best.status == CurrentStatus && best.message != "" && (run.running || st.class == phaseRunning || run.started) {
 				msg = best.message + " (the kind finishes: " + why + ")"
@@ -730,7 +741,7 @@ func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
 		}
 	}
 	if key == "" {
-		return verdict{}, false
+		return messageState(status, tr)
 	}
 	if tr != nil {
 		tr.note("status."+key, value)
@@ -739,6 +750,39 @@ func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
 		return verdict{status: FailedStatus, reason: value, message: "status." + key + " is " + value, by: "infer:state"}, true
 	}
 	return verdict{status: InProgressStatus, reason: value, message: "status." + key + " is " + value, by: "infer:state"}, true
+}
+
+// messageState reads a state status.message states in so many words at its end: a word
+// State, Status or Phase, a colon and one word (YugabyteDB's Backup: "Backup State:
+// Completed"). A terminal success is Current, a failure Failed, work under way
+// InProgress; any other word says nothing.
+func messageState(status map[string]any, tr *trace) (verdict, bool) {
+	msg, _ := status["message"].(string)
+	head, value, found := strings.Cut(msg, ": ")
+	if !found || value == "" || strings.ContainsAny(value, " :") {
+		return verdict{}, false
+	}
+	last := head[strings.LastIndexByte(head, ' ')+1:]
+	switch last {
+	case "State", "state", "Status", "status", "Phase", "phase":
+	default:
+		return verdict{}, false
+	}
+	v := verdict{reason: value, message: "status.message says " + msg, by: "infer:state"}
+	switch phaseClassOf(value) {
+	case phaseDone:
+		v.status, v.reason = CurrentStatus, ""
+	case phaseFailed:
+		v.status = FailedStatus
+	case phaseProgressing:
+		v.status = InProgressStatus
+	default:
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status.message", msg)
+	}
+	return v, true
 }
 
 // namesWhatOf reports a field name whose last word says what its value is of, not the
