@@ -742,9 +742,10 @@
 // fulfilled", the API server's conflict), a request to change it ("please
 // set", "please specify", "please provide"), an instruction to apply the object again
 // ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply") or to look
-// into what went wrong ("check" followed within seven words by logs, log or details:
-// OpenStack keystone-operator's "Check job logs", Kluctl's "Check status.lastPrepareError
-// for details", Che's "Check operator logs for details"; an instruction, and a constraint
+// into what went wrong ("check" or "see" followed within seven words by logs, log or
+// details: OpenStack keystone-operator's "Check job logs", Kluctl's "Check
+// status.lastPrepareError for details", Che's "Check operator logs for details", the AWS
+// Load Balancer Controller's "See events and controller logs for details"; an instruction, and a constraint
 // the spec breaks, outweighs the transient words before it: RadonDB's "The user
 // provisioning has failed: … password must not be empty"), "not supported"
 // or "no longer supported" (Unsupported in words, in reasons too), "not permitted" or "not

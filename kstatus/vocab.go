@@ -358,7 +358,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		re = string(w) == "re"
 		afterThan := than
 		than = string(w) == "than"
-		check.next(string(w) == "check", 8)
+		check.next(string(w) == "check" || string(w) == "see", 8)
 		afterArticle := article
 		article = string(w) == "a" || string(w) == "an"
 		afterCannot := cannot
