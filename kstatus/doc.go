@@ -668,7 +668,9 @@
 //	    x-kubernetes-preserve-unknown-fields), or the status subresource beside a schema
 //	    that says nothing of status — has not been reported on by its controller yet: InProgress,
 //	    reason NoStatus, unless the kind schedules runs (Cron or Schedule in its name, or
-//	    a spec.schedule): as a CronJob, it has nothing of its own to wait for, Current
+//	    a spec.schedule), or the object's spec asks for runs on a cron schedule (a cron
+//	    expression at most two objects down: clustercode's Blueprint, spec.scan.schedule):
+//	    as a CronJob, it has nothing of its own to wait for, Current
 //	    (Hazelcast's CronHotBackup writes no status). A kind that declares none has
 //	    nothing to wait for: Current, saying
 //	    the kind publishes no status. A status schema that declares no field, keeps no

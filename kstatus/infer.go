@@ -641,9 +641,10 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				message: "No status reported yet, and the kind is named for a run (" + f.kind + ")", by: "infer:no-status"}
 		case info == nil:
 			return verdict{status: CurrentStatus, message: "No status, and the kind's definition is not known: nothing to wait for", by: "infer:no-status"}
-		case info.HasStatus && schedulesRuns(f.kind, spec):
+		case info.HasStatus && (schedulesRuns(f.kind, spec) || cronAsked(spec, 0)):
 			// A schedule publishes what its runs did, if anything, and has nothing of its
-			// own to wait for (as a CronJob): Hazelcast's CronHotBackup writes no status.
+			// own to wait for (as a CronJob): Hazelcast's CronHotBackup writes no status;
+			// clustercode's Blueprint, spec.scan.schedule a cron, none while suspended.
 			return verdict{status: CurrentStatus, message: "No status, and the kind schedules runs: each run is its own object to wait on", by: "infer:no-status"}
 		case info.HasStatus:
 			return verdict{status: InProgressStatus, reason: "NoStatus",
