@@ -576,7 +576,9 @@
 //	    schedule is meant to be: Current, as a CronJob is.
 //	    A condition not True whose reason names the state the spec asks for by a boolean
 //	    (MOCO's MySQLCluster, spec.offline true: Available and Healthy False, reason
-//	    Offline; or whose last word is the state a spec field named for a state asks for,
+//	    Offline; or named by an annotation "true" whose name after its prefix is the
+//	    state: kcp's LogicalCluster, core.kcp.io/inactive and phase Inactive; or whose
+//	    last word is the state a spec field named for a state asks for,
 //	    or its participle: OpenChoreo's ReleaseBinding, spec.state Undeploy, Ready False,
 //	    ResourcesUndeployed), when that is the worst news and no condition says work is
 //	    under way, is Current, "as spec.offline asks", as a state so named is (6c). So

@@ -3193,6 +3193,20 @@ func askedState(m map[string]any, value string) string {
 			return "spec." + k
 		}
 	}
+	// Or an annotation "true" whose name (after its prefix) is the state (kcp's
+	// LogicalCluster: core.kcp.io/inactive "true", and phase Inactive).
+	meta, _ := m["metadata"].(map[string]any)
+	annotations, _ := meta["annotations"].(map[string]any)
+	for k, x := range annotations {
+		if s, _ := x.(string); s != "true" {
+			continue
+		}
+		name := k[strings.LastIndexByte(k, '/')+1:]
+		var kb [40]byte
+		if kn, ok := normalize(name, kb[:]); ok && kn == v {
+			return "metadata.annotations[" + k + "]"
+		}
+	}
 	// Or a spec field named for a state (spec.state, …State) whose value is the value's
 	// last word or its stem (OpenChoreo's ReleaseBinding: spec.state Undeploy, and Ready
 	// False, ResourcesUndeployed).
