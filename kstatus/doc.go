@@ -530,6 +530,10 @@
 //	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
 //	    Controller's accepted false while a secret it needs is missing), reason Not…, with
 //	    status.message (or status.reason) beside it.
+//	    So are the replicas of the kind's scale subresource short of those asked
+//	    (statusReplicasPath below specReplicasPath: Couchbase's CouchbaseAutoscaler,
+//	    status.size 3 of spec.size 5), where no count of status says more and
+//	    status.desiredReplicas, if any, is not met.
 //	    So is a boolean named for work in progress (a name ending in InProgress:
 //	    deployInProgress) true. So is a field named needs… (needsReconcile, needsRestart) true, or a number above
 //	    zero (the generation that needs it), at the top of status or one object down: work
@@ -718,6 +722,7 @@
 // ends in a terminal word, which says what became of the wait (InitializingTimeout). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
+// Unreconcilable (Couchbase's condition type),
 // Illegal (the Hierarchical Namespace Controller's IllegalParent), Incorrect
 // (cluster-api-operator's IncorrectVersionFormat), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,

@@ -423,6 +423,13 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	}
 	// 6d: counts, errors and flags.
 	xv := judgeCounts(m, status, &st.parts, &facts, tr)
+	if xv.status == "" {
+		// The replicas of the kind's scale subresource, where no count of status says
+		// more (Couchbase's CouchbaseAutoscaler: status.size 3 of spec.size 5).
+		if v, short := scaleVerdict(opts.kindInfo(apiVersion, f.kind), m, tr); short {
+			xv = v
+		}
+	}
 
 	run6 := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	best := verdict{}
@@ -1195,7 +1202,30 @@ func scaleShort(info *KindInfo, m map[string]any) (specPath, statusPath string, 
 	if !okWant || !okHave || have >= want {
 		return "", "", 0, 0, false
 	}
+	if status, _ := m["status"].(map[string]any); status != nil {
+		if d, ok := toInt(status["desiredReplicas"]); ok && have >= d {
+			// The controller says it wants fewer than spec asks for now (stackset-
+			// controller's Stack scaled down for lack of traffic: desiredReplicas 0 beside
+			// spec.replicas 3), and has them.
+			return "", "", 0, 0, false
+		}
+	}
 	return info.ScaleSpecReplicas[1:], info.ScaleStatusReplicas[1:], want, have, true
+}
+
+// scaleVerdict is InProgress, reason LessReplicas, when the replicas of the kind's scale
+// subresource are short (scaleShort).
+func scaleVerdict(info *KindInfo, m map[string]any, tr *trace) (verdict, bool) {
+	sp, st, want, have, short := scaleShort(info, m)
+	if !short {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note(st, have)
+	}
+	return verdict{status: InProgressStatus, reason: "LessReplicas",
+		message: st + " is " + strconv.FormatInt(have, 10) + " of " + sp + " " + strconv.FormatInt(want, 10) + " (the scale subresource's replicas)",
+		by: "infer:counts"}, true
 }
 
 // fieldAt returns the value at a plain field path (".spec.replicas") of m, or nil.

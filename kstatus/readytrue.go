@@ -1,7 +1,6 @@
 package kstatus
 
 import (
-	"fmt"
 	"strings"
 	"time"
 )
@@ -84,15 +83,9 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// after a scale-up, beside the Ready True it writes on every successful reconcile). The
 	// definition names that count as the one to hold against spec, so it is not a count of
 	// the operator's own that may mean something else.
-	if info := opts.kindInfo(apiVersion, f.kind); info != nil {
-		if sp, st, want, have, short := scaleShort(info, m); short {
-			if tr != nil {
-				tr.note(st, have)
-			}
-			return verdict{status: InProgressStatus, reason: "LessReplicas",
-				message: fmt.Sprintf("%s is %d of %s %d (the scale subresource's replicas), though Ready is True", st, have, sp, want),
-				by:      "infer:counts"}, true
-		}
+	if v, short := scaleVerdict(opts.kindInfo(apiVersion, f.kind), m, tr); short {
+		v.message += ", though Ready is True"
+		return v, true
 	}
 	// And a flag of status that says work is in progress (deployInProgress true beside a
 	// Ready True set when the deployment was handed on): the news, as a condition

@@ -254,7 +254,7 @@ var terminalWords = map[string]bool{
 	"denied": true, "misconfigured": true, "misconfiguration": true, "malformed": true,
 	"illegal":     true, // the Hierarchical Namespace Controller's IllegalParent, IllegalManagedLabel
 	"incorrect":   true, // cluster-api-operator's IncorrectVersionFormat
-	"unsupported": true, "fatal": true, "unrecoverable": true, "permanent": true, "permanently": true,
+	"unsupported": true, "fatal": true, "unrecoverable": true, "unreconcilable": true, "permanent": true, "permanently": true,
 	"exceeded": true, "rejected": true, "crashloopbackoff": true, "crash": true,
 	"undefined": true, "refused": true, "refusing": true, "lost": true,
 	"timeout": true,
