@@ -1225,7 +1225,7 @@ func scaleVerdict(info *KindInfo, m map[string]any, tr *trace) (verdict, bool) {
 	}
 	return verdict{status: InProgressStatus, reason: "LessReplicas",
 		message: st + " is " + strconv.FormatInt(have, 10) + " of " + sp + " " + strconv.FormatInt(want, 10) + " (the scale subresource's replicas)",
-		by: "infer:counts"}, true
+		by:      "infer:counts"}, true
 }
 
 // fieldAt returns the value at a plain field path (".spec.replicas") of m, or nil.
