@@ -645,7 +645,8 @@
 //	    and EtcdRestore): true is a run that ended well, false beside a text of why
 //	    (status.reason, Reason, message, error or errorMessage) one that failed, Failed;
 //	    spec.backoffLimit,
-//	    ttlSecondsAfterFinished, activeDeadlineSeconds or runPolicy, or a field to cancel
+//	    ttlSecondsAfterFinished, activeDeadlineSeconds (not beside spec.replicas: a
+//	    service copying Pod fields into its spec, Oracle's Coherence) or runPolicy, or a field to cancel
 //	    the run, spec.cancel, canceled or cancelled; a condition of an
 //	    outcome type, whatever its status (a Failed condition only when not False: a
 //	    long-running kind keeps one False once a failure is over, as Kogito's

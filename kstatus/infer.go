@@ -144,7 +144,7 @@ func schemaFinishes(status, spec map[string]any, own string) (bool, string) {
 	}
 	specProps, _ := spec["properties"].(map[string]any)
 	for _, k := range runSpecFields {
-		if _, ok := specProps[k]; ok {
+		if _, ok := specProps[k]; ok && !podField(k, specProps) {
 			return true, "its definition has spec." + k
 		}
 	}

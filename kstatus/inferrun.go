@@ -746,6 +746,18 @@ func completionFlag(k string) bool {
 var runSpecFields = [...]string{"backoffLimit", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "runPolicy",
 	"cancel", "canceled", "cancelled"}
 
+// podField reports a run's field that is also a Pod's (activeDeadlineSeconds) in a spec
+// that has replicas: a service that copies Pod fields into its spec (Oracle's Coherence:
+// spec.activeDeadlineSeconds beside spec.replicas), not a run. specOrProps is the spec, or
+// the properties of its schema.
+func podField(k string, specOrProps map[string]any) bool {
+	if k != "activeDeadlineSeconds" {
+		return false
+	}
+	_, replicas := specOrProps["replicas"]
+	return replicas
+}
+
 // finishes says why the object's kind is one whose runs end, or "" when nothing says so:
 // its definition (KindInfo.Finishes, or a phase enum with a terminal success), a
 // completion time or a run's spec fields in the object, an outcome condition type present
@@ -863,7 +875,7 @@ func (rf *runFacts) finishesBy() string {
 		return "status has " + k
 	}
 	for _, k := range runSpecFields {
-		if _, ok := spec[k]; ok {
+		if _, ok := spec[k]; ok && !podField(k, spec) {
 			return "spec has " + k
 		}
 	}
