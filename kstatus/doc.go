@@ -391,7 +391,9 @@
 //	      UPDATE_ROLLBACK_COMPLETE, RolledBack: CloudFormation's stack states, which a
 //	      CloudFormation operator's Stack mirrors), and any compound that
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
-//	      FailedValidation, PartiallyFailed). A failed state the controller says it
+//	      FailedValidation, PartiallyFailed), or that starts UnableTo (Tarantool's
+//	      UnableToBootstrap; not UnableToConnect or UnableToReach, a server a retry may
+//	      reach). A failed state the controller says it
 //	      will try again is InProgress: a retry scheduled (a status field named
 //	      nextRetry… or retryAt) later than the end of the attempt status records (Velero
 //	      vSphere plugin's UploadError; not its UploadFailedAfterRetry, whose retry time is

@@ -78,7 +78,7 @@ func phaseClassOfValue(s string) phaseKind {
 		// "system is retrying"): work a retry clears.
 		return phaseProgressing
 	}
-	if namesFailure(w) {
+	if namesFailure(w) || unableTo(w) {
 		return phaseFailed
 	}
 	// A state reached, negated (Unbound, Unprovisioned, NotAllocated): not reached yet.
@@ -182,6 +182,18 @@ func namesFailure(w string) bool {
 		}
 	}
 	return false
+}
+
+// unableTo reports a state named for what the controller could not do (Tarantool's
+// UnableToBootstrap), w normalized: a failure, but not a server it could not reach
+// (UnableToConnect), which a retry clears.
+func unableTo(w string) bool {
+	const p = "unableto"
+	if len(w) <= len(p) || w[:len(p)] != p {
+		return false
+	}
+	rest := w[len(p):]
+	return !hasPrefix(rest, "connect") && !hasPrefix(rest, "reach")
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }

@@ -110,6 +110,8 @@ func TestPhaseClassOf(t *testing.T) {
 		"DEPLOY_FAILED":          phaseFailed,
 		"FailedValidation":       phaseFailed,
 		"PartiallyFailed":        phaseFailed,
+		"UnableToBootstrap":      phaseFailed,
+		"UnableToConnect":        phaseUnknown, // a server not reached: a retry clears it
 		"NotRunning":             phaseUnknown, // a negation is not read by its words
 		"NoError":                phaseUnknown,
 		"SPLIT_BRAIN":            phaseUnknown,
