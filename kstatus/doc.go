@@ -181,7 +181,9 @@
 //	      (Complete, Completed, Finished, Succeeded, Done, or a type ending in Stopped, as
 //	      EarlyStopped) True is Current and decides alone, unless its reason names a
 //	      failure, and False with a reason that names an error a person must fix is a run
-//	      that failed (Complete False, Fatal); work under way (Restarting, Pending, Queued, Initializing, Starting,
+//	      that failed (Complete False, Fatal), and so is one whose reason names a failure,
+//	      not transient, its message not saying it waits (Substratus' Complete False,
+//	      JobFailed); work under way (Restarting, Pending, Queued, Initializing, Starting,
 //	      Creating, Provisioning, Progressing, Updating, Upgrading, Scaling, Waiting,
 //	      Suspending, Synchronizing, OutOfSync, NeedsUpdate, a type whose first word names a
 //	      change under way and whose last says nothing of its outcome (SpiceDB's

@@ -138,6 +138,11 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				if v := notTrue(c, t); v.status == FailedStatus {
 					rc.failure = v
 					rc.failure.by = "infer:conditions"
+				} else if namesFailureWord(c.reason) && classifyReason(c.reason) != reasonTransient && !messageWaits(c.message) {
+					// Or a reason that names the run's failure (Substratus' Model: Complete
+					// False, JobFailed): the outcome is known, and it is a failure.
+					rc.failure = verdict{status: FailedStatus, reason: c.reason,
+						message: t + " condition is False" + textSuffix(c), by: "infer:conditions"}
 				}
 			case (class == condOther || class == condRunning || class == condStarted) && (c.status == "False" || c.status == "Unknown"):
 				// A type inference does not read, or a run's (Running False), False or
