@@ -589,7 +589,9 @@
 //	    last word is the state a spec field named for a state asks for,
 //	    or its participle: OpenChoreo's ReleaseBinding, spec.state Undeploy, Ready False,
 //	    ResourcesUndeployed), when that is the worst news and no condition says work is
-//	    under way, is Current, "as spec.offline asks", as a state so named is (6c). So
+//	    under way, is Current, "as spec.offline asks", as a state so named is (6c); and
+//	    so when the worst news beside it is status.ready false, which such a state leaves
+//	    (Substratus' Notebook: Serving False, Suspended, with spec.suspend). So
 //	    is a condition True whose type is the state a spec field named for a state asks
 //	    for (OpenShift's managementState Removed, and Removed True, while the counts of
 //	    what was removed read 0 of 1), unless something failed or work is under way.

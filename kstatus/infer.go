@@ -492,6 +492,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// Available and Healthy False, reason Offline): the condition is not True because the
 	// object is where its spec asks it to be. Only when that reason is the worst news, and
 	// no condition says work is under way.
+	// The object's own ready flag false (status.ready) is what such a state leaves
+	// (Substratus' Notebook, spec.suspend: Serving False, Suspended, and ready false): the
+	// condition's reason is read then, as the news.
 	if best.status == InProgressStatus && best.reason != "" && run.busy.status == "" && xv.status == "" &&
 		(best == cv || best == run.notMet) {
 		if path := askedState(m, best.reason); path != "" {
@@ -499,6 +502,19 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				tr.note(path, true)
 			}
 			return verdict{status: CurrentStatus, message: best.message + ", as " + path + " asks", by: "infer:asked"}
+		}
+	}
+	// The object's own ready flag false (status.ready) is what such a state leaves
+	// (Substratus' Notebook, spec.suspend: Serving False, Suspended, and ready false).
+	if best == xv && xv.reason == "NotReady" && run.busy.status == "" && run.failure.status == "" && sv.status == "" && nv.status == "" {
+		if c, path := askedReason(m, conds); path != "" {
+			if tr != nil {
+				tr.note(path, true)
+			}
+			t, _ := c["type"].(string)
+			st, _ := c["status"].(string)
+			r, _ := c["reason"].(string)
+			return verdict{status: CurrentStatus, message: t + " condition is " + st + ", " + r + ", as " + path + " asks", by: "infer:asked"}
 		}
 	}
 	// And a condition True named for the state a spec field named for a state asks for
@@ -1242,6 +1258,22 @@ func fieldAt(m map[string]any, path string) any {
 		v = obj[k]
 	}
 	return v
+}
+
+// askedReason returns the first condition not True whose reason is the state the spec asks
+// for (askedState: Serving False, Suspended, with spec.suspend true), and the spec field.
+func askedReason(m map[string]any, conds []any) (map[string]any, string) {
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		r, _ := c["reason"].(string)
+		if c["status"] == "True" || r == "" {
+			continue
+		}
+		if path := askedState(m, r); path != "" {
+			return c, path
+		}
+	}
+	return nil, ""
 }
 
 // askedConditionTrue returns the spec field named for a state (spec.state, or a field
