@@ -664,7 +664,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				message: "No status reported yet, and the kind is named for a run (" + f.kind + ")", by: "infer:no-status"}
 		case info == nil:
 			return verdict{status: CurrentStatus, message: "No status, and the kind's definition is not known: nothing to wait for", by: "infer:no-status"}
-		case info.HasStatus && (schedulesRuns(f.kind, spec) || cronAsked(spec, 0)):
+		case info.HasStatus && (schedulesRuns(f.kind, spec) || cronAsked(spec, 1)):
 			// A schedule publishes what its runs did, if anything, and has nothing of its
 			// own to wait for (as a CronJob): Hazelcast's CronHotBackup writes no status;
 			// clustercode's Blueprint, spec.scan.schedule a cron, none while suspended.
@@ -1281,6 +1281,16 @@ func askedReason(m map[string]any, conds []any) (map[string]any, string) {
 // Removed True), and that condition's type; "" when there is none. Not a value that is a
 // state of work (…ing) or Ready, which says nothing of what was asked.
 func askedConditionTrue(m map[string]any, conds []any) (path, condType string) {
+	anyTrue := false
+	for _, e := range conds {
+		if c, _ := e.(map[string]any); c["status"] == "True" {
+			anyTrue = true
+			break
+		}
+	}
+	if !anyTrue {
+		return "", "" // (the common case, without a walk of spec)
+	}
 	var want [40]byte
 	k, v := specStateField(m, func(w, _ string) bool { return len(w) >= 4 && !strings.HasSuffix(w, "ing") && w != "ready" })
 	if k == "" {

@@ -3341,7 +3341,7 @@ func waitsFor(reason string) bool {
 // cronAsked reports a spec that asks for runs on a recurring schedule: a field schedule,
 // cron, cronSchedule or cronExpression whose value reads as a cron expression ("0 2 * * *",
 // "@daily", "@every 1h"), or an object of those names holding one, at most two objects down
-// (spec.policy.cron.schedule).
+// (spec.policy.cron.schedule), in objects of at most eight fields.
 func cronAsked(spec map[string]any, depth int) bool {
 	for k, v := range spec {
 		switch v := v.(type) {
@@ -3350,7 +3350,9 @@ func cronAsked(spec map[string]any, depth int) bool {
 				return true
 			}
 		case map[string]any:
-			if depth < 2 && cronAsked(v, depth+1) {
+			// Into small objects only: a schedule's own (spec.scan, spec.policy.cron) is a
+			// few fields; a pod template or a configuration is not one, and costs a walk.
+			if depth < 2 && len(v) <= 8 && cronAsked(v, depth+1) {
 				return true
 			}
 		}
