@@ -868,7 +868,9 @@
 // status.conditions.StatefulSet, {condition: StatefulSetReady, status: "False"}). A kind no
 // rule names without status.conditions may keep them elsewhere: status itself, when it is
 // one condition with a type field (fabric-operator's IBPPeer: {type: Deploying, status:
-// "True", reason: waitingForPods}); one condition-shaped
+// "True", reason: waitingForPods}); the conditions of parts one object down kept by type
+// (ClusterLink's Instance: status.dataplane.conditions.DeploymentReady), the worst of each
+// type; one condition-shaped
 // object in status.condition, and, in objects whose name ends in Conditions, conditions or
 // lists of them per part (Function Mesh's status.functionConditions, Liqo's
 // status.remoteNamespacesConditions, keyed by remote cluster); these are read the same

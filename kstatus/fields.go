@@ -461,7 +461,8 @@ func partCondition(m map[string]any, at string) map[string]any {
 
 // partConditions returns the conditions a status without a list of conditions keeps
 // elsewhere: status itself when it is condition-shaped with a type field (fabric-operator's
-// IBPPeer), one condition-shaped object in status.condition (Function Mesh's
+// IBPPeer), the conditions by type of parts one object down (ClusterLink's
+// status.dataplane.conditions), one condition-shaped object in status.condition (Function Mesh's
 // FunctionMesh, {condition: MeshReady, status: "False"}), and those of objects named for
 // the conditions of parts (status.functionConditions, one per function, keyed by its name).
 func partConditions(status map[string]any) []any {
@@ -474,10 +475,18 @@ func partConditions(status map[string]any) []any {
 	if c, ok := status["condition"].(map[string]any); ok && conditionShaped(c) {
 		conds = append(conds, partCondition(c, "condition"))
 	}
-	var keys []string
+	var keys, parts []string
 	for k, v := range status {
-		if held, ok := v.(map[string]any); ok && hasWordSuffix(k, "Conditions") && len(held) > 0 {
+		held, ok := v.(map[string]any)
+		if !ok || len(held) == 0 {
+			continue
+		}
+		if hasWordSuffix(k, "Conditions") {
 			keys = append(keys, k)
+		} else if pc, ok := held["conditions"].(map[string]any); ok && len(pc) > 0 {
+			// A part's conditions one object down, kept by type (ClusterLink's Instance:
+			// status.dataplane.conditions.DeploymentReady).
+			parts = append(parts, k)
 		}
 	}
 	if len(keys) > 1 {
@@ -485,6 +494,15 @@ func partConditions(status map[string]any) []any {
 	}
 	for _, k := range keys {
 		conds = append(conds, heldConditions(status[k].(map[string]any), k)...)
+	}
+	if len(parts) > 0 {
+		sort.Strings(parts)
+		var partConds []any
+		for _, k := range parts {
+			pc := status[k].(map[string]any)["conditions"].(map[string]any)
+			partConds = append(partConds, heldConditions(pc, k+".conditions")...)
+		}
+		conds = append(conds, worstOfEachType(partConds)...)
 	}
 	return conds
 }
