@@ -199,6 +199,13 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		// object being Unknown.
 	} else {
 		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
+		if hasObs && obs == 0 && gen > 0 && len(status) > 1 && cr == nil && rules[groupKind{g, f.kind}] == nil {
+			// 0 is no generation: the API server starts them at 1. Beside a status the
+			// controller wrote (Microcks' operator, in Java, serializes an int it never
+			// sets), it says the controller does not track generations, not that it has
+			// not seen this one: not read, as if absent.
+			hasObs = false
+		}
 	}
 	tr := opts.tracer()
 	r := rules[groupKind{g, f.kind}]

@@ -27,7 +27,10 @@
 // Compute applies these rules in order; the first that decides wins.
 //
 //  1. metadata.deletionTimestamp is set: Terminating.
-//  2. status.observedGeneration is present and differs from metadata.generation:
+//  2. status.observedGeneration is present and differs from metadata.generation (on a
+//     kind no rule names, an observedGeneration of 0 beside other status fields is no
+//     generation, as the API server starts them at 1: an operator that serializes a field
+//     it never sets, as Microcks' does; it is not read):
 //     InProgress. The controller has not seen the latest spec, so nothing else in status
 //     describes it. Except, on a kind no rule names, a spec the controller rejected before
 //     recording it as observed (it validates first, writes the error and stops): when
@@ -372,7 +375,8 @@
 //	      MetalLB's ConfigurationState), and Inactive (not yet doing what the object is for: a service
 //	      provisioning, a platform installing) unless the spec asks for it (spec.active
 //	      false, as spec.enabled false asks for Disabled; see 6e's states asked by name);
-//	      Unknown in status.phase or status.state, work not begun (Inqueue, Planned,
+//	      Unknown in status.phase, status.state or status.status (Microcks' UNKNOWN while
+//	      its modules deploy), work not begun (Inqueue, Planned,
 //	      NotStarted, Unscheduled), a lag behind the spec (NeedsUpdate, Outdated, Stale),
 //	      a value that says something referred to is "not found" (Giant Swarm's
 //	      app-version-not-found: it may yet appear),
@@ -601,7 +605,9 @@
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
 //	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests; a boolean
-//	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused;
+//	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused,
+//	    or two down in an object of at most four fields (Stackable's Superset:
+//	    spec.clusterConfig.clusterOperation.reconciliationPaused);
 //	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation or a label "true"
 //	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause,
 //	    Strimzi's strimzi.io/pause-reconciliation or Solace's solace.com/pauseReconcile

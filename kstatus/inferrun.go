@@ -1067,6 +1067,14 @@ func askedIn(m map[string]any, prefixes ...string) string {
 func askedDown(k string, obj map[string]any, prefixes []string) string {
 	found := ""
 	for k2, v2 := range obj {
+		if o2, ok := v2.(map[string]any); ok && len(o2) <= 4 && !strings.Contains(k, ".") {
+			// And one object further, in a small object (Stackable's Superset:
+			// spec.clusterConfig.clusterOperation.reconciliationPaused).
+			if at := askedDown(k+"."+k2, o2, prefixes); at != "" && (found == "" || at < "spec."+k+"."+found) {
+				found = strings.TrimPrefix(at, "spec."+k+".")
+			}
+			continue
+		}
 		if b, _ := v2.(bool); !b || found != "" && k2 > found {
 			continue
 		}
@@ -1603,7 +1611,7 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 		if k == phaseDone && at.k2 == "" && (done.k == "" || at.before(done)) {
 			done, doneValue = at, value
 		}
-		if k == phaseProgressing && !(at.k2 == "" && at.k3 == "" && at.i < 0 && (at.k == "phase" || at.k == "state" || namesResult(at.k))) && strings.EqualFold(value, "unknown") {
+		if k == phaseProgressing && !(at.k2 == "" && at.k3 == "" && at.i < 0 && (at.k == "phase" || at.k == "state" || at.k == "status" || namesResult(at.k))) && strings.EqualFold(value, "unknown") {
 			// Unknown is a Pod's phase when its node is lost; in a health or a nested
 			// state it is often what a component at rest reports (a detached volume's
 			// robustness), so it does not decide there.
