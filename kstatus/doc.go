@@ -384,7 +384,8 @@
 //	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
 //	      failure, below), or by Not after the thing it is about (KubeVela
 //	      terraform-controller's ProviderNotReady; but …NotValid, a spec not valid, as
-//	      its ConfigurationSpecNotValid, is Failed).
+//	      its ConfigurationSpecNotValid, is Failed), and any past participle after Not
+//	      or Partially (Datadog's chaos-controller: NotInjected, PartiallyInjected).
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
@@ -530,7 +531,9 @@
 //	    SkyWalking's OAPServerConfig; a count of all of something, <noun>Count, against
 //	    ready…, available… or updated… of it: OpenShift's MachineConfigPool,
 //	    updatedMachineCount short of machineCount while it rolls a configuration out, or
-//	    Failed with spec.paused, 6e), there or at the top of status. A list of status
+//	    Failed with spec.paused, 6e; and so a count named target… or total…: Katalyst's
+//	    updatedTargetNodes short of targetNodes, unless a canary… count, which holds the
+//	    update back as a partition does, is reached), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    So is a boolean of status false whose name's last word is a state reached (Ready,
 //	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated,

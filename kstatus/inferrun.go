@@ -1457,7 +1457,7 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 			if p == "" {
 				continue
 			}
-			if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) {
+			if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) && !(p == "updated" && canaryHeld(m, n)) {
 				c, have, want, short = name, n, w, true
 			}
 		}
@@ -1465,11 +1465,30 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	return c, have, want, short
 }
 
+// canaryHeld reports a count of m named canary… (canaryNodes) that updated, a count of
+// those updated, has reached: a canary the spec holds the update to, as a partition holds
+// a StatefulSet's (Katalyst's AdminQoSConfiguration at 20%: 10 of 50 nodes, all 10
+// updated).
+func canaryHeld(m map[string]any, updated int64) bool {
+	for k, v := range m {
+		if len(k) > len("canary") && strings.HasPrefix(k, "canary") {
+			if n, ok := toInt(v); ok && updated >= n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // totalCount returns, for a count of all of something named <noun>Count (machineCount),
 // the name as the counts of a part of them continue it (MachineCount, as in
 // readyMachineCount); "" for other names.
 func totalCount(k string) string {
-	if len(k) <= len("Count") || !strings.HasSuffix(k, "Count") || isUpper(k[0]) {
+	if isUpper(k[0]) || !(len(k) > len("Count") && strings.HasSuffix(k, "Count") ||
+		len(k) > len("target") && strings.HasPrefix(k, "target") && isUpper(k[len("target")]) ||
+		len(k) > len("total") && strings.HasPrefix(k, "total") && isUpper(k[len("total")])) {
+		// (Or a count named for what is targeted or all of it: Katalyst's targetNodes,
+		// which updatedTargetNodes counts a part of.)
 		return ""
 	}
 	for _, p := range [...]string{"ready", "available", "updated", "unavailable", "degraded", "desired", "expected", "current"} {

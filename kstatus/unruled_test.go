@@ -742,11 +742,13 @@ var heldOutSets = []struct {
 	// Written blind in 40 minutes beside heldout95 (18 cases, 7 kinds of 3 operators:
 	// ByteDance's Katalyst, KubeSphere's KubeEye, Volcano's Kthena): measured first at
 	// 15 of 18 (83.3%, 3 reading Current early).
-	{"../testdata/kstatus/heldout92", 15},
+	// 17 once target… counts pair with updated… ones (a canary… count holding back).
+	{"../testdata/kstatus/heldout92", 17},
 	// Written blind in 40 minutes beside heldout92 (18 cases, 6 kinds of 3 operators:
 	// Datadog's chaos-controller, krkn-operator, Kuberik's rollout-controller): measured
 	// first at 13 of 18 (72.2%, 4 reading Current early).
-	{"../testdata/kstatus/heldout95", 13},
+	// 15 once a participle after Not or Partially is a state not reached.
+	{"../testdata/kstatus/heldout95", 15},
 	// Written blind in 40 minutes beside heldout92 (18 cases, 8 kinds of 3 operators:
 	// Gardener's cert-management, ClusterLink, Keyfactor's ejbca-cert-manager-issuer):
 	// measured first at 16 of 18 (88.9%, 2 reading Current early).

@@ -88,6 +88,14 @@ func phaseClassOfValue(s string) phaseKind {
 			return phaseProgressing
 		}
 	}
+	// Any past participle negated by Not, or done in part (Datadog's chaos-controller:
+	// injectionStatus NotInjected, PartiallyInjected): a state not reached, or not yet
+	// wholly. (PartiallyFailed names a failure, read above.)
+	for _, pre := range [...]string{"not", "partially"} {
+		if rest := w[min(len(pre), len(w)):]; len(w) > len(pre)+4 && w[:len(pre)] == pre && hasSuffix(rest, "ed") {
+			return phaseProgressing
+		}
+	}
 	if saysNotFound(s) {
 		// Something the object refers to is not there (Giant Swarm's App state
 		// app-version-not-found): it may yet appear, or a person must change the spec;

@@ -111,6 +111,9 @@ func TestPhaseClassOf(t *testing.T) {
 		"FailedValidation":       phaseFailed,
 		"PartiallyFailed":        phaseFailed,
 		"UnableToBootstrap":      phaseFailed,
+		"NotInjected":            phaseProgressing, // a participle negated: not reached
+		"PartiallyInjected":      phaseProgressing,
+		"Not Ready":              phaseProgressing,
 		"UnableToConnect":        phaseUnknown, // a server not reached: a retry clears it
 		"NotRunning":             phaseUnknown, // a negation is not read by its words
 		"NoError":                phaseUnknown,
