@@ -385,7 +385,9 @@
 //	      failure, below), or by Not after the thing it is about (KubeVela
 //	      terraform-controller's ProviderNotReady; but …NotValid, a spec not valid, as
 //	      its ConfigurationSpecNotValid, is Failed), and any past participle after Not
-//	      or Partially (Datadog's chaos-controller: NotInjected, PartiallyInjected).
+//	      or Partially (Datadog's chaos-controller: NotInjected, PartiallyInjected; not
+//	      a need negated, NotRequired), and a state named for the start of something
+//	      (KubeEye's StartImport).
 //	    - Failed, with status.message (or status.reason) in the message: Failed, Failure,
 //	      Error, Errored, Err, CrashLoopBackOff, Degraded, Unhealthy, Faulted, Red,
 //	      Aborted, Timeout, TimedOut, Invalid, Rejected, Crashed, Lost, AlreadyExists,
@@ -540,7 +542,9 @@
 //	    Accepted and the other words of condition types of states reached: rpaas-operator's
 //	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
 //	    Controller's accepted false while a secret it needs is missing), reason Not…, with
-//	    status.message (or status.reason) beside it.
+//	    status.message (or status.reason) beside it; but not beside a summary flag of the
+//	    object's true (ready, reconciled or inSync: Wind River's Host, configurationUpdated
+//	    false beside reconciled and inSync true), which weighs it.
 //	    So are the replicas of the kind's scale subresource short of those asked
 //	    (statusReplicasPath below specReplicasPath: Couchbase's CouchbaseAutoscaler,
 //	    status.size 3 of spec.size 5), where no count of status says more and
@@ -719,7 +723,7 @@
 //	    (Radius' status.phrase Failed or Updating), is that state: Failed or InProgress,
 //	    the first such field by name; not a field named for a state wanted or past
 //	    (desired…, last…) or for what its value is of (…Reason, …Message, …Type, …Kind,
-//	    …Mode, …Policy, …Strategy, …Role). So is a state status.message states at its
+//	    …Mode, …Policy, …Strategy, …Role, …Scope). So is a state status.message states at its
 //	    end ("Backup State: Completed": a word State, Status or Phase, a colon, one word;
 //	    YugabyteDB's Backup): a terminal success Current, a failure Failed, work under
 //	    way InProgress. On a kind that finishes (6f) with nothing else read, these, and

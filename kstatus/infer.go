@@ -750,7 +750,8 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 // (Radius' status.phrase Failed or Updating): a controller that writes the word of a state
 // writes the state, whatever it calls the field. The first such field by name decides. Not
 // a field named for a state wanted or past (notNow), nor one that says what the value is
-// of (a reason, a message, a type, a kind, a mode, a policy, a strategy, a role); and not
+// of (a reason, a message, a type, a kind, a mode, a policy, a strategy, a role, a
+// scope); and not
 // the words of a state reached or running, which say no more than nothing does here.
 func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
 	key, value := "", ""
@@ -813,7 +814,7 @@ func messageState(status map[string]any, tr *trace) (verdict, bool) {
 // object's state: a reason, a message, a type, a kind, a mode, a policy, a strategy, a role.
 func namesWhatOf(k string) bool {
 	lk := strings.ToLower(k)
-	for _, w := range [...]string{"reason", "message", "type", "kind", "mode", "policy", "strategy", "role"} {
+	for _, w := range [...]string{"reason", "message", "type", "kind", "mode", "policy", "strategy", "role", "scope"} {
 		if strings.HasSuffix(lk, w) {
 			return true
 		}

@@ -1465,6 +1465,14 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	return c, have, want, short
 }
 
+// summaryTrue reports a boolean of status that sums up the object's state, true: ready,
+// reconciled or inSync (Wind River's deployment manager: reconciled and inSync true beside
+// configurationUpdated false, a flag of a change to apply, not of a state). A flag of a
+// state not reached beside it is weighed in that summary.
+func summaryTrue(status map[string]any) bool {
+	return status["ready"] == true || status["reconciled"] == true || status["inSync"] == true
+}
+
 // canaryHeld reports a count of m named canary… (canaryNodes) that updated, a count of
 // those updated, has reached: a canary the spec holds the update to, as a partition holds
 // a StatefulSet's (Katalyst's AdminQoSConfiguration at 20%: 10 of 50 nodes, all 10
@@ -2837,7 +2845,7 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 	}
 	// A state named by a boolean of status not reached yet (rpaas-operator's nginxUpdated
 	// false while the Nginx it manages is moved to the new revision).
-	if k := facts.notReached; k != "" {
+	if k := facts.notReached; k != "" && !summaryTrue(status) {
 		if tr != nil {
 			tr.note("status."+k, false)
 		}

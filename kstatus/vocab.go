@@ -88,11 +88,17 @@ func phaseClassOfValue(s string) phaseKind {
 			return phaseProgressing
 		}
 	}
+	// A state named for the start of something (KubeEye's InspectRule: StartImport): the
+	// work has begun, not ended.
+	if len(w) > len("start")+3 && w[:len("start")] == "start" && !hasPrefix(w, "started") && !hasPrefix(w, "startup") {
+		return phaseProgressing
+	}
 	// Any past participle negated by Not, or done in part (Datadog's chaos-controller:
 	// injectionStatus NotInjected, PartiallyInjected): a state not reached, or not yet
 	// wholly. (PartiallyFailed names a failure, read above.)
 	for _, pre := range [...]string{"not", "partially"} {
-		if rest := w[min(len(pre), len(w)):]; len(w) > len(pre)+4 && w[:len(pre)] == pre && hasSuffix(rest, "ed") {
+		if rest := w[min(len(pre), len(w)):]; len(w) > len(pre)+4 && w[:len(pre)] == pre && hasSuffix(rest, "ed") && !needParticiples[rest] {
+			// (Not NotRequired or NotNeeded: no need, which is no state to reach.)
 			return phaseProgressing
 		}
 	}

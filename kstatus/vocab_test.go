@@ -114,6 +114,8 @@ func TestPhaseClassOf(t *testing.T) {
 		"NotInjected":            phaseProgressing, // a participle negated: not reached
 		"PartiallyInjected":      phaseProgressing,
 		"Not Ready":              phaseProgressing,
+		"not_required":           phaseUnknown, // no need: no state to reach
+		"StartImport":            phaseProgressing,
 		"UnableToConnect":        phaseUnknown, // a server not reached: a retry clears it
 		"NotRunning":             phaseUnknown, // a negation is not read by its words
 		"NoError":                phaseUnknown,
