@@ -56,7 +56,10 @@
 //     conditions of their own, and for kinds with nothing to wait for that are always
 //     Current; Kinds below lists them. Each rule's comment says what it checks and why.
 //     A kind with a rule never reaches rule 5.
-//  5. The Ready condition: True is Current, unless a condition True for the latest
+//  5. The Ready condition: True is Current, unless its message says in a sentence of its
+//     own that it waits (on a kind no rule names: Kuberik's Rollout, "Release deployed
+//     successfully. Waiting for health checks to become healthy before starting bake";
+//     not a wait for the next run, "Awaiting next reconciliation"), or a condition True for the latest
 //     generation says an upgrade or rollback is under way (a type ending in InProgress:
 //     UpgradeInProgress), or, on a kind no rule names, a condition of work under way (6a)
 //     turned True after Ready did (valkey-operator's WorkloadRollPending, HyperShift's

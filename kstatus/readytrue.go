@@ -53,6 +53,13 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		run.failure.message += ", though Ready is True"
 		return run.failure, true
 	}
+	if msg, _ := ready.raw["message"].(string); msg != "" && startsTransientSentence(msg) {
+		// Ready True whose message says, in a sentence of its own, that it waits
+		// (Kuberik's Rollout: "Release deployed successfully. Waiting for health checks
+		// to become healthy before starting bake"): the controller is not done.
+		return verdict{status: InProgressStatus, reason: ready.reasonOr("Ready"),
+			message: msg + " (Ready is True)", by: "infer:conditions"}, true
+	}
 	st := scanStates(m, status, f.kind, nil, tr)
 	switch {
 	case st.class == phaseFailed:
@@ -252,4 +259,38 @@ func ownReadiness(t, kind string) bool {
 		return false
 	}
 	return rest != "" && (rest == kind || rest == kindNoun(kind))
+}
+
+// startsTransientSentence reports a message of which a sentence starts with a transient
+// word (startsTransient): "Release deployed successfully. Waiting for health checks". Not
+// a wait for the next run ("Awaiting next reconciliation"), which is where a reconciled
+// object rests.
+func startsTransientSentence(msg string) bool {
+	for {
+		if startsTransient(msg) {
+			end := strings.Index(msg, ". ")
+			if end < 0 {
+				end = len(msg)
+			}
+			if !containsWordFold(msg[:end], "next") {
+				return true
+			}
+		}
+		i := strings.Index(msg, ". ")
+		if i < 0 {
+			return false
+		}
+		msg = msg[i+2:]
+	}
+}
+
+// containsWordFold reports whether text has word (lower case) as one of its words.
+func containsWordFold(text, word string) bool {
+	it := wordIter{s: text}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		if string(w) == word {
+			return true
+		}
+	}
+	return false
 }

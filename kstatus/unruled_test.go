@@ -750,7 +750,8 @@ var heldOutSets = []struct {
 	// Datadog's chaos-controller, krkn-operator, Kuberik's rollout-controller): measured
 	// first at 13 of 18 (72.2%, 4 reading Current early).
 	// 15 once a participle after Not or Partially is a state not reached.
-	{"../testdata/kstatus/heldout95", 15},
+	// 16 once a Ready True whose message says it waits is read as a wait.
+	{"../testdata/kstatus/heldout95", 16},
 	// Written blind in 40 minutes beside heldout92 (18 cases, 8 kinds of 3 operators:
 	// Gardener's cert-management, ClusterLink, Keyfactor's ejbca-cert-manager-issuer):
 	// measured first at 16 of 18 (88.9%, 2 reading Current early).
