@@ -563,7 +563,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				message: sv.message + sep + "nothing will change until someone resumes it" + end, by: "infer:suspended"}
 		}
 	} else if best.status == CurrentStatus && (run.running || st.class == phaseRunning) {
-		if path := suspensionAsked(m); path != "" {
+		// Still running while the spec asks for a suspension: not suspended yet. Not a
+		// pause (spec.paused), which stops the controller, not what runs (the etcd-operator
+		// convention's paused cluster keeps running: Sensu's SensuCluster, phase Running,
+		// controlPaused true); a paused object with nothing pending is Current.
+		if path := suspensionAsked(m); path != "" && path != pauseAsked(m) {
 			return verdict{status: InProgressStatus, reason: "Suspending",
 				message: best.message + ", but " + path + " asks for it to be suspended", by: "infer:suspended"}
 		}
