@@ -767,7 +767,12 @@ var heldOutSets = []struct {
 	// Written blind in 40 minutes beside heldout96 (18 cases, 7 kinds of 3 observability
 	// operators: Odigos, Checkly's operator, Sensu's operator): measured first at 14 of 18
 	// (77.8%, 2 reading Current early).
-	{"../testdata/kstatus/heldout98", 14},
+	// 15 once a pause asked beside a state Running is a paused object, not a suspension.
+	{"../testdata/kstatus/heldout98", 15},
+	// Written blind in 40 minutes beside heldout98 (18 cases, 9 kinds of 3 storage
+	// operators: SeaweedFS's operator, MinIO's DirectPV, the Ceph CSI operator): measured
+	// first at 17 of 18 (94.4%, none reading Current early).
+	{"../testdata/kstatus/heldout96", 17},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
