@@ -238,6 +238,9 @@
 //	    - A condition of work under way True whose lastTransitionTime is before that of a
 //	      condition named for a state reached True (llmaz's Progressing left True under an
 //	      Available True that came after it) is left behind, and not read.
+//	    - Any other type True whose message says, in a sentence or a clause of its own,
+//	      that it waits (Naiserator's SynchronizationState True: "Deployment has been
+//	      processed; waiting for completion..."; not a wait for the next run): InProgress.
 //	    - Any other type, and Running, Created, Scheduled, Submitted, Admitted or Started,
 //	      False or Unknown with a reason: Failed (False only) when the reason or message
 //	      names an error a person must fix (as Ready's, including a message quoting an API's client error), and
@@ -552,6 +555,8 @@
 //	    (statusReplicasPath below specReplicasPath: Couchbase's CouchbaseAutoscaler,
 //	    status.size 3 of spec.size 5), where no count of status says more and
 //	    status.desiredReplicas, if any, is not met.
+//	    So is an entry of a list of status short by its own counts (a total, all or
+//	    desired against ready or available: PDOK's podSummary[0], available 1 of total 2).
 //	    So is a boolean named for work in progress (a name ending in InProgress:
 //	    deployInProgress) true. So is a field named needs… (needsReconcile, needsRestart) true, or a number above
 //	    zero (the generation that needs it), at the top of status or one object down: work

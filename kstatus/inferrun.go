@@ -97,6 +97,20 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			// Completed or Succeeded is.
 			class = condDone
 		}
+		if class == condOther && m["status"] == "True" && rc.busy.status == "" {
+			if msg, _ := m["message"].(string); msg != "" && startsTransientSentence(msg) {
+				// Unless its message says, in a clause of its own, that it waits
+				// (Naiserator's SynchronizationState True: "Deployment has been
+				// processed; waiting for completion..."): work under way.
+				c := f.condFrom(m, t)
+				if f.err != nil {
+					return rc
+				}
+				rc.busyType, rc.busy = t, busyTrue(c, t)
+				rc.busySince, _ = m["lastTransitionTime"].(string)
+				continue
+			}
+		}
 		if class == condOther && (m["status"] == "True" || !saysWhy(m)) {
 			continue // a type inference does not read says something only when not True
 		}
@@ -1420,6 +1434,18 @@ func (p *partShort) consider(k string, m map[string]any) {
 	}
 }
 
+// considerEntry reads entry i of the list k of status as a part: its plain counts (total,
+// all or desired against ready or available), not replicas, which an entry may hold for
+// the object it names.
+func (p *partShort) considerEntry(k string, i int, m map[string]any) {
+	if p.key != "" || isHistory(k) || notNow(k) {
+		return
+	}
+	if c, have, want, short := pairShort(m); short {
+		p.key, p.path, p.have, p.want = k, k+"["+strconv.Itoa(i)+"]."+c, have, want
+	}
+}
+
 // desiredCount returns the rest of a count's name that says how many are wanted
 // (desiredNumber → "Number", expectedNodes → "Nodes"), or "".
 func desiredCount(k string) string {
@@ -2186,6 +2212,11 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				at.j = from + n
 			} else {
 				at.i = from + n
+				if parts != nil && at.k != "conditions" && len(em) <= maxFields {
+					// An entry's own counts, as a part's (PDOK's podSummary: the pods of
+					// each generation, total 2, ready 1).
+					parts.considerEntry(at.k, from+n, em)
+				}
 			}
 			for _, name := range entryStates {
 				if s, ok := em[name].(string); ok && s != "" {

@@ -261,14 +261,18 @@ func ownReadiness(t, kind string) bool {
 	return rest != "" && (rest == kind || rest == kindNoun(kind))
 }
 
-// startsTransientSentence reports a message of which a sentence starts with a transient
-// word (startsTransient): "Release deployed successfully. Waiting for health checks". Not
+// startsTransientSentence reports a message of which a sentence or a clause after a
+// semicolon starts with a transient word (startsTransient): "Release deployed
+// successfully. Waiting for health checks", "processed; waiting for completion...". Not
 // a wait for the next run ("Awaiting next reconciliation"), which is where a reconciled
 // object rests.
 func startsTransientSentence(msg string) bool {
 	for {
 		if startsTransient(msg) {
 			end := strings.Index(msg, ". ")
+			if j := strings.Index(msg, "; "); j >= 0 && (end < 0 || j < end) {
+				end = j
+			}
 			if end < 0 {
 				end = len(msg)
 			}
@@ -277,6 +281,9 @@ func startsTransientSentence(msg string) bool {
 			}
 		}
 		i := strings.Index(msg, ". ")
+		if j := strings.Index(msg, "; "); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
 		if i < 0 {
 			return false
 		}
