@@ -579,7 +579,7 @@ func isInteger(s string) bool {
 }
 
 // canonicalStatuses returns conds with each condition status "true", "false" or "unknown"
-// in lower case written as True, False or Unknown, and without the entries of a type other
+// in lower case, or a boolean, written as True, False or Unknown, and without the entries of a type other
 // than Ready, Stalled and Reconciling whose status is none of the three (absent, "",
 // "Ready", "Error", not a string); conds itself when there is nothing to change (the
 // common case costs one pass and no copy). Conditions changed are copies: the object is
@@ -590,6 +590,14 @@ func canonicalStatuses(conds []any) []any {
 	for i, e := range conds {
 		c, _ := e.(map[string]any)
 		st, _ := c["status"].(string)
+		if b, ok := c["status"].(bool); ok {
+			// A boolean, as Netcracker's operators write it ({type: Failed, status:
+			// true}): it reads one way only, as "true" does. Not on the types the generic
+			// rules read, where it stays malformed.
+			if t, _ := c["type"].(string); t != string(ConditionReady) && t != string(ConditionStalled) && t != string(ConditionReconciling) {
+				st = strconv.FormatBool(b)
+			}
+		}
 		var canon string
 		switch st {
 		case "True", "False", "Unknown":

@@ -726,7 +726,9 @@
 //	    operator logs for details."). A status.message with no status.reason beside it,
 //	    naming an error in the words above (the SOPS secrets operator's "Decryption
 //	    error", its only status field), is an error reported, as in an error field (6d):
-//	    Failed, unless it starts by saying it waits. A field at the top of status not
+//	    Failed, unless it starts by saying it waits. A status.reason written as a sentence
+//	    that says a server could not be reached ("dial tcp …: connection refused") or that
+//	    something named does not exist is InProgress. A field at the top of status not
 //	    named for a state, whose value is one word that names a failure or work under way
 //	    (Radius' status.phrase Failed or Updating), is that state: Failed or InProgress,
 //	    the first such field by name; not a field named for a state wanted or past
@@ -871,7 +873,8 @@
 // a rule reads: anything but "True", "False" or "Unknown" (absent, "", "Yes") is
 // malformed; on a kind no rule names, "true", "false" and "unknown" in lower case are read
 // as those (Flotta's EdgeDeviceSignedRequest writes them so, and its schema allows it),
-// as they read one way only, and an entry of a type other than Ready, Stalled and
+// as they read one way only, and so is a boolean on a type other than Ready, Stalled and
+// Reconciling (Netcracker's {type: Failed, status: true}); an entry of a type other than Ready, Stalled and
 // Reconciling with any other status is no condition and is not read (Shopware's Store
 // keeps a log of steps there, {type: setup, status: Ready}): the server validated it
 // against the operator's schema. A status.observedGeneration is read only when metadata.generation is

@@ -743,7 +743,11 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 		// The last: a failure named, whose message says a person must act (Che's
 		// InstallOrUpdateFailed, "... Check operator logs for details.").
 		return verdict{status: FailedStatus, reason: name, message: msg, by: "infer:reason"}, true
-	case !sentence && namesFailureWord(r) && classifyReason(r) != reasonTransient, sentence && failureText(r):
+	case !sentence && namesFailureWord(r) && classifyReason(r) != reasonTransient, sentence && failureText(r),
+		sentence && (unreachable(r) || saysMissing(r)):
+		// The last: a server not reached ("dial tcp …: connection refused"), or
+		// something named that does not exist (nakamasato's mysql-operator: "the specified
+		// SecretManager type (gcp) doesn't exist"): no state to call done.
 		return verdict{status: InProgressStatus, reason: name, message: msg, by: "infer:reason"}, true
 	}
 	return verdict{}, false
@@ -1317,4 +1321,11 @@ func askedConditionTrue(m map[string]any, conds []any) (path, condType string) {
 		}
 	}
 	return "", ""
+}
+
+// saysMissing reports a text that says something does not exist or was not found ("does
+// not exist", "doesn't exist", "not found").
+func saysMissing(text string) bool {
+	return saysNotFound(text) || strings.Contains(text, "does not exist") || strings.Contains(text, "doesn't exist") ||
+		strings.Contains(text, "do not exist") || strings.Contains(text, "don't exist")
 }
