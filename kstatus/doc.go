@@ -408,7 +408,8 @@
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed), or that starts UnableTo (Tarantool's
 //	      UnableToBootstrap; not UnableToConnect or UnableToReach, a server a retry may
-//	      reach). A failed state the controller says it
+//	      reach), or is named for a limit of tries reached (Max…, …Limit…, …Retries… or
+//	      …Attempts… ending Reached or Exceeded: Burrito's MaxRetriesReached). A failed state the controller says it
 //	      will try again is InProgress: a retry scheduled (a status field named
 //	      nextRetry… or retryAt) later than the end of the attempt status records (Velero
 //	      vSphere plugin's UploadError; not its UploadFailedAfterRetry, whose retry time is
@@ -753,7 +754,8 @@
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
 // Unreconcilable (Couchbase's condition type),
-// Illegal (the Hierarchical Namespace Controller's IllegalParent), Incorrect
+// Illegal (the Hierarchical Namespace Controller's IllegalParent), Overlap, Overlaps,
+// Overlapping (Linkerd's EgressReasonNetworkOverlap), Incorrect
 // (cluster-api-operator's IncorrectVersionFormat), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another

@@ -78,7 +78,7 @@ func phaseClassOfValue(s string) phaseKind {
 		// "system is retrying"): work a retry clears.
 		return phaseProgressing
 	}
-	if namesFailure(w) || unableTo(w) {
+	if namesFailure(w) || unableTo(w) || limitReached(w) {
 		return phaseFailed
 	}
 	// A state reached, negated (Unbound, Unprovisioned, NotAllocated): not reached yet.
@@ -198,6 +198,16 @@ func namesFailure(w string) bool {
 	return false
 }
 
+// limitReached reports a state, w normalized, named for a limit of tries reached
+// (Burrito's TerraformLayer: MaxRetriesReached, "requires manual intervention"): the
+// controller has stopped trying.
+func limitReached(w string) bool {
+	if !hasSuffix(w, "reached") && !hasSuffix(w, "exceeded") {
+		return false
+	}
+	return strings.Contains(w, "max") || strings.Contains(w, "limit") || strings.Contains(w, "retries") || strings.Contains(w, "attempts")
+}
+
 // unableTo reports a state named for what the controller could not do (Tarantool's
 // UnableToBootstrap), w normalized: a failure, but not a server it could not reach
 // (UnableToConnect), which a retry clears.
@@ -295,6 +305,10 @@ var terminalWords = map[string]bool{
 	// A name another object holds (AKS app-routing's IngressClassCollision: "IngressClass
 	// already exists and is not owned by this controller").
 	"collision": true,
+	// Ranges or sets that overlap one another (Linkerd's EgressNetwork,
+	// EgressReasonNetworkOverlap; NATS's "subjects overlap with an existing stream"): a
+	// conflict in what the spec names.
+	"overlap": true, "overlaps": true, "overlapping": true,
 	// A change the API or the software will not take: an immutable field changed, an
 	// incompatible version.
 	"immutable": true, "incompatible": true,

@@ -116,6 +116,8 @@ func TestPhaseClassOf(t *testing.T) {
 		"Not Ready":              phaseProgressing,
 		"not_required":           phaseUnknown, // no need: no state to reach
 		"StartImport":            phaseProgressing,
+		"MaxRetriesReached":      phaseFailed,
+		"RetryLimitExceeded":     phaseFailed,
 		"UnableToConnect":        phaseUnknown, // a server not reached: a retry clears it
 		"NotRunning":             phaseUnknown, // a negation is not read by its words
 		"NoError":                phaseUnknown,
