@@ -559,7 +559,8 @@
 //	    So is an entry of a list of status short by its own counts (a total, all or
 //	    desired against ready or available: PDOK's podSummary[0], available 1 of total 2).
 //	    So is a boolean named for work in progress (a name ending in InProgress:
-//	    deployInProgress) true. So is a field named needs… (needsReconcile, needsRestart) true, or a number above
+//	    deployInProgress; or whose last word names a change under way: Amadeus' Kafka
+//	    Connect operator's updating) true. So is a field named needs… (needsReconcile, needsRestart) true, or a number above
 //	    zero (the generation that needs it), at the top of status or one object down: work
 //	    the controller has yet to do, reason Needs… (synapse-operator's needsReconcile,
 //	    set when a bridge is attached; FoundationDB's generations.needsBackupStart).

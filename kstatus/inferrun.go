@@ -2458,10 +2458,24 @@ type countFacts struct {
 }
 
 // busyFlag reports a boolean of status named for work in progress: a name of two words or
-// more ending in InProgress (Intel's Open Edge Platform Deployment: deployInProgress).
+// more ending in InProgress (Intel's Open Edge Platform Deployment: deployInProgress), or
+// one whose last word names a change under way (updating, isScaling).
 func busyFlag(k string) bool {
 	const w = "InProgress"
-	return len(k) > len(w) && strings.HasSuffix(k, w)
+	if len(k) > len(w) && strings.HasSuffix(k, w) {
+		return true
+	}
+	// Or named by a change under way, its last word (Amadeus' Kafka Connect operator:
+	// status.updating true while its Deployment rolls out; isScaling).
+	if len(k) < len("syncing") || k[len(k)-1] != 'g' {
+		return false // (the cheap test first: most names do not end so)
+	}
+	last := ""
+	it := wordIter{s: k}
+	for x, ok := it.next(); ok; x, ok = it.next() {
+		last = string(x)
+	}
+	return changeWords[last] && hasSuffix(last, "ing")
 }
 
 // seeNeeds takes in a field at path named needs… (needsReconcile): true, or a number

@@ -809,7 +809,8 @@ var heldOutSets = []struct {
 	// Written blind in 45 minutes beside heldout105 (17 cases, 6 kinds of 3 operators:
 	// Google's airflow-operator, Strapdata's elassandra-operator, Amadeus' Kafka Connect
 	// operator): measured first at 14 of 17 (82.4%, 1 reading Current early).
-	{"../testdata/kstatus/heldout104", 14},
+	// 15 once a flag named for a change under way (updating) true is work.
+	{"../testdata/kstatus/heldout104", 15},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
