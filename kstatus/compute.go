@@ -379,6 +379,12 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 					return malformed(f.err)
 				} else if iv.status == CurrentStatus && (iv.by == "infer:asked" || iv.by == "infer:suspended") {
 					return iv
+				} else if iv.status == FailedStatus && r == nil && cr == nil {
+					// So is a failure the rest of status reports for this generation, on a
+					// kind no rule names (gpu-ninja's dex-operator: Ready True for the
+					// generation before, left as it was, and Failed True for this one, the
+					// Ingress refused): Ready no longer speaks for the object.
+					return iv
 				}
 			}
 		case ready.isTrue():

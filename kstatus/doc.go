@@ -451,7 +451,10 @@
 //	      Current, "as spec.engineState asks" (kstatus/PAUSED.md), over conditions of the
 //	      parts it stopped that say no more than not True (a stopped workspace's
 //	      DeploymentReady Unknown), and over a Ready left at the generation before the
-//	      stop when status.observedGeneration is the latest (a halted database's). Other
+//	      stop when status.observedGeneration is the latest (a halted database's). So, on
+//	      a kind no rule names, does a failure the rest of status reports for this
+//	      generation beside such a Ready (gpu-ninja's dex-operator: Ready True for the
+//	      generation before, Failed True for this one). Other
 //	      values are read as
 //	      ever: a verdict Fail beside a stop asked is still Failed. The spec's stop words
 //	      are Stop, Stopped, Abort, Aborted, Cancel, Cancelled, Canceled, Halt and Halted;
