@@ -503,7 +503,9 @@
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),
 //	    errorMessage, errorReason, error (a string, or an object's message, else its
-//	    description with its code), errors or problems (a list), any other field whose name
+//	    userMessage, as HPE DataWorkflowServices' ResourceError, else its description
+//	    with its code; an object whose severity is Minor, Major, Warning or Info is an
+//	    error retried, InProgress), errors or problems (a list), any other field whose name
 //	    ends in Error (Hydra Maester's reconciliationError), and the same fields in the
 //	    entries of a list of status (Gatekeeper's byPod[].errors) and one object down
 //	    (error, errorMessage or a name ending in Error: Oathkeeper's

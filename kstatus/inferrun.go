@@ -2758,7 +2758,13 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		if tr != nil {
 			tr.note("status."+k, msg)
 		}
-		return errorVerdict(k, "status."+k, msg)
+		v := errorVerdict(k, "status."+k, msg)
+		if milderSeverity(errVals[i]) {
+			// An error whose own severity says it may yet clear (HPE DataWorkflowServices'
+			// ResourceError: Minor or Major, retried; Fatal "will never succeed").
+			v.status = InProgressStatus
+		}
+		return v
 	}
 	// A field named for the error of what the controller does (Hydra Maester's
 	// reconciliationError, provisioningError): the same, unless it is a last one.
@@ -3106,6 +3112,9 @@ func errorText(v any) string {
 		if s, _ := v["errorMessage"].(string); strings.TrimSpace(s) != "" {
 			return strings.TrimSpace(s) // config-sync's errors[].errorMessage
 		}
+		if s, _ := v["userMessage"].(string); strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s) // HPE DataWorkflowServices' ResourceError
+		}
 		if s, _ := v["description"].(string); strings.TrimSpace(s) != "" {
 			for _, ck := range [...]string{"code", "statusCode", "reason"} {
 				if c, _ := v[ck].(string); c != "" {
@@ -3130,6 +3139,19 @@ func errorText(v any) string {
 		return strings.Join(parts, "; ")
 	}
 	return ""
+}
+
+// milderSeverity reports an error object whose severity field names one that may yet
+// clear: Minor, Major, Warning, Info (HPE DataWorkflowServices' ResourceError; Fatal is
+// one that will never succeed).
+func milderSeverity(v any) bool {
+	m, _ := v.(map[string]any)
+	sev, _ := m["severity"].(string)
+	switch strings.ToLower(sev) {
+	case "minor", "major", "warning", "info":
+		return true
+	}
+	return false
 }
 
 // reasonFromField names the Stalled reason for an error field: its own name in CamelCase.
