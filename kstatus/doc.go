@@ -732,7 +732,8 @@
 //	    it is terminal by the message words (Che's InstallOrUpdateFailed, "... Check
 //	    operator logs for details."). A status.message with no status.reason beside it,
 //	    naming an error in the words above (the SOPS secrets operator's "Decryption
-//	    error", its only status field), is an error reported, as in an error field (6d):
+//	    error", its only status field) or saying that something is required (Boilerr's
+//	    "command is required"), is an error reported, as in an error field (6d):
 //	    Failed, unless it starts by saying it waits. A status.reason written as a sentence
 //	    that says a server could not be reached ("dial tcp …: connection refused") or that
 //	    something named does not exist is InProgress. A field at the top of status not

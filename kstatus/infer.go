@@ -717,7 +717,7 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 	if r == "" {
 		// A message alone that names an error (SOPS secrets operator's "Decryption error",
 		// its only status field): an error reported, as in an error field (6d).
-		if m != "" && failureText(m) {
+		if m != "" && (failureText(m) || constraintBroken(m)) {
 			if tr != nil {
 				tr.note("status.message", m)
 			}
@@ -1328,4 +1328,11 @@ func askedConditionTrue(m map[string]any, conds []any) (path, condType string) {
 func saysMissing(text string) bool {
 	return saysNotFound(text) || strings.Contains(text, "does not exist") || strings.Contains(text, "doesn't exist") ||
 		strings.Contains(text, "do not exist") || strings.Contains(text, "don't exist")
+}
+
+// constraintBroken reports a text that says something the spec must give is missing
+// ("command is required", "… must be set"): a spec a person must fix, as Boilerr's
+// GameDefinition writes it alone in status.message.
+func constraintBroken(text string) bool {
+	return strings.HasSuffix(strings.TrimRight(text, ". "), " is required") || strings.HasSuffix(strings.TrimRight(text, ". "), " are required")
 }

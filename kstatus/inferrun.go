@@ -966,7 +966,20 @@ func schedulesRuns(kind string, spec map[string]any) bool {
 // spec.runPolicy.suspend true, as Kubeflow-style jobs have it), or put to sleep
 // (spec.sleep true: Uffizzi's preview clusters; spec.hibernate), or "".
 func suspensionAsked(m map[string]any) string {
-	return askedIn(m, "suspend", "pause", "sleep", "hibernate")
+	if p := askedIn(m, "suspend", "pause", "sleep", "hibernate"); p != "" {
+		return p
+	}
+	// Or a spec field that names the state or the mode to run in, asking for a
+	// suspension by name (Kubernetes SIGs' agent-sandbox: spec.operatingMode Suspended).
+	spec, _ := m["spec"].(map[string]any)
+	for _, k := range [...]string{"state", "mode", "operatingMode", "runMode", "desiredState"} {
+		s, _ := spec[k].(string)
+		switch strings.ToLower(s) {
+		case "suspended", "suspend", "paused", "pause", "hibernated", "hibernate", "sleeping", "sleep":
+			return "spec." + k
+		}
+	}
+	return ""
 }
 
 // pauseAsked is suspensionAsked for pauses alone (spec.paused, spec.pause): a paused
