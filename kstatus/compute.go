@@ -584,10 +584,10 @@ func isInteger(s string) bool {
 	return err == nil
 }
 
-// canonicalStatuses returns conds with each condition status "true", "false" or "unknown"
-// in lower case, or a boolean, written as True, False or Unknown, and without the entries of a type other
-// than Ready, Stalled and Reconciling whose status is none of the three (absent, "",
-// "Ready", "Error", not a string); conds itself when there is nothing to change (the
+// canonicalStatuses returns conds with each condition status "true", "false" or
+// "unknown" in lower case, or a boolean, written as True, False or Unknown, and without the
+// entries of a type other than Ready, Stalled and Reconciling whose status is none of the
+// three (absent, "", "Ready", "Error"); conds itself when there is nothing to change (the
 // common case costs one pass and no copy). Conditions changed are copies: the object is
 // not edited.
 func canonicalStatuses(conds []any) []any {
