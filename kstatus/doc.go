@@ -598,7 +598,8 @@
 //	    currentSize, currentVersion; not currentState, Status, Phase, Replicas, Revision
 //	    or Generation, read above) that is not what the spec field of the same name asks
 //	    for (TopoLVM's LogicalVolume, currentSize 1Gi against spec.size 2Gi while the
-//	    volume grows; etcd-operator's and BookKeeper's currentVersion against
+//	    volume grows; it outranks a run's outcome state, which is then the last
+//	    operation's: Carina's LogicVolume, status Success, currentSize 10Gi of 20Gi; etcd-operator's and BookKeeper's currentVersion against
 //	    spec.version): InProgress, reason NotReached. The same quantity written another
 //	    way (2048Mi, 2Gi) and a version to the precision asked (spec 16, status v16.2) are
 //	    reached: a spec that names less than status reports must not hang a wait.

@@ -419,6 +419,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: FailedStatus, reason: r,
 				message: st.v.message + ", reason " + r + messageSuffix(status), by: st.v.by}
 		}
+		if !st.fromEntry {
+			// Unless a value status reports now is not what spec asks since (Carina's
+			// LogicVolume: status Success for the volume made, currentSize 10Gi while
+			// spec.size asks 20Gi): the outcome is the last operation's, and the change
+			// asked since is not done.
+			if cv := currentNotReached(m, status, &facts, tr); cv.status != "" {
+				return cv
+			}
+		}
 		return st.v
 	}
 	// 6d: counts, errors and flags.

@@ -2946,29 +2946,38 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 				message: "status." + cur[0] + " is " + cur[2] + ", status." + want[0] + " is " + want[2], by: "infer:counts"}
 		}
 	}
-	if v.status == "" && facts.nCurrents > 0 {
-		// A value status reports now that is not what spec asks for (TopoLVM's
-		// LogicalVolume: status.currentSize 1Gi, spec.size 2Gi, while the volume is
-		// expanded): the change is not done. The first such field by name.
-		spec, _ := m["spec"].(map[string]any)
-		at := ""
-		for _, k := range facts.currents[:facts.nCurrents] {
-			want, _ := spec[currentOf(k)].(string)
-			if want != "" && !valueReached(status[k].(string), want) && (at == "" || k < at) {
-				at = k
-			}
-		}
-		if at != "" {
-			sk := currentOf(at)
-			if tr != nil {
-				tr.note("status."+at, status[at])
-				tr.note("spec."+sk, spec[sk])
-			}
-			v = verdict{status: InProgressStatus, reason: "NotReached",
-				message: "status." + at + " is " + status[at].(string) + ", spec." + sk + " asks for " + spec[sk].(string), by: "infer:counts"}
-		}
+	if v.status == "" {
+		v = currentNotReached(m, status, facts, tr)
 	}
 	return v
+}
+
+// currentNotReached reads a value status reports now that is not what spec asks for
+// (TopoLVM's LogicalVolume: status.currentSize 1Gi, spec.size 2Gi, while the volume is
+// expanded): the change is not done, InProgress. The first such field by name; a zero
+// verdict when there is none.
+func currentNotReached(m, status map[string]any, facts *countFacts, tr *trace) verdict {
+	if facts.nCurrents == 0 {
+		return verdict{}
+	}
+	spec, _ := m["spec"].(map[string]any)
+	at := ""
+	for _, k := range facts.currents[:facts.nCurrents] {
+		want, _ := spec[currentOf(k)].(string)
+		if want != "" && !valueReached(status[k].(string), want) && (at == "" || k < at) {
+			at = k
+		}
+	}
+	if at == "" {
+		return verdict{}
+	}
+	sk := currentOf(at)
+	if tr != nil {
+		tr.note("status."+at, status[at])
+		tr.note("spec."+sk, spec[sk])
+	}
+	return verdict{status: InProgressStatus, reason: "NotReached",
+		message: "status." + at + " is " + status[at].(string) + ", spec." + sk + " asks for " + spec[sk].(string), by: "infer:counts"}
 }
 
 // replicasShort reads the counts of replicas an object publishes: of the parts it runs, one
