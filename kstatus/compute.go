@@ -188,6 +188,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	// whatever the rest of status says. Objects without observedGeneration skip this.
 	g := group(apiVersion)
 	cr := lookupRule(opts, g, apiVersion, f.kind)
+	r := rules[groupKind{g, f.kind}]
 	gen, hasGen := f.intOK(meta, "generation", "metadata.generation")
 	var obs int64
 	var hasObs bool
@@ -199,7 +200,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		// object being Unknown.
 	} else {
 		obs, hasObs = f.intOK(status, "observedGeneration", "status.observedGeneration")
-		if hasObs && obs == 0 && gen > 0 && len(status) > 1 && cr == nil && rules[groupKind{g, f.kind}] == nil {
+		if hasObs && obs == 0 && gen > 0 && len(status) > 1 && cr == nil && r == nil {
 			// 0 is no generation: the API server starts them at 1. Beside a status the
 			// controller wrote (Microcks' operator, in Java, serializes an int it never
 			// sets), it says the controller does not track generations, not that it has
@@ -208,7 +209,6 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		}
 	}
 	tr := opts.tracer()
-	r := rules[groupKind{g, f.kind}]
 	var conds []any
 	if held, ok := status["conditions"].(map[string]any); ok && cr == nil && r == nil {
 		// A kind no rule names whose schema keeps its conditions in an object (Tortoise's
@@ -600,7 +600,7 @@ func canonicalStatuses(conds []any) []any {
 			// A boolean, as Netcracker's operators write it ({type: Failed, status:
 			// true}): it reads one way only, as "true" does. Not on the types the generic
 			// rules read, where it stays malformed.
-			if t, _ := c["type"].(string); t != string(ConditionReady) && t != string(ConditionStalled) && t != string(ConditionReconciling) {
+			if t, _ := c["type"].(string); !standardType(t) {
 				st = strconv.FormatBool(b)
 			}
 		}
@@ -618,7 +618,7 @@ func canonicalStatuses(conds []any) []any {
 		case "unknown":
 			canon = "Unknown"
 		default:
-			if t, _ := c["type"].(string); c == nil || t == string(ConditionReady) || t == string(ConditionStalled) || t == string(ConditionReconciling) {
+			if t, _ := c["type"].(string); c == nil || standardType(t) {
 				if changed {
 					out = append(out, e) // malformed where it is read (condFrom)
 				}
@@ -640,6 +640,12 @@ func canonicalStatuses(conds []any) []any {
 		return conds
 	}
 	return out
+}
+
+// standardType reports a condition type the generic rules read (Ready, Stalled,
+// Reconciling), whose status stays strict: only True, False or Unknown.
+func standardType(t string) bool {
+	return t == string(ConditionReady) || t == string(ConditionStalled) || t == string(ConditionReconciling)
 }
 
 // unaskedLeftOut returns conds without the conditions other than Ready that are False

@@ -501,9 +501,6 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// Available and Healthy False, reason Offline): the condition is not True because the
 	// object is where its spec asks it to be. Only when that reason is the worst news, and
 	// no condition says work is under way.
-	// The object's own ready flag false (status.ready) is what such a state leaves
-	// (Substratus' Notebook, spec.suspend: Serving False, Suspended, and ready false): the
-	// condition's reason is read then, as the news.
 	if best.status == InProgressStatus && best.reason != "" && run.busy.status == "" && xv.status == "" &&
 		(best == cv || best == run.notMet) {
 		if path := askedState(m, best.reason); path != "" {
@@ -771,15 +768,15 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 // scope); and not
 // the words of a state reached or running, which say no more than nothing does here.
 func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
-	key, value := "", ""
+	key, value, class := "", "", phaseUnknown
 	for k, x := range status {
 		s, _ := x.(string)
 		if s == "" || strings.IndexByte(s, ' ') >= 0 || key != "" && k > key || isStateField(k) || notNow(k) || namesWhatOf(k) {
 			continue
 		}
-		switch phaseClassOf(s) {
+		switch c := phaseClassOf(s); c {
 		case phaseFailed, phaseProgressing:
-			key, value = k, s
+			key, value, class = k, s, c
 		}
 	}
 	if key == "" {
@@ -788,7 +785,7 @@ func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
 	if tr != nil {
 		tr.note("status."+key, value)
 	}
-	if phaseClassOf(value) == phaseFailed {
+	if class == phaseFailed {
 		return verdict{status: FailedStatus, reason: value, message: "status." + key + " is " + value, by: "infer:state"}, true
 	}
 	return verdict{status: InProgressStatus, reason: value, message: "status." + key + " is " + value, by: "infer:state"}, true
@@ -828,11 +825,12 @@ func messageState(status map[string]any, tr *trace) (verdict, bool) {
 }
 
 // namesWhatOf reports a field name whose last word says what its value is of, not the
-// object's state: a reason, a message, a type, a kind, a mode, a policy, a strategy, a role.
+// object's state: a reason, a message, a type, a kind, a mode, a policy, a strategy, a
+// role, a scope. (Compared without case and without a lowered copy: leftState asks it of
+// every string field of a status nothing else decided.)
 func namesWhatOf(k string) bool {
-	lk := strings.ToLower(k)
 	for _, w := range [...]string{"reason", "message", "type", "kind", "mode", "policy", "strategy", "role", "scope"} {
-		if strings.HasSuffix(lk, w) {
+		if len(k) >= len(w) && strings.EqualFold(k[len(k)-len(w):], w) {
 			return true
 		}
 	}
@@ -1339,9 +1337,10 @@ func saysMissing(text string) bool {
 		strings.Contains(text, "do not exist") || strings.Contains(text, "don't exist")
 }
 
-// constraintBroken reports a text that says something the spec must give is missing
-// ("command is required", "… must be set"): a spec a person must fix, as Boilerr's
-// GameDefinition writes it alone in status.message.
+// constraintBroken reports a text that ends by saying something the spec must give is
+// required ("command is required"): a spec a person must fix, as Boilerr's GameDefinition
+// writes it alone in status.message.
 func constraintBroken(text string) bool {
-	return strings.HasSuffix(strings.TrimRight(text, ". "), " is required") || strings.HasSuffix(strings.TrimRight(text, ". "), " are required")
+	t := strings.TrimRight(text, ". ")
+	return strings.HasSuffix(t, " is required") || strings.HasSuffix(t, " are required")
 }
