@@ -268,26 +268,22 @@ func ownReadiness(t, kind string) bool {
 // object rests.
 func startsTransientSentence(msg string) bool {
 	for {
-		if startsTransient(msg) {
-			end := strings.Index(msg, ". ")
-			if j := strings.Index(msg, "; "); j >= 0 && (end < 0 || j < end) {
-				end = j
-			}
-			if end < 0 {
-				end = len(msg)
-			}
-			if !containsWordFold(msg[:end], "next") {
-				return true
-			}
+		// The end of this sentence or clause: ". " or "; ", whichever comes first.
+		end := strings.Index(msg, ". ")
+		if j := strings.Index(msg, "; "); j >= 0 && (end < 0 || j < end) {
+			end = j
 		}
-		i := strings.Index(msg, ". ")
-		if j := strings.Index(msg, "; "); j >= 0 && (i < 0 || j < i) {
-			i = j
+		clause := msg
+		if end >= 0 {
+			clause = msg[:end]
 		}
-		if i < 0 {
+		if startsTransient(clause) && !containsWordFold(clause, "next") {
+			return true
+		}
+		if end < 0 {
 			return false
 		}
-		msg = msg[i+2:]
+		msg = msg[end+2:]
 	}
 }
 
