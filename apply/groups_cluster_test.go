@@ -29,10 +29,12 @@ type write struct {
 	resource, name string // the last two parts of the path: "statefulsets", "db"
 }
 
-// recorder keeps every write request a client sends, in order.
+// recorder keeps every write request a client sends, in order, and the lists it sends at
+// resourceVersion "0" (which the API server may answer without a write just made).
 type recorder struct {
-	mu     sync.Mutex
-	writes []write
+	mu       sync.Mutex
+	writes   []write
+	anyLists []string
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
@@ -57,6 +59,11 @@ func recordingClient(t *testing.T) (*kates.Client, string, *recorder) {
 				}
 				rec.mu.Lock()
 				rec.writes = append(rec.writes, w)
+				rec.mu.Unlock()
+			}
+			if q := r.URL.Query(); r.Method == http.MethodGet && q.Get("watch") != "true" && q.Get("resourceVersion") == "0" {
+				rec.mu.Lock()
+				rec.anyLists = append(rec.anyLists, r.URL.String())
 				rec.mu.Unlock()
 			}
 			return rt.RoundTrip(r)
@@ -264,7 +271,7 @@ func TestRunGroupsHonourReadinessExpressions(t *testing.T) {
 		return a
 	}
 	t.Run("ready", func(t *testing.T) {
-		c, ns, _ := recordingClient(t)
+		c, ns, rec := recordingClient(t)
 		objs := []any{
 			grouped("after"),
 			stuckDeployment("helm", gate(map[string]string{
@@ -281,6 +288,9 @@ func TestRunGroupsHonourReadinessExpressions(t *testing.T) {
 		}
 		assert.Contains(t, res.Objects[0].Status.Message, "helm.sh/readiness-success: {.replicas} == 1")
 		require.NoError(t, c.Get(context.Background(), kates.NewUnstructured("v1", "ConfigMap", ns, "after"), nil))
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		assert.Empty(t, rec.anyLists, "the waits listed at any resource version, maybe from before the apply")
 	})
 	for _, tt := range []struct {
 		name        string

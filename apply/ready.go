@@ -267,6 +267,13 @@ func (r *run) waitReadiness(ctx context.Context, i int, rd *readiness, report fu
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			opts.FieldSelector = byName
+			if opts.ResourceVersion == "0" {
+				// The informer streams its first objects (WatchList, a consistent read); if
+				// a server refuses that, its fallback list at "0" could come from a watch cache
+				// that has not yet seen the apply this waits on, and the object's old status
+				// could read ready: read consistently.
+				opts.ResourceVersion, opts.ResourceVersionMatch, opts.Limit = "", "", 0
+			}
 			return ri.List(ctx, opts)
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {

@@ -415,6 +415,7 @@ func (c *Client) runReflector(ctx context.Context, acc *accumulator.Accumulator,
 		acc.SetError(rq.Name, err)
 		return
 	}
+	listConsistent(lw)
 	if observed != nil {
 		countErrors(ctx, lw, observed, rq.Name)
 	}
@@ -501,6 +502,24 @@ func (s *clearingStore) Replace(list []any, rv string) error {
 	err := s.reflectorStore.Replace(list, rv)
 	s.clear()
 	return err
+}
+
+// listConsistent makes lw's lists that would accept any resource version (resourceVersion
+// "0", which a Reflector asks for on its first list) consistent reads instead. A list at "0"
+// is served from the API server's watch cache as it stands, which can lag etcd by a few
+// milliseconds: a write the client made just before the Watch, already answered, could be
+// missing from the first snapshot, and a Wait begun right after an apply could judge the object
+// as it was before the apply. A consistent list is served from the watch cache too, once it has
+// caught up with etcd's current revision. The limit goes with "0": the server ignored it
+// there, and paging a consistent list would turn one request into many.
+func listConsistent(lw *cache.ListWatch) {
+	list := lw.ListWithContextFunc
+	lw.ListWithContextFunc = func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+		if o.ResourceVersion == "0" {
+			o.ResourceVersion, o.ResourceVersionMatch, o.Limit = "", "", 0
+		}
+		return list(ctx, o)
+	}
 }
 
 // listWatcher lists and watches rq's objects, and returns an object of the type they come as:
