@@ -2494,11 +2494,21 @@ func busyFlag(k string) bool {
 // seeNeeds takes in a field at path named needs… (needsReconcile): true, or a number
 // above zero (the generation that needs it), is work the controller has yet to do.
 func (c *countFacts) seeNeeds(path, k string, v any) {
-	if b, _ := v.(bool); b && busyFlag(k) && (c.needs == "" || path < c.needs) {
+	busy := false
+	if b, _ := v.(bool); b {
+		busy = busyFlag(k)
+	}
+	c.seeNeedsAs(path, busy, len(k) > len("needs") && k[0] == 'n' && strings.HasPrefix(k, "needs") && isUpper(k[len("needs")]), v)
+}
+
+// seeNeedsAs is seeNeeds with what the field's name says already known: busy (busyFlag)
+// and needsTo (named needs…).
+func (c *countFacts) seeNeedsAs(path string, busy, needsTo bool, v any) {
+	if b, _ := v.(bool); b && busy && (c.needs == "" || path < c.needs) {
 		c.needs = path // deployInProgress true: work under way, as the controller says
 		return
 	}
-	if len(k) <= len("needs") || k[0] != 'n' || !strings.HasPrefix(k, "needs") || !isUpper(k[len("needs")]) {
+	if !needsTo {
 		return
 	}
 	set := false
@@ -2639,55 +2649,89 @@ func errorNamed(k string) bool {
 		!strings.HasPrefix(k, "previous")
 }
 
+// statusKey is what the name of a field of status says, for countFacts.see: each test
+// there reads the name alone, so the answers are kept per name (statusKeyCache), and a
+// field met in every object of a kind is classified once.
+type statusKey struct {
+	versionRest            string // versionField's rest
+	version                int8   // versionField's kind
+	errIdx, flagIdx        int8   // indexOf countErrorKeys, countFlagKeys
+	current, paired        bool   // currentOf(k) != ""; a count named for how many are wanted
+	replicaCount           bool   // a count replicasShort reads
+	checkResult            bool   // …CheckResult
+	errorNamed, failures   bool   // errorNamed(k); failureCount(k)
+	reached, busy, needsTo bool   // reachedFlag(k); busyFlag(k); needs… (seeNeeds)
+	pending                bool   // pending…, a list of work pending
+}
+
+var statusKeyCache wordCache[statusKey]
+
+// classifyStatusKey is statusKeyCache's classification of k.
+func classifyStatusKey(k string) statusKey {
+	kind, rest := versionField(k)
+	c := statusKey{
+		version: int8(kind), versionRest: rest,
+		errIdx: int8(indexOf(countErrorKeys[:], k)), flagIdx: int8(indexOf(countFlagKeys[:], k)),
+		current:     currentOf(k) != "",
+		paired:      desiredCount(k) != "" || plainTotal(k) || totalCount(k) != "",
+		checkResult: strings.HasSuffix(k, "CheckResult"),
+		errorNamed:  errorNamed(k), failures: failureCount(k), reached: reachedFlag(k), busy: busyFlag(k),
+		needsTo: len(k) > len("needs") && strings.HasPrefix(k, "needs") && isUpper(k[len("needs")]),
+		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
+	}
+	switch k {
+	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
+		"desiredNumberScheduled", "numberReady":
+		c.replicaCount = true
+	}
+	return c
+}
+
 // see takes in the field k of status, whose value is v.
 func (c *countFacts) see(k string, v any) {
 	c.seen = true
+	kc := statusKeyCache.get(k, classifyStatusKey)
 	switch v := v.(type) {
 	case []any:
 		if k != "conditions" && c.nLists < len(c.lists) {
 			c.lists[c.nLists] = k
 			c.nLists++
 		}
-		if len(v) > 0 && len(k) > len("pending") && k[0] == 'p' && strings.HasPrefix(k, "pending") &&
-			isUpper(k[len("pending")]) && (c.pendingKey == "" || k < c.pendingKey) {
+		if len(v) > 0 && kc.pending && (c.pendingKey == "" || k < c.pendingKey) {
 			c.pendingKey = k
 		}
 	}
 	if sv, ok := v.(string); ok && sv != "" {
-		if c.nCurrents < len(c.currents) && currentOf(k) != "" {
+		if c.nCurrents < len(c.currents) && kc.current {
 			c.currents[c.nCurrents] = k
 			c.nCurrents++
 		}
-		if kind, rest := versionField(k); kind != 0 {
+		if kc.version != 0 {
 			at := &c.curVersion
-			if kind == 2 {
+			if kc.version == 2 {
 				at = &c.wantVersion
 			}
 			if at[0] == "" || k < at[0] {
-				*at = [3]string{k, rest, sv}
+				*at = [3]string{k, kc.versionRest, sv}
 			}
 		}
 	}
-	c.paired = c.paired || desiredCount(k) != "" || plainTotal(k) || totalCount(k) != ""
-	switch k {
-	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
-		"desiredNumberScheduled", "numberReady":
-		c.replicaCounts = true
-	}
-	if i := indexOf(countErrorKeys[:], k); i >= 0 {
+	c.paired = c.paired || kc.paired
+	c.replicaCounts = c.replicaCounts || kc.replicaCount
+	if i := kc.errIdx; i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
-	} else if i := indexOf(countFlagKeys[:], k); i >= 0 {
+	} else if i := kc.flagIdx; i >= 0 {
 		c.flagVals[i], c.flagSet = v, c.flagSet|1<<i
-	} else if b, ok := v.(bool); ok && !b && strings.HasSuffix(k, "CheckResult") && (c.checkKey == "" || k < c.checkKey) {
+	} else if b, ok := v.(bool); ok && !b && kc.checkResult && (c.checkKey == "" || k < c.checkKey) {
 		c.checkKey = k
-	} else if errorNamed(k) && (c.namedErr == "" || k < c.namedErr) {
+	} else if kc.errorNamed && (c.namedErr == "" || k < c.namedErr) {
 		c.namedErr = k
-	} else if failureCount(k) {
+	} else if kc.failures {
 		c.seeFailures(k, v)
-	} else if b, ok := v.(bool); ok && !b && (c.notReached == "" || k < c.notReached) && reachedFlag(k) {
+	} else if b, ok := v.(bool); ok && !b && (c.notReached == "" || k < c.notReached) && kc.reached {
 		c.notReached = k
 	} else {
-		c.seeNeeds(k, k, v)
+		c.seeNeedsAs(k, kc.busy, kc.needsTo, v)
 	}
 }
 
