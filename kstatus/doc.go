@@ -63,7 +63,11 @@
 //     generation says an upgrade or rollback is under way (a type ending in InProgress:
 //     UpgradeInProgress), or, on a kind no rule names, a condition of work under way (6a)
 //     turned True after Ready did (valkey-operator's WorkloadRollPending, HyperShift's
-//     UpdatingVersion: work begun since the object was ready), or a state of status names a change
+//     UpdatingVersion: work begun since the object was ready; of several, the one turned
+//     True last, and not once the condition named for its end, -ing turned -ed, turned True
+//     after it: laf's DeploymentAndServiceStopping, then …Stopped), or a state of status
+//     on its way to the state a spec field named state or …State asks for, the same stem
+//     with -ing (laf's Application: status.state Stopping, spec.state Stopped), or a state of status names a change
 //     to what already runs (a word Updating, Upgrading, Downgrading, Scaling, Rebuilding,
 //     Rolling, RollingUpdate, Restarting, Migrating, Resizing, Expanding, Rebalancing,
 //     Reconfiguring or Recovering: GreptimeDB's clusterPhase Updating) or the replica
@@ -197,7 +201,9 @@
 //	      named for what the object waits on (WaitingForPods, AwaitingApproval; False once
 //	      the wait is over, as NetObserv's WaitingMonitoring), a type ending in InProgress
 //	      or Progressing, a type of two words or more ending in Pending (valkey-operator's
-//	      WorkloadRollPending), or any one-word type ending in -ing but a steady one: Sleeping,
+//	      WorkloadRollPending), a type of two words or more ending in one of the activities
+//	      above (laf's DeploymentAndServiceCreating, …Stopping; not after Auto, For, To, Of,
+//	      Before or After: AutoScaling, AvailableForProvisioning), or any one-word type ending in -ing but a steady one: Sleeping,
 //	      Idling, Listening, Monitoring, Working) True is InProgress, unless its reason
 //	      says the work is done (Progressing True, NewReplicaSetAvailable; not a negated
 //	      one, NoReadyPods or NotReady); Running True is
@@ -448,7 +454,11 @@
 //	      shutdown true, or halted: KubeDB's) or not to run (started, running or active
 //	      false: DevWorkspace's spec.started), a value one of whose words is Stopped, Aborted, Cancelled,
 //	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
-//	      Current, "as spec.engineState asks" (kstatus/PAUSED.md), over conditions of the
+//	      Current, "as spec.engineState asks" (kstatus/PAUSED.md). So is a state of being
+//	      off (Disabled, Stopped, Offline, Off, Inactive, Deactivated, Shutdown, ShutOff,
+//	      PoweredOff) that a spec field named state or …State asks for by value, over a
+//	      Ready not True that says no failure (dana-team's Capp: spec.state and
+//	      stateStatus.state disabled, Ready False for the Knative Service it removed). Both are Current over conditions of the
 //	      parts it stopped that say no more than not True (a stopped workspace's
 //	      DeploymentReady Unknown), and over a Ready left at the generation before the
 //	      stop when status.observedGeneration is the latest (a halted database's). So, on
@@ -602,7 +612,14 @@
 //	    operation's: Carina's LogicVolume, status Success, currentSize 10Gi of 20Gi; etcd-operator's and BookKeeper's currentVersion against
 //	    spec.version): InProgress, reason NotReached. The same quantity written another
 //	    way (2048Mi, 2Gi) and a version to the precision asked (spec 16, status v16.2) are
-//	    reached: a spec that names less than status reports must not hang a wait.
+//	    reached: a spec that names less than status reports must not hang a wait. Where
+//	    nothing else in status decides, so is a string field status repeats from spec by
+//	    name with another value, both one token (letters, digits, '-', '_', '.'), the name
+//	    not one of an identity, a place, a time or a version (…name, …id, …hash, …ref,
+//	    …host, …revision, …image, …digest, …url, …address, …endpoint, …namespace, …region,
+//	    …zone, …key, …secret, …token, …generation, …time, …version), whose status form may
+//	    differ from spec's by design: laf's Bucket, spec.policy readwrite while status.policy
+//	    is still private.
 //	6e. A schedule of runs (Cron or Schedule in its kind's name, or a spec.schedule) in
 //	    work that waits for its next run — a reason or state with a word wait or waiting
 //	    and the word next (cosmos-operator's ScheduledVolumeSnapshot, WaitingForNext), or

@@ -473,6 +473,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: CurrentStatus, message: best.message + " (a schedule between runs)", by: best.by}
 		}
 	}
+	// A state of being off (disabled, stopped, offline) that the spec asks for by value
+	// (dana-team's Capp: spec.state disabled, stateStatus.state disabled, beside a Ready False
+	// for the Knative Service it removed as asked): where the object is meant to be, and
+	// what is not ready is what the spec turned off. Not beside a failure or work under way.
+	if st.class == phaseUp && st.v.by == "infer:asked" && offState(st.value) && best.status != FailedStatus && run.busy.status == "" && xv.status == "" {
+		v := st.v
+		v.by = "infer:suspended" // as a suspension asked and reached: Ready's not True is what was turned off
+		return v
+	}
 	// 6e: a stop the spec asks for, reached (spec.started false and phase Stopped), is
 	// where the object is meant to be, whatever the conditions of the parts it stopped say
 	// as long as they say no more than not True (DevWorkspace's StorageReady and
@@ -706,6 +715,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		// Something befell the object (a rollout blocked) and nothing else says where it
 		// stands: not a state to call done.
 		return run.befell
+	}
+	if v, ok := mirrorNotReached(m, status, tr); ok {
+		return v
 	}
 	return verdict{status: CurrentStatus, message: nothingToWaitFor(status, conds, st.unknown), by: "default"}
 }

@@ -258,9 +258,12 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			if reasonSaysDone(c.reason) {
 				continue
 			}
-			if rc.busy.status == "" {
+			// The latest work begun, when several are True (laf's Instance keeps
+			// DeploymentAndServiceCreating True from its start when DeploymentAndServiceStopping
+			// turns True, after Ready): the one begun last is what goes on now.
+			if ltt, _ := m["lastTransitionTime"].(string); rc.busy.status == "" || before(rc.busySince, ltt) {
 				rc.busyType, rc.busy = t, busyTrue(c, t)
-				rc.busySince, _ = m["lastTransitionTime"].(string)
+				rc.busySince = ltt
 			}
 			if rc.progressing.status == "" && (t == "Progressing" || hasWordSuffix(t, "InProgress")) {
 				rc.progressing = verdict{status: InProgressStatus, reason: c.reasonOr(t),
@@ -312,7 +315,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 	if rc.failure.status != "" {
 		rc.done = verdict{} // a failure and an outcome together: the failure is the news
 	}
-	if rc.busy.status != "" && rc.busySince != "" && reachedSince(conds, rc.busySince) {
+	if rc.busy.status != "" && rc.busySince != "" && reachedSince(conds, rc.busySince, rc.busyType) {
 		// The work's condition predates the state reached: left behind, not work now.
 		rc.busy, rc.progressing = verdict{}, verdict{}
 	}
@@ -367,14 +370,14 @@ func busyTrue(c condition, t string) verdict {
 // reachedSince reports a condition named for a state reached (Ready, Available, a type
 // whose last word says so), True, whose lastTransitionTime is after since. Read only when
 // a condition of work under way was found, which is rare.
-func reachedSince(conds []any, since string) bool {
+func reachedSince(conds []any, since, busyType string) bool {
 	for _, e := range conds {
 		m, _ := e.(map[string]any)
 		t, _ := m["type"].(string)
 		if m["status"] != "True" || t == "" || t == "Stalled" || t == "Reconciling" {
 			continue
 		}
-		if !isInferOrReady(t) && classifyCondition(t) != condPositive {
+		if !isInferOrReady(t) && classifyCondition(t) != condPositive && !endOf(busyType, t) {
 			continue
 		}
 		if r, _ := m["reason"].(string); reasonInProgress(r) {
@@ -385,6 +388,18 @@ func reachedSince(conds []any, since string) bool {
 		}
 	}
 	return false
+}
+
+// endOf reports whether the condition type t names the end of the activity busyType names:
+// the same name with the activity's -ing turned -ed (laf's DeploymentAndServiceStopping,
+// then DeploymentAndServiceStopped; ClusterUpgrading and ClusterUpgraded).
+func endOf(busyType, t string) bool {
+	stem, ok := strings.CutSuffix(busyType, "ing")
+	if !ok || len(stem) < 4 || !strings.HasPrefix(t, stem) {
+		return false
+	}
+	rest := t[len(stem):]
+	return rest == "ed" || rest == "d" || len(rest) == 3 && rest[1:] == "ed" && rest[0] == stem[len(stem)-1]
 }
 
 // reasonError judges a condition m of type t, False with reason Error, as wrangler's
@@ -1997,6 +2012,22 @@ func stopWord(value string) bool {
 	return false
 }
 
+// offState reports a state of being turned off (Disabled, Stopped, Offline, Inactive,
+// Deactivated, Shutdown), which no vocabulary class holds: off by itself says nothing
+// good or bad, only whether the spec asked for it does.
+func offState(value string) bool {
+	var vb [40]byte
+	v, ok := normalize(value, vb[:])
+	if !ok {
+		return false
+	}
+	switch v {
+	case "disabled", "stopped", "offline", "off", "inactive", "deactivated", "shutdown", "shutoff", "poweredoff":
+		return true
+	}
+	return false
+}
+
 // stateAsked returns the spec field that asks for the state value by name, or "": a
 // string field of spec named state, or whose name ends in State (desiredState, powerState),
 // whose value is value's, compared as phaseClassOf compares words (Disabled and DISABLED).
@@ -2012,6 +2043,31 @@ func stateAsked(m map[string]any, value string) string {
 		return "spec." + k
 	}
 	return ""
+}
+
+// movingToAsked returns the spec field (spec.state, or one ending in State) that asks for
+// the state value is on its way to: value is that state's activity, the same stem with
+// -ing (Stopping to Stopped, Starting to Started, Hibernating to Hibernated); "" if none.
+func movingToAsked(m map[string]any, value string) string {
+	var vb [40]byte
+	v, ok := normalize(value, vb[:])
+	if !ok || len(v) < 7 || !strings.HasSuffix(v, "ing") {
+		return ""
+	}
+	stem := v[:len(v)-3] // stopp, start, hibernat
+	k, _ := specStateField(m, func(w, _ string) bool {
+		return w != v && len(stem) >= 4 && strings.HasPrefix(w, stem) && len(w)-len(stem) <= 3
+	})
+	if k == "" {
+		return ""
+	}
+	return "spec." + k
+}
+
+// specAt is the value of the spec field at path ("spec.state"), one level down.
+func specAt(m map[string]any, path string) any {
+	spec, _ := m["spec"].(map[string]any)
+	return spec[strings.TrimPrefix(path, "spec.")]
 }
 
 // specStateField returns the first, by name, string field of spec named state or ending in
@@ -3022,6 +3078,73 @@ func currentNotReached(m, status map[string]any, facts *countFacts, tr *trace) v
 	}
 	return verdict{status: InProgressStatus, reason: "NotReached",
 		message: "status." + at + " is " + status[at].(string) + ", spec." + sk + " asks for " + spec[sk].(string), by: "infer:counts"}
+}
+
+// mirrorNotReached reads, where nothing else in status decides, a field status repeats from
+// spec with another value (laf's Bucket: spec.policy readwrite, status.policy still private
+// while the controller applies one setting per pass): the setting the spec asks for is not
+// applied yet, InProgress. Only one-token values, a word or a version, and not names,
+// identities or references, whose status form may differ from the spec's by design (a
+// digest for a tag). The first such field by name.
+func mirrorNotReached(m, status map[string]any, tr *trace) (verdict, bool) {
+	spec, _ := m["spec"].(map[string]any)
+	if len(spec) == 0 {
+		return verdict{}, false
+	}
+	at := ""
+	for k, v := range status {
+		have, ok := v.(string)
+		if !ok || at != "" && k > at || !settingToken(have) || identityName(k) {
+			continue
+		}
+		want, _ := spec[k].(string)
+		if settingToken(want) && !strings.EqualFold(have, want) && !valueReached(have, want) {
+			at = k
+		}
+	}
+	if at == "" {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status."+at, status[at])
+		tr.note("spec."+at, spec[at])
+	}
+	return verdict{status: InProgressStatus, reason: "NotReached",
+		message: "status." + at + " is " + status[at].(string) + ", spec." + at + " asks for " + spec[at].(string), by: "infer:counts"}, true
+}
+
+// settingToken reports a value that is one short token: letters, digits, '-', '_' and '.'
+// (readwrite, 16.2, Standard_D4s), not a sentence, a path, a URL or an image.
+func settingToken(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// identityName reports a field named for what something is called or where it is (name,
+// clusterName, id, uid, hash, ref, host, revision, image), or a version, whose value in
+// status is often not the one spec gives (a generated name, a resolved revision, the
+// operator's own version: fabric-operator's status.version); currentNotReached reads the
+// versions named as such.
+func identityName(k string) bool {
+	var b [40]byte
+	n, ok := normalize(k, b[:])
+	if !ok {
+		return true
+	}
+	for _, suffix := range [...]string{"name", "id", "uid", "hash", "ref", "host", "hostname", "revision", "image", "digest", "url", "address", "endpoint", "namespace", "region", "zone", "key", "secret", "token", "generation", "time", "timestamp", "version"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // replicasShort reads the counts of replicas an object publishes: of the parts it runs, one

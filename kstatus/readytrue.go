@@ -70,6 +70,17 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		// is already running.
 		st.v.message += ", though Ready is True"
 		return st.v, true
+	case st.class == phaseProgressing && movingToAsked(m, st.value) != "":
+		// A state on its way to the one the spec asks for by name (laf's Application:
+		// spec.state Stopped, status.state Stopping, beside the Ready True of before the
+		// stop): the change the spec asks for is under way.
+		path := movingToAsked(m, st.value)
+		if tr != nil {
+			tr.note(path, specAt(m, path))
+		}
+		v := st.verdict(nil)
+		v.message += ", and " + path + " asks for " + valueText(specAt(m, path)) + ", though Ready is True"
+		return v, true
 	case (st.class == phaseProgressing || st.class == phaseRunning) && namesOperation(st.path):
 		// So does an operation under way on the object (etcd-druid's lastOperation
 		// Processing beside a Ready True for the members that still serve).

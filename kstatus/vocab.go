@@ -705,6 +705,13 @@ func classifyConditionType(t string) condClass {
 		// UpdatingConfig, ScalingReplicas): work under way, as Updating alone is.
 		return condBusy
 	}
+	if np > 0 && nl > 4 && string(last[nl-3:nl]) == "ing" && condClasses[string(last[:nl])] == condBusy && !notActivityBefore[string(prev[:np])] {
+		// Named for what is done to a part, the activity last (laf's
+		// DeploymentAndServiceCreating, then DeploymentAndServiceStopping; ClusterUpgrading,
+		// NodesDraining): work under way, as the activity alone is. Not AutoScaling, a
+		// feature turned on, nor AvailableForProvisioning, what the object is ready for.
+		return condBusy
+	}
 	if np > 0 && (string(first[:nf]) == "waiting" || string(first[:nf]) == "awaiting") {
 		// Named for what the object waits on (vLLM production-stack's WaitingForPods,
 		// NetObserv's WaitingFlowCollectorLegacy, False once the wait is over): True is a
@@ -789,6 +796,11 @@ func classifyConditionType(t string) condClass {
 	}
 	return condOther
 }
+
+// notActivityBefore are words that, before an activity at the end of a condition type, make
+// it not the activity under way: a feature (AutoScaling) or what the object is ready for
+// (AvailableForProvisioning).
+var notActivityBefore = map[string]bool{"auto": true, "for": true, "to": true, "of": true, "before": true, "after": true}
 
 // saysNotFound reports a value with the words "not found" (or NotFound).
 func saysNotFound(s string) bool {
