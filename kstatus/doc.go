@@ -922,7 +922,9 @@
 // "True", reason: waitingForPods}); the conditions of parts one object down kept by type
 // (ClusterLink's Instance: status.dataplane.conditions.DeploymentReady), the worst of each
 // type; one condition-shaped
-// object in status.condition, and, in objects whose name ends in Conditions, conditions or
+// object in status.condition; condition-shaped objects with a type field under names of
+// their own, in key order (kopf handlers' results: Rubin's gafaelfawr, status.create
+// {type: ResourceCreated, status: "False", reason: Failed}); and, in objects whose name ends in Conditions, conditions or
 // lists of them per part (Function Mesh's status.functionConditions, Liqo's
 // status.remoteNamespacesConditions, keyed by remote cluster); these are read the same
 // way. Where parts report a condition of one type, the object's is the worst of them

@@ -463,7 +463,8 @@ func partCondition(m map[string]any, at string) map[string]any {
 // elsewhere: status itself when it is condition-shaped with a type field (fabric-operator's
 // IBPPeer), the conditions by type of parts one object down (ClusterLink's
 // status.dataplane.conditions), one condition-shaped object in status.condition (Function Mesh's
-// FunctionMesh, {condition: MeshReady, status: "False"}), and those of objects named for
+// FunctionMesh, {condition: MeshReady, status: "False"}), condition-shaped objects with a type
+// under names of their own (status.create, kopf-style), and those of objects named for
 // the conditions of parts (status.functionConditions, one per function, keyed by its name).
 func partConditions(status map[string]any) []any {
 	var conds []any
@@ -475,7 +476,7 @@ func partConditions(status map[string]any) []any {
 	if c, ok := status["condition"].(map[string]any); ok && conditionShaped(c) {
 		conds = append(conds, partCondition(c, "condition"))
 	}
-	var keys, parts []string
+	var keys, parts, single []string
 	for k, v := range status {
 		held, ok := v.(map[string]any)
 		if !ok || len(held) == 0 {
@@ -483,11 +484,22 @@ func partConditions(status map[string]any) []any {
 		}
 		if hasWordSuffix(k, "Conditions") {
 			keys = append(keys, k)
+		} else if t, _ := held["type"].(string); t != "" && k != "condition" && conditionShaped(held) {
+			// A condition kept under a name of its own (kopf handlers' results, as
+			// Rubin's gafaelfawr writes them: status.create {type: ResourceCreated,
+			// status: "False", reason: Failed}).
+			single = append(single, k)
 		} else if pc, ok := held["conditions"].(map[string]any); ok && len(pc) > 0 {
 			// A part's conditions one object down, kept by type (ClusterLink's Instance:
 			// status.dataplane.conditions.DeploymentReady).
 			parts = append(parts, k)
 		}
+	}
+	if len(single) > 1 {
+		sort.Strings(single)
+	}
+	for _, k := range single {
+		conds = append(conds, partCondition(status[k].(map[string]any), k))
 	}
 	if len(keys) > 1 {
 		sort.Strings(keys)
