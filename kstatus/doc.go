@@ -364,7 +364,7 @@
 //	      UPDATE_IN_PROGRESS), Pending, Progressing, Creating, Provisioning, Initializing,
 //	      Init and Initial (set up, not yet at work, as a Pod's Init:0/1), Starting,
 //	      Updating, Upgrading, Deploying, Reconciling, Waiting, Wait, Scaling, Queued,
-//	      InProgress, NotReady, Missing, Processing, Submitted, Scheduling, Restarting,
+//	      InProgress, NotReady, Missing, Processing, Submitted, Requested, Scheduling, Restarting,
 //	      Registering, Inspecting, Preparing, Syncing, Installing, Rebuilding, Recovering,
 //	      Rebalancing, Reconfiguring, Downgrading, a need not met (Required, Needed:
 //	      eks-anywhere-packages' "controller upgrade required"),

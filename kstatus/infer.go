@@ -272,6 +272,9 @@ var phases = map[string]phaseKind{
 	"unknown": phaseProgressing, "missing": phaseProgressing, "processing": phaseProgressing,
 	"submitted": phaseProgressing, "scheduling": phaseProgressing, "restarting": phaseProgressing,
 	"registering": phaseProgressing, "inspecting": phaseProgressing, "preparing": phaseProgressing,
+	// A request made and not acted on yet (Entando's EntandoApp: phase requested, set by
+	// its coordinator before a controller picks the object up).
+	"requested": phaseProgressing,
 	// Activities that end by themselves: a build, a transfer, a check.
 	"building": phaseProgressing, "exporting": phaseProgressing, "importing": phaseProgressing,
 	"downloading": phaseProgressing, "uploading": phaseProgressing, "copying": phaseProgressing,
