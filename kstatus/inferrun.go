@@ -368,7 +368,8 @@ func busyTrue(c condition, t string) verdict {
 }
 
 // reachedSince reports a condition named for a state reached (Ready, Available, a type
-// whose last word says so), True, whose lastTransitionTime is after since. Read only when
+// whose last word says so, or the end of the activity busyType names: endOf), True, whose
+// lastTransitionTime is after since. Read only when
 // a condition of work under way was found, which is rare.
 func reachedSince(conds []any, since, busyType string) bool {
 	for _, e := range conds {
