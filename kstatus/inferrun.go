@@ -2094,11 +2094,7 @@ func specStateField(m map[string]any, match func(normalized, value string) bool)
 // FailedRetrying, ErrorRecovering.
 func endsRecovering(value string) bool {
 	it := wordIter{s: value}
-	last := ""
-	for w, ok := it.next(); ok; w, ok = it.next() {
-		last = string(w)
-	}
-	switch last {
+	switch string(it.last()) {
 	case "reset", "resetting", "retrying", "recovering", "reverting", "restoring", "remediating":
 		return true
 	}
@@ -2540,12 +2536,9 @@ func busyFlag(k string) bool {
 	if len(k) < len("syncing") || k[len(k)-1] != 'g' {
 		return false // (the cheap test first: most names do not end so)
 	}
-	last := ""
 	it := wordIter{s: k}
-	for x, ok := it.next(); ok; x, ok = it.next() {
-		last = string(x)
-	}
-	return changeWords[last] && hasSuffix(last, "ing")
+	last := it.last()
+	return changeWords[string(last)] && hasSuffix(string(last), "ing")
 }
 
 // seeNeeds takes in a field at path named needs… (needsReconcile): true, or a number
@@ -2555,7 +2548,12 @@ func (c *countFacts) seeNeeds(path, k string, v any) {
 	if b, _ := v.(bool); b {
 		busy = busyFlag(k)
 	}
-	c.seeNeedsAs(path, busy, len(k) > len("needs") && k[0] == 'n' && strings.HasPrefix(k, "needs") && isUpper(k[len("needs")]), v)
+	c.seeNeedsAs(path, busy, namedNeeds(k), v)
+}
+
+// namedNeeds reports a field named needs… (needsReconcile, needsBackupStart).
+func namedNeeds(k string) bool {
+	return len(k) > len("needs") && k[0] == 'n' && strings.HasPrefix(k, "needs") && isUpper(k[len("needs")])
 }
 
 // seeNeedsAs is seeNeeds with what the field's name says already known: busy (busyFlag)
@@ -2733,7 +2731,7 @@ func classifyStatusKey(k string) statusKey {
 		paired:      desiredCount(k) != "" || plainTotal(k) || totalCount(k) != "",
 		checkResult: strings.HasSuffix(k, "CheckResult"),
 		errorNamed:  errorNamed(k), failures: failureCount(k), reached: reachedFlag(k), busy: busyFlag(k),
-		needsTo: len(k) > len("needs") && strings.HasPrefix(k, "needs") && isUpper(k[len("needs")]),
+		needsTo: namedNeeds(k),
 		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
 	}
 	switch k {
@@ -2808,11 +2806,7 @@ func reachedFlag(k string) bool {
 		return false
 	}
 	it := wordIter{s: k}
-	var last []byte
-	for w, ok := it.next(); ok; w, ok = it.next() {
-		last = w
-	}
-	return reachedWords[string(last)]
+	return reachedWords[string(it.last())]
 }
 
 // versionOnly is the version a field holds, without a leading v or a note after it
@@ -3519,11 +3513,8 @@ func askedState(m map[string]any, value string) string {
 	// Or a spec field named for a state (spec.state, …State) whose value is the value's
 	// last word or its stem (OpenChoreo's ReleaseBinding: spec.state Undeploy, and Ready
 	// False, ResourcesUndeployed).
-	last := ""
 	it := wordIter{s: value}
-	for w, ok := it.next(); ok; w, ok = it.next() {
-		last = string(w)
-	}
+	last := string(it.last())
 	if len(last) < 4 {
 		return ""
 	}

@@ -61,6 +61,10 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 			message: msg + " (Ready is True)", by: "infer:conditions"}, true
 	}
 	st := scanStates(m, status, f.kind, nil, tr)
+	moving := "" // the spec field asking for the state st's value is on its way to
+	if st.class == phaseProgressing {
+		moving = movingToAsked(m, st.value)
+	}
 	switch {
 	case st.class == phaseFailed:
 		return st.v, true
@@ -70,16 +74,16 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		// is already running.
 		st.v.message += ", though Ready is True"
 		return st.v, true
-	case st.class == phaseProgressing && movingToAsked(m, st.value) != "":
+	case moving != "":
 		// A state on its way to the one the spec asks for by name (laf's Application:
 		// spec.state Stopped, status.state Stopping, beside the Ready True of before the
 		// stop): the change the spec asks for is under way.
-		path := movingToAsked(m, st.value)
+		asked := specAt(m, moving)
 		if tr != nil {
-			tr.note(path, specAt(m, path))
+			tr.note(moving, asked)
 		}
 		v := st.verdict(nil)
-		v.message += ", and " + path + " asks for " + valueText(specAt(m, path)) + ", though Ready is True"
+		v.message += ", and " + moving + " asks for " + valueText(asked) + ", though Ready is True"
 		return v, true
 	case (st.class == phaseProgressing || st.class == phaseRunning) && namesOperation(st.path):
 		// So does an operation under way on the object (etcd-druid's lastOperation

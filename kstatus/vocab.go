@@ -269,6 +269,16 @@ func (it *wordIter) next() ([]byte, bool) {
 	return it.buf[:n], n > 0
 }
 
+// last returns the last word of it.s, as next returns it (valid while it lives), or nil
+// when it.s has none.
+func (it *wordIter) last() []byte {
+	var last []byte
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		last = w
+	}
+	return last
+}
+
 func isLower(c byte) bool  { return 'a' <= c && c <= 'z' }
 func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
