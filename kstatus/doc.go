@@ -561,7 +561,9 @@
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    So is a boolean of status false whose name's last word is a state reached (Ready,
 //	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated,
-//	    Accepted and the other words of condition types of states reached: rpaas-operator's
+//	    Accepted and the other words of condition types of states reached; Created, Linked
+//	    and Rendered, steps of a set-up reported one by one, as Glasskube's MinioBucket's
+//	    userCreated and policyLinked; Ok, a check's verdict, as Kuberhealthy's ok: rpaas-operator's
 //	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
 //	    Controller's accepted false while a secret it needs is missing), reason Not…, with
 //	    status.message (or status.reason) beside it; but not beside a summary flag of the

@@ -2796,7 +2796,11 @@ var reachedWords = map[string]bool{"ready": true, "available": true, "provisione
 	"synced": true, "reconciled": true, "initialized": true, "established": true, "bound": true,
 	"configured": true, "deployed": true, "installed": true, "applied": true, "programmed": true,
 	"mounted": true, "attached": true, "registered": true, "connected": true, "updated": true,
-	"accepted": true}
+	"accepted": true,
+	// Steps of setting something up that the controller reports done one by one
+	// (Glasskube's MinioBucket: bucketCreated, userCreated, policyLinked; SPIRE's
+	// ClusterStaticEntry: rendered), and a check's own verdict (Kuberhealthy's ok).
+	"created": true, "linked": true, "rendered": true, "ok": true}
 
 // reachedFlag reports a boolean of status named for a state reached by its last word
 // (rpaas-operator's nginxUpdated, configSynced), not one judgeCounts reads by its whole
