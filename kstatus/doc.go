@@ -252,7 +252,9 @@
 //	      names an error a person must fix (as Ready's, including a message quoting an API's client error), and
 //	      InProgress when the reason says it waits (a word Waiting, Wait, Awaiting, Pending,
 //	      Retrying, InProgress, Yet, Dependency or NotReady, or Not and Ready: Running False,
-//	      WaitingForBuild) or names a failure being retried (AttemptToRedeployFailed). Not
+//	      WaitingForBuild), names a failure being retried (AttemptToRedeployFailed), or
+//	      says something it needs was not found (tor-operator's OnionKey False,
+//	      HostnameNotFound). Not
 //	      Reconciling or Progressing, which some operators write on every condition.
 //	    - The spec's validity: a type whose last word is Valid or Validated (SpecValid,
 //	      ConfigValidated) or that starts with Validation and ends in Passed, Succeeded,

@@ -171,7 +171,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 						rc.notMet = v
 						rc.notMet.by = "infer:conditions"
 					}
-				case rc.notMet.status == "" && (waitsFor(c.reason) || namesFailureWord(c.reason)):
+				case rc.notMet.status == "" && (waitsFor(c.reason) || namesFailureWord(c.reason) || saysNotFound(c.reason)):
 					rc.notMet = v
 					rc.notMet.by = "infer:conditions"
 				}
