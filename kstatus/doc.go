@@ -454,7 +454,8 @@
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
 //	      Cancel, Halt or Halted, or a boolean of spec says to stop (stop, stopped, halt or
 //	      shutdown true, or halted: KubeDB's) or not to run (started, running or active
-//	      false: DevWorkspace's spec.started), a value one of whose words is Stopped, Aborted, Cancelled,
+//	      false: DevWorkspace's spec.started) or spec.replicas is 0 (bemade's
+//	      OdooInstance), a value one of whose words is Stopped, Aborted, Cancelled,
 //	      Canceled or Halted ("Forcefully Aborted") is where the object is meant to be:
 //	      Current, "as spec.engineState asks" (kstatus/PAUSED.md). So is a state of being
 //	      off (Disabled, Stopped, Offline, Off, Inactive, Deactivated, Shutdown, ShutOff,
@@ -462,7 +463,8 @@
 //	      Ready not True that says no failure (dana-team's Capp: spec.state and
 //	      stateStatus.state disabled, Ready False for the Knative Service it removed). Both are Current over conditions of the
 //	      parts it stopped that say no more than not True (a stopped workspace's
-//	      DeploymentReady Unknown), and over a Ready left at the generation before the
+//	      DeploymentReady Unknown) or an own status.ready false beside a stop or off state
+//	      (the stopped OdooInstance's), and over a Ready left at the generation before the
 //	      stop when status.observedGeneration is the latest (a halted database's). So, on
 //	      a kind no rule names, does a failure the rest of status reports for this
 //	      generation beside such a Ready (gpu-ninja's dex-operator: Ready True for the

@@ -488,10 +488,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// 6e: a stop the spec asks for, reached (spec.started false and phase Stopped), is
 	// where the object is meant to be, whatever the conditions of the parts it stopped say
 	// as long as they say no more than not True (DevWorkspace's StorageReady and
-	// DeploymentReady Unknown once stopped): not a failure, nor work under way.
+	// DeploymentReady Unknown once stopped), and whatever the object's own ready flag says
+	// (bemade's OdooInstance: spec.replicas 0, phase Stopped, ready false): not a
+	// failure, nor work under way.
+	// (Only for a stop or an off state: beside a state asked that is a state of work, as
+	// NNF's NnfAccess mounted, ready false is that work not done yet.)
+	ownNotReady := xv.reason == "NotReady" && xv.status == InProgressStatus && (stopWord(st.value) || offState(st.value))
 	if st.class == phaseUp && st.v.by == "infer:asked" && best.status == InProgressStatus &&
-		run.failure.status == "" && run.busy.status == "" && nv.status != FailedStatus && xv.status == "" &&
-		(best == run.notMet || best == cv) {
+		run.failure.status == "" && run.busy.status == "" && nv.status != FailedStatus && (xv.status == "" || ownNotReady) &&
+		(best == run.notMet || best == cv || best == xv) {
 		return st.v
 	}
 	// Then a state the spec asks for by name (spec.offline and Offline) is where the object

@@ -2137,7 +2137,7 @@ func cancelWord(value string) bool {
 // desiredState, runAction), whose value is Stop, Stopped, Abort, Aborted, Cancel, Cancelled,
 // Canceled, Halt or Halted; or a boolean that says to stop (spec.stop, spec.stopped,
 // spec.halt, spec.halted or spec.shutdown true: KubeDB's halted) or not to run (spec.started, spec.running or spec.active
-// false: DevWorkspace's started).
+// false: DevWorkspace's started), or spec.replicas 0.
 // Fields are tried in name order, so the answer is stable.
 func stopAsked(m map[string]any) string {
 	spec, _ := m["spec"].(map[string]any)
@@ -2156,6 +2156,14 @@ func stopAsked(m map[string]any) string {
 				if !b {
 					found = k
 				}
+			}
+			continue
+		}
+		if k == "replicas" {
+			// No replicas asked for (bemade's OdooInstance: spec.replicas 0, phase
+			// Stopped): a stop, as a Deployment scaled to zero is.
+			if n, ok := toInt(v); ok && n == 0 {
+				found = k
 			}
 			continue
 		}

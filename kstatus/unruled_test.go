@@ -930,7 +930,8 @@ var heldOutSets = []struct {
 	// Written blind in 30 minutes beside heldout125 (17 cases, 6 kinds of 3 business-app
 	// operators: vyogotech's frappe-operator, bemade's odoo-operator, CERN's
 	// drupalsite-operator): measured first at 16 of 17 (94.1%, none reading Current early).
-	{"../testdata/kstatus/heldout126", 16},
+	// 17 once spec.replicas 0 asks for a stop, reached over an own ready flag false.
+	{"../testdata/kstatus/heldout126", 17},
 	// Written blind in 30 minutes beside heldout125 (17 cases, 7 kinds of 2 Rust operators:
 	// agabani's tor-operator, Materialize's orchestratord): measured first at 11 of 17
 	// (64.7%, 4 reading Current early).

@@ -205,7 +205,8 @@ func TestStatusFieldNames(t *testing.T) {
 	})
 }
 
-// TestStopAskedBooleans: a boolean of spec that says to stop, or not to run.
+// TestStopAskedBooleans: a boolean of spec that says to stop, or not to run; or no
+// replicas asked for.
 func TestStopAskedBooleans(t *testing.T) {
 	for spec, want := range map[string]string{
 		`{"started": false}`:                 "spec.started",
@@ -215,6 +216,8 @@ func TestStopAskedBooleans(t *testing.T) {
 		`{"stop": false}`:                    "",
 		`{"enabled": false}`:                 "", // disabling is not stopping: see stateAsked
 		`{"active": false, "state": "Stop"}`: "spec.active",
+		`{"replicas": 0}`:                    "spec.replicas",
+		`{"replicas": 3}`:                    "",
 	} {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(spec), &m); err != nil {
