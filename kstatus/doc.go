@@ -820,8 +820,9 @@
 // Load Balancer Controller's "See events and controller logs for details"; an instruction, and a constraint
 // the spec breaks, outweighs the transient words before it: RadonDB's "The user
 // provisioning has failed: … password must not be empty"), "not supported"
-// or "no longer supported" (Unsupported in words, in reasons too), "not permitted" or "not
-// allowed" in a sentence (Forbidden in words: Envoy AI Gateway's "cross-namespace reference
+// or "no longer supported" (Unsupported in words, in reasons too), "not permitted", "not
+// allowed", "does not allow" or "does not permit" in a sentence (Forbidden in words:
+// knative-gcp's "the policy does not allow creation"; Envoy AI Gateway's "cross-namespace reference
 // ... is not permitted"; not in a reason, where the Gateway API's NotAllowedByListeners is a
 // route a listener does not take yet), a key missing from what the object refers to ("no"
 // or "missing" within four words before "key", or "key" followed within four words by

@@ -509,10 +509,11 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			terminal, lastTerminal = true, true
 		case terminalSet[string(w)], afterNot && string(w) == "supported",
 			afterNot && (string(w) == "owned" || string(w) == "own"),
-			!identifier && afterNot && (string(w) == "permitted" || string(w) == "allowed"),
+			!identifier && afterNot && (string(w) == "permitted" || string(w) == "allowed" || string(w) == "allow" || string(w) == "permit"),
 			afterAlready && (string(w) == "exist" || string(w) == "exists"):
 			// "not supported" and "no longer supported" say Unsupported in words, "not
-			// permitted" and "not allowed" in a sentence Forbidden (not a reason's
+			// permitted", "not allowed" and "does not allow" (knative-gcp's "the policy does
+			// not allow creation") in a sentence Forbidden (not a reason's
 			// NotAllowedByListeners, the Gateway API's state of a route a listener does
 			// not take yet); "already exists" says AlreadyExists, a name another object
 			// holds, and "not owned" (NotOwned, "an existing Service … that the Deployer
