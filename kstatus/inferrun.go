@@ -2367,10 +2367,12 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				parts.busyFlag = k
 			}
 		case map[string]any:
-			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) || isHistory(k) {
+			if k == "conditions" || notNow(k) && !ownRecord(k, own) && !lastOperation(k) || len(v) > maxFields || isSettings(k) || isHistory(k) ||
+				v["type"] != nil && conditionShaped(v) {
 				// A large object is inventory (members by name), not a state; a history
 				// (Apache's Spark operator: stateTransitionHistory, by index) is of states
-				// past.
+				// past; a condition under a name of its own (status.create, kopf-style) is
+				// read as a condition (partConditions), its status True or False no state.
 				continue
 			}
 			counted := false // a replicas count, for parts (its lookups cost more than this test)
