@@ -546,7 +546,8 @@
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
 //	    some operators write flags) is InProgress, Failed with a status.reason that names
 //	    an error a person must fix; status.valid false (or one object down:
-//	    validation.valid), or a boolean named for a check's result false
+//	    validation.valid), status.invalid or status.isInvalid true
+//	    (das-schiff-network-operator's NetworkConfigRevision), or a boolean named for a check's result false
 //	    (configCheckResult), is Failed. A part's ready or loaded false one object down
 //	    (KubeAI's Model, cache.loaded false while its cache fills) is InProgress. The
 //	    replica counts of a part one

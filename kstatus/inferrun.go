@@ -2503,6 +2503,10 @@ type countFacts struct {
 	// the field of the first error by path, and the first object whose valid is false.
 	downErr     [2]string
 	downInvalid string
+	// invalidTrue is a boolean of status true that says the spec is invalid (invalid,
+	// isInvalid: das-schiff-network-operator's NetworkConfigRevision), valid false's other
+	// spelling.
+	invalidTrue string
 	// downNotReady is the first object one down whose ready or loaded is false
 	// (status.cache.loaded false, as KubeAI's Model writes it while its cache fills), and
 	// that field.
@@ -2727,6 +2731,7 @@ type statusKey struct {
 	errorNamed, failures   bool   // errorNamed(k); failureCount(k)
 	reached, busy, needsTo bool   // reachedFlag(k); busyFlag(k); needs… (seeNeeds)
 	pending                bool   // pending…, a list of work pending
+	invalid                bool   // invalid or isInvalid
 }
 
 var statusKeyCache wordCache[statusKey]
@@ -2743,6 +2748,7 @@ func classifyStatusKey(k string) statusKey {
 		errorNamed:  errorNamed(k), failures: failureCount(k), reached: reachedFlag(k), busy: busyFlag(k),
 		needsTo: namedNeeds(k),
 		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
+		invalid: k == "invalid" || k == "isInvalid",
 	}
 	switch k {
 	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
@@ -2783,6 +2789,9 @@ func (c *countFacts) see(k string, v any) {
 	}
 	c.paired = c.paired || kc.paired
 	c.replicaCounts = c.replicaCounts || kc.replicaCount
+	if kc.invalid && v == true {
+		c.invalidTrue = k
+	}
 	if i := kc.errIdx; i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
 	} else if i := kc.flagIdx; i >= 0 {
@@ -2992,6 +3001,13 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			return verdict{status: FailedStatus, reason: r, message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + " is false", by: "infer:counts"}
+	}
+	// Or true under the other name (isInvalid true): the same.
+	if k := facts.invalidTrue; k != "" {
+		if tr != nil {
+			tr.note("status."+k, true)
+		}
+		return verdict{status: FailedStatus, reason: "Invalid", message: "status." + k + " is true" + messageSuffix(status), by: "infer:counts"}
 	}
 	// A validity flag one object down (status.validation.valid false): a spec to fix.
 	if k := facts.downInvalid; k != "" {

@@ -954,7 +954,8 @@ var heldOutSets = []struct {
 	// companies' own platforms: Mercedes-Benz's garm-operator, Deutsche Telekom's
 	// das-schiff-network-operator): measured first at 13 of 16 (81.2%, none reading Current
 	// early; two are deletions read Terminating where the writer expects InProgress).
-	{"../testdata/kstatus/heldout130", 13},
+	// 14 once status.isInvalid true is a spec to fix, as valid false is.
+	{"../testdata/kstatus/heldout130", 14},
 	// Written blind in 30 minutes beside heldout134 (18 cases, 6 kinds of 3 database
 	// operators: Databend's, a NuoDB operator, InfluxData's influxdb-operator): measured first
 	// at 13 of 18 (72.2%, 3 reading Current early).
