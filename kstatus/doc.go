@@ -272,7 +272,9 @@
 //	      RollbackInProgress True) is InProgress: the controller is acting on it, and the
 //	      work ends by itself. A type named for a failure False whose
 //	      message names an error ("cannot", "failed", "invalid": Bitwarden's FailedSync
-//	      False, "... cannot both be enabled") records the error the other way round: never
+//	      False, "... cannot both be enabled"), or whose reason names an error and message
+//	      one a person must fix (Databend's Error False, TenantStorageError, "Invalid
+//	      storage configuration"), records the error the other way round: never
 //	      Current; Failed when its reason or message says a person must act, as for
 //	      Unknown. Such a type False with a message of success, or none, or one that
 //	      denies an error ("No warning or error messages observed", the Node Tuning
@@ -568,7 +570,8 @@
 //	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated,
 //	    Accepted and the other words of condition types of states reached; Created, Linked
 //	    and Rendered, steps of a set-up reported one by one, as Glasskube's MinioBucket's
-//	    userCreated and policyLinked; Ok, a check's verdict, as Kuberhealthy's ok: rpaas-operator's
+//	    userCreated and policyLinked; Ok, a check's verdict, as Kuberhealthy's ok;
+//	    Authenticated and Authorized, credentials accepted, as InfluxData's InfluxDB's: rpaas-operator's
 //	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
 //	    Controller's accepted false while a secret it needs is missing), reason Not…, with
 //	    status.message (or status.reason) beside it; but not beside a summary flag of the

@@ -182,10 +182,13 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// API's client error, 4xx, or a reason or message terminal as in 6a), else
 				// InProgress.
 				rc.failure = reportedError(c, t, " condition is Unknown: ")
-			case class == condFailure && c.status == "False" && rc.failure.status == "" && failureText(c.message):
+			case class == condFailure && c.status == "False" && rc.failure.status == "" &&
+				(failureText(c.message) || namesFailureWord(c.reason) && classifyMessage(c.message) == reasonTerminal):
 				// A condition named for an error, False, whose message names one
 				// (Bitwarden's FailedSync False, ReconciliationFailed: "Invalid ... cannot
-				// both be enabled"): the controller records the error with the status the
+				// both be enabled"), or whose reason names an error and message one a person
+				// must fix (Databend's Tenant: Error False, TenantMetaError, "Invalid meta
+				// configuration"): the controller records the error with the status the
 				// other way round. Others write such a condition False with a message of
 				// success ("Provision ... succeeded."), or none. Never Current; Failed when
 				// the error is one retrying does not clear, as for Unknown above.
@@ -2819,7 +2822,10 @@ var reachedWords = map[string]bool{"ready": true, "available": true, "provisione
 	// Steps of setting something up that the controller reports done one by one
 	// (Glasskube's MinioBucket: bucketCreated, userCreated, policyLinked; SPIRE's
 	// ClusterStaticEntry: rendered), and a check's own verdict (Kuberhealthy's ok).
-	"created": true, "linked": true, "rendered": true, "ok": true}
+	"created": true, "linked": true, "rendered": true, "ok": true,
+	// Credentials accepted (InfluxData's influxdb-operator: authenticated false while the
+	// server refuses the token).
+	"authenticated": true, "authorized": true}
 
 // reachedFlag reports a boolean of status named for a state reached by its last word
 // (rpaas-operator's nginxUpdated, configSynced), not one judgeCounts reads by its whole
