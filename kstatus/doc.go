@@ -605,8 +605,10 @@
 //	    installation in state ready before every pod runs the new version), unless a
 //	    partition (a number, at most three objects down in spec) or an OnDelete update
 //	    type holds replicas back by design. status.replicas above it beside an
-//	    updatedReplicas is old replicas still being removed: InProgress, reason ExtraPods
-//	    (Gardener's MachineDeployment draining its surge machine's predecessor). A version
+//	    updatedReplicas or a readyReplicas is old replicas still being removed: InProgress,
+//	    reason ExtraPods (Gardener's MachineDeployment draining its surge machine's
+//	    predecessor; STACKIT's yawol LoadBalancer, 4 replicas of 2 while a new machine set
+//	    comes up). A version
 //	    status names as the one being moved to (target…, desired…: targetVersion,
 //	    target_version) that is not the one it names as running (current… or
 //	    observed… with the same ending: currentVersion, current_version; a leading v

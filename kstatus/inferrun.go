@@ -3235,7 +3235,8 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 			}
 		}
 		// A Deployment-shaped status (updatedReplicas), read only where there is one:
-		if _, updated := status["updatedReplicas"]; updated {
+		_, updated := status["updatedReplicas"]
+		if updated {
 			// an update not rolled out to every replica yet (Mattermost's updatedReplicas 1 of
 			// 2), unless a partition or OnDelete holds replicas back by design;
 			if have, want, short := updatedShort(m, status); short {
@@ -3245,8 +3246,11 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 				return verdict{status: InProgressStatus, reason: "LessUpdated",
 					message: "updatedReplicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
 			}
-			// more replicas than spec asks for: old replicas still being removed after a
-			// rollout.
+		}
+		// More replicas than spec asks for, beside a count of those updated or ready (a
+		// Deployment's; yawol's LoadBalancer while a new machine set comes up: replicas 4,
+		// readyReplicas 2, 2 asked for): old replicas still being removed after a rollout.
+		if _, ready := status["readyReplicas"]; updated || ready {
 			desired, okD := desiredReplicas(spec, status)
 			if total, ok := toInt(status["replicas"]); ok && okD && total > desired {
 				if tr != nil {

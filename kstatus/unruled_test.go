@@ -965,7 +965,8 @@ var heldOutSets = []struct {
 	// Written blind in 30 minutes beside heldout130-134 (18 cases, 7 kinds of 3 operators:
 	// STACKIT's yawol, freeipa-issuer, SAP's digicert-issuer): measured first at 15 of 18
 	// (83.3%, 2 reading Current early), after the mechanisms tuned on heldout126-133.
-	{"../testdata/kstatus/heldout131", 15},
+	// 16 once replicas above those asked, beside readyReplicas, are old ones being removed.
+	{"../testdata/kstatus/heldout131", 16},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
