@@ -468,19 +468,22 @@ func partCondition(m map[string]any, at string) map[string]any {
 // the conditions of parts (status.functionConditions, one per function, keyed by its name).
 func partConditions(status map[string]any) []any {
 	var conds []any
-	if t, _ := status["type"].(string); t != "" && conditionShaped(status) {
-		// Status that is one condition itself (Hyperledger Labs' fabric-operator:
-		// status {type: Deploying, status: "True", reason: waitingForPods}).
-		conds = append(conds, partCondition(status, ""))
-	}
-	if c, ok := status["condition"].(map[string]any); ok && conditionShaped(c) {
-		conds = append(conds, partCondition(c, "condition"))
-	}
+	// One walk of status: its own type and condition fields are met in it too (a lookup
+	// of each costs as much as the walk of a small status).
 	var keys, parts, single []string
+	self, condition := false, map[string]any(nil)
 	for k, v := range status {
+		if k == "type" {
+			t, _ := v.(string)
+			self = t != ""
+			continue
+		}
 		held, ok := v.(map[string]any)
 		if !ok || len(held) == 0 {
 			continue
+		}
+		if k == "condition" {
+			condition = held
 		}
 		if hasWordSuffix(k, "Conditions") {
 			keys = append(keys, k)
@@ -494,6 +497,14 @@ func partConditions(status map[string]any) []any {
 			// status.dataplane.conditions.DeploymentReady).
 			parts = append(parts, k)
 		}
+	}
+	if self && conditionShaped(status) {
+		// Status that is one condition itself (Hyperledger Labs' fabric-operator:
+		// status {type: Deploying, status: "True", reason: waitingForPods}).
+		conds = append(conds, partCondition(status, ""))
+	}
+	if condition != nil && conditionShaped(condition) {
+		conds = append(conds, partCondition(condition, "condition"))
 	}
 	if len(single) > 1 {
 		sort.Strings(single)

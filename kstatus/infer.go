@@ -383,9 +383,17 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			cv = pv
 		}
 	}
-	// 6b: conditions of each parent, ancestor, listener or component.
+	// 6c: phases and states, wherever status keeps them. Scanned before 6b, as the scan
+	// notes which lists status has (facts.lists).
+	var facts countFacts
+	st := scanStates(m, status, f.kind, &facts, tr)
+	// 6b: conditions of each parent, ancestor, listener or component: only those the scan
+	// met are looked up.
 	var nv verdict
 	for _, name := range nestedLists {
+		if !facts.hasList(name) {
+			continue
+		}
 		list, _ := status[name].([]any)
 		for i, e := range list {
 			m, _ := e.(map[string]any)
@@ -404,9 +412,6 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			}
 		}
 	}
-	// 6c: phases and states, wherever status keeps them.
-	var facts countFacts
-	st := scanStates(m, status, f.kind, &facts, tr)
 	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus &&
 		!(st.fromEntry && (cv.status == InProgressStatus || run.busy.status != "")) {
 		// A run's outcome decides alone, as Succeeded does. Not the outcome of the parts

@@ -985,12 +985,12 @@ func schedulesRuns(kind string, spec map[string]any) bool {
 // spec.runPolicy.suspend true, as Kubeflow-style jobs have it), or put to sleep
 // (spec.sleep true: Uffizzi's preview clusters; spec.hibernate), or "".
 func suspensionAsked(m map[string]any) string {
-	if p := askedIn(m, "suspend", "pause", "sleep", "hibernate"); p != "" {
+	spec, _ := m["spec"].(map[string]any)
+	if p := askedIn(m, spec, "suspend", "pause", "sleep", "hibernate"); p != "" {
 		return p
 	}
 	// Or a spec field that names the state or the mode to run in, asking for a
 	// suspension by name (Kubernetes SIGs' agent-sandbox: spec.operatingMode Suspended).
-	spec, _ := m["spec"].(map[string]any)
 	for _, k := range [...]string{"state", "mode", "operatingMode", "runMode", "desiredState"} {
 		s, _ := spec[k].(string)
 		switch strings.ToLower(s) {
@@ -1005,13 +1005,13 @@ func suspensionAsked(m map[string]any) string {
 // object's controller stops acting on it, where a suspended run is one its controller
 // stops (and reports stopped).
 func pauseAsked(m map[string]any) string {
-	if p := askedIn(m, "pause"); p != "" {
+	spec, _ := m["spec"].(map[string]any)
+	if p := askedIn(m, spec, "pause"); p != "" {
 		return p
 	}
 	// OpenShift's operator convention (openshift/api OperatorSpec, copied by its operators'
 	// CRs: ClusterLogForwarder, Console, IngressController...): managementState Unmanaged
 	// asks the operator to stand aside and leave the object as it is.
-	spec, _ := m["spec"].(map[string]any)
 	if s, _ := spec["managementState"].(string); strings.EqualFold(s, "Unmanaged") {
 		return "spec.managementState"
 	}
@@ -1064,12 +1064,11 @@ func valueText(v any) string {
 	return s
 }
 
-// askedIn returns the spec field, among those whose name starts with one of prefixes
-// (spec.suspend, spec.paused, spec.suspendAction), that is true or an object with a
-// field true (TiDB's suspendAction.suspendStatefulSet), or spec.runPolicy.suspend true;
+// askedIn returns the field of spec (m's), among those whose name starts with one of
+// prefixes (spec.suspend, spec.paused, spec.suspendAction), that is true or an object with
+// a field true (TiDB's suspendAction.suspendStatefulSet), or spec.runPolicy.suspend true;
 // "" when none is. Fields are tried in name order, so the answer is stable.
-func askedIn(m map[string]any, prefixes ...string) string {
-	spec, _ := m["spec"].(map[string]any)
+func askedIn(m, spec map[string]any, prefixes ...string) string {
 	found, down := "", ""
 	for k, v := range spec {
 		if obj, ok := v.(map[string]any); ok {
@@ -2759,6 +2758,12 @@ func classifyStatusKey(k string) statusKey {
 		c.replicaCount = true
 	}
 	return c
+}
+
+// hasList reports whether see met a list named k (or met more lists than it keeps, when
+// it cannot tell).
+func (c *countFacts) hasList(k string) bool {
+	return c.nLists == len(c.lists) || indexOf(c.lists[:c.nLists], k) >= 0
 }
 
 // see takes in the field k of status, whose value is v.
