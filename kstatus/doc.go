@@ -580,7 +580,11 @@
 //	    So are the replicas of the kind's scale subresource short of those asked
 //	    (statusReplicasPath below specReplicasPath: Couchbase's CouchbaseAutoscaler,
 //	    status.size 3 of spec.size 5), where no count of status says more and
-//	    status.desiredReplicas, if any, is not met.
+//	    status.desiredReplicas, if any, is not met. A count absent there, beside the
+//	    scale's selector (labelSelectorPath) written, is 0, as the API server's /scale
+//	    reads an absent statusReplicasPath: the controller keeps the scale's status and
+//	    dropped a 0 (coil's Egress: status.selector set, status.replicas omitted, 2 asked).
+//	    Without the selector an absent count is not read: it may be one never written.
 //	    So is an entry of a list of status short by its own counts (a total, all or
 //	    desired against ready or available: PDOK's podSummary[0], available 1 of total 2).
 //	    So is a boolean named for work in progress (a name ending in InProgress:

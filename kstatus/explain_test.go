@@ -119,7 +119,7 @@ func TestKindInfoFromCRD(t *testing.T) {
 					"status": map[string]any{"type": "string", "enum": []any{"Healthy", "Degraded"}}}}}}}}}},
 		map[string]any{"name": "v3", "storage": false},
 		map[string]any{"name": "v4", "storage": false, "subresources": map[string]any{"status": map[string]any{},
-			"scale": map[string]any{"specReplicasPath": ".spec.size", "statusReplicasPath": ".status.members.ready"}}},
+			"scale": map[string]any{"specReplicasPath": ".spec.size", "statusReplicasPath": ".status.members.ready", "labelSelectorPath": ".status.selector"}}},
 	}}})
 	for _, tc := range []struct {
 		version string
@@ -129,7 +129,7 @@ func TestKindInfoFromCRD(t *testing.T) {
 		{"v1", &KindInfo{HasStatus: true, PhaseValues: []string{"Up", "Down"}}, true},
 		{"", &KindInfo{HasStatus: true, PhaseValues: []string{"Healthy", "Degraded"}}, true}, // the storage version
 		{"v3", &KindInfo{}, true},
-		{"v4", &KindInfo{HasStatus: true, ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members.ready"}, true},
+		{"v4", &KindInfo{HasStatus: true, ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members.ready", ScaleSelector: ".status.selector"}, true},
 		{"v9", nil, false},
 	} {
 		got, ok := KindInfoFromCRD(crd, tc.version)
@@ -147,6 +147,15 @@ func TestScaleShort(t *testing.T) {
 	obj := func(size, ready any) map[string]any {
 		return map[string]any{"spec": map[string]any{"size": size}, "status": map[string]any{"members": map[string]any{"ready": ready}}}
 	}
+	withSelector := &KindInfo{ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members.ready", ScaleSelector: ".status.selector"}
+	selected := func(m map[string]any, sel string) map[string]any {
+		m["status"].(map[string]any)["selector"] = sel
+		return m
+	}
+	stopped := func(m map[string]any) map[string]any {
+		m["spec"].(map[string]any)["shutdown"] = true
+		return m
+	}
 	for _, tc := range []struct {
 		name  string
 		info  *KindInfo
@@ -157,6 +166,12 @@ func TestScaleShort(t *testing.T) {
 		{"met", info, obj(int64(3), int64(3)), false},
 		{"more than asked", info, obj(int64(3), int64(4)), false},
 		{"status count absent", info, obj(int64(3), nil), false},
+		// Absent beside the scale's selector written: 0, as the scale subresource reads it.
+		{"status count absent, selector written", withSelector, selected(obj(int64(3), nil), "app=x"), true},
+		{"status count absent, selector empty", withSelector, selected(obj(int64(3), nil), ""), false},
+		{"status count absent, nothing asked", withSelector, selected(obj(int64(0), nil), "app=x"), false},
+		// A stop asked (rpaas-operator's spec.shutdown) wants none, whatever spec.size says.
+		{"stop asked", info, stopped(obj(int64(3), int64(1))), false},
 		{"not a number", info, obj("three", int64(1)), false},
 		{"no scale subresource", &KindInfo{}, obj(int64(3), int64(1)), false},
 		{"not a plain path", &KindInfo{ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members[0]"}, obj(int64(3), int64(1)), false},
@@ -165,7 +180,11 @@ func TestScaleShort(t *testing.T) {
 		if short != tc.short {
 			t.Errorf("%s: scaleShort = %v, want %v", tc.name, short, tc.short)
 		}
-		if short && (sp != "spec.size" || st != "status.members.ready" || want != 3 || have != 1) {
+		wantHave := int64(1)
+		if tc.m["status"].(map[string]any)["members"].(map[string]any)["ready"] == nil {
+			wantHave = 0
+		}
+		if short && (sp != "spec.size" || st != "status.members.ready" || want != 3 || have != wantHave) {
 			t.Errorf("%s: scaleShort = %q %q %d %d", tc.name, sp, st, want, have)
 		}
 	}

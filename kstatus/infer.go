@@ -42,6 +42,11 @@ type KindInfo struct {
 	// the count at ScaleStatusReplicas is the one to hold against the replicas asked for,
 	// as kubectl scale and a HorizontalPodAutoscaler do: fewer is a scale not finished.
 	ScaleSpecReplicas, ScaleStatusReplicas string
+	// ScaleSelector is the scale subresource's labelSelectorPath (".status.selector"), or
+	// "". A controller that writes the selector there keeps the scale's status, so its
+	// replicas absent are 0, as the API server's scale subresource reads them (a Go
+	// controller's int32 with omitempty drops a 0).
+	ScaleSelector string
 }
 
 // finishes reports whether k's phase vocabulary has a terminal success; known is false when
@@ -84,6 +89,7 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 			if scale, _ := sub["scale"].(map[string]any); scale != nil {
 				info.ScaleSpecReplicas, _ = scale["specReplicasPath"].(string)
 				info.ScaleStatusReplicas, _ = scale["statusReplicasPath"].(string)
+				info.ScaleSelector, _ = scale["labelSelectorPath"].(string)
 			}
 		}
 		schema, _ := v["schema"].(map[string]any)
@@ -1255,8 +1261,24 @@ func scaleShort(info *KindInfo, m map[string]any) (specPath, statusPath string, 
 		return "", "", 0, 0, false
 	}
 	want, okWant := toInt(fieldAt(m, info.ScaleSpecReplicas))
-	have, okHave := toInt(fieldAt(m, info.ScaleStatusReplicas))
+	hv := fieldAt(m, info.ScaleStatusReplicas)
+	have, okHave := toInt(hv)
+	if hv == nil && okWant && want > 0 && info.ScaleSelector != "" {
+		// Absent beside the scale's selector written: the controller keeps the scale's
+		// status and has no replicas to count yet (coil's Egress: status.selector set,
+		// status.replicas, the available pods, omitted while 0). The API server's scale
+		// subresource reads it so too. Without the selector, an absent count may be one
+		// the controller never writes, and a wait on it would not end.
+		if sel, _ := fieldAt(m, info.ScaleSelector).(string); sel != "" {
+			have, okHave = 0, true
+		}
+	}
 	if !okWant || !okHave || have >= want {
+		return "", "", 0, 0, false
+	}
+	if stopAsked(m) != "" {
+		// The spec asks for a stop (rpaas-operator's spec.shutdown true beside
+		// spec.replicas 2): none are wanted now, whatever the count asked for later.
 		return "", "", 0, 0, false
 	}
 	if status, _ := m["status"].(map[string]any); status != nil {
@@ -1280,8 +1302,12 @@ func scaleVerdict(info *KindInfo, m map[string]any, tr *trace) (verdict, bool) {
 	if tr != nil {
 		tr.note(st, have)
 	}
+	count := strconv.FormatInt(have, 10)
+	if fieldAt(m, info.ScaleStatusReplicas) == nil {
+		count = "0 (absent, as the scale subresource reads it)"
+	}
 	return verdict{status: InProgressStatus, reason: "LessReplicas",
-		message: st + " is " + strconv.FormatInt(have, 10) + " of " + sp + " " + strconv.FormatInt(want, 10) + " (the scale subresource's replicas)",
+		message: st + " is " + count + " of " + sp + " " + strconv.FormatInt(want, 10) + " (the scale subresource's replicas)",
 		by:      "infer:counts"}, true
 }
 
