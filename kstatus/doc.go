@@ -213,6 +213,13 @@
 //	      Finished: UpgradeCompleted on lifecycle-agent's ImageBasedUpgrade, Pulp's
 //	      BackupComplete on a PulpBackup, Kaito's
 //	      WorkspaceSucceeded) is read as an outcome; another's (PrepCompleted) is not.
+//	      A run's start True beside its end False, of one stem (a type ending in
+//	      Submitted, Started, Running, Triggered, Initiated or Launched, and the same stem
+//	      ending in Completed, Complete, Finished, Succeeded, Successful or Done), is a run
+//	      begun and not ended: InProgress, reason the start's type, over a Current read
+//	      elsewhere, on any kind (Harvester seeder's Inventory: bmcJobSubmitted True,
+//	      bmcJobCompleted False, state inventoryNodeReady; Kogito's KogitoBuild: Running
+//	      True, Successful False). Not an end False whose reason names a failure.
 //	    - A failure: a type Failed, Failure, Error, Errored, Degraded or TimedOut, or one whose last
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word

@@ -626,6 +626,20 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	// A run begun that has not ended, as two conditions of one stem say it: its start True
+	// and its end False (Harvester seeder's Inventory: bmcJobSubmitted True, bmcJobCompleted
+	// False, while its state is inventoryNodeReady; Kogito's KogitoBuild: Running True,
+	// Successful False, reason Running). Not an end False for a failure: that is read as one.
+	if best.status == CurrentStatus || best.status == "" && len(conds) > 0 {
+		if start, end := begunNotEnded(conds); start != "" {
+			if tr != nil {
+				tr.note("status.conditions", start+" True, "+end+" False")
+			}
+			return verdict{status: InProgressStatus, reason: start,
+				message: start + " is True and " + end + " is False: begun, not ended", by: "infer:run"}
+		}
+	}
+
 	// 6f: a kind that finishes is Current only when its run has ended: a Current read from
 	// a running state, a run begun, or nothing at all is a run not finished yet.
 	settled := best.status == FailedStatus || best.status == InProgressStatus || st.class == phaseDone || st.class == phaseUp ||
@@ -1394,4 +1408,46 @@ func saysMissing(text string) bool {
 func constraintBroken(text string) bool {
 	t := strings.TrimRight(text, ". ")
 	return strings.HasSuffix(t, " is required") || strings.HasSuffix(t, " are required")
+}
+
+// begunNotEnded returns the types of a condition True that says a run began (a type ending
+// in Submitted, Started, Running, Triggered, Initiated or Launched) and of the condition
+// False that says the same run ended (the same stem, ending in Completed, Complete,
+// Finished, Succeeded, Successful or Done), whose reason names no failure; "" if there are
+// none. Conditions in their order, so the answer is stable.
+func begunNotEnded(conds []any) (start, end string) {
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		t, _ := c["type"].(string)
+		if c["status"] != "True" || t == "" {
+			continue
+		}
+		stem, begun := "", false
+		for _, w := range [...]string{"Submitted", "Started", "Running", "Triggered", "Initiated", "Launched"} {
+			if strings.HasSuffix(t, w) {
+				stem, begun = t[:len(t)-len(w)], true
+				break
+			}
+		}
+		if !begun {
+			continue
+		}
+		for _, e2 := range conds {
+			c2, _ := e2.(map[string]any)
+			t2, _ := c2["type"].(string)
+			if c2["status"] != "False" || len(t2) <= len(stem) || !strings.HasPrefix(t2, stem) {
+				continue
+			}
+			switch t2[len(stem):] {
+			case "Completed", "Complete", "Finished", "Succeeded", "Successful", "Done":
+			default:
+				continue
+			}
+			if r, _ := c2["reason"].(string); r != "" && (namesFailureWord(r) || classifyReason(r) == reasonTerminal) {
+				continue
+			}
+			return t, t2
+		}
+	}
+	return "", ""
 }
