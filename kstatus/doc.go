@@ -808,7 +808,8 @@
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
 // overrides; ConflictingMachineHealthCheckDetected), Collision (IngressClassCollision) or
-// Intervention ("User Intervention Required": a person must act), Abort or Aborted (the
+// Intervention ("User Intervention Required": a person must act), Action then Required
+// or Needed (terranetes' ActionRequired, UserActionRequired; not after No), Abort or Aborted (the
 // controller gave up: AbortProcessing), Owned or Own after Not (NotOwned), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,

@@ -397,6 +397,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	article := false                                               // the word before was "a" or "an"
 	cannot := 0                                                    // 1 after "cannot", "can not" or "can't", 2 after "be"
 	afterCan := false                                              // the word before was "can"
+	action, afterNo := 0, false                                    // action: 1 after "action", 2 after "no action"; afterNo: the word before was "no"
 	constraint := false                                            // the text states a constraint the spec breaks
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
@@ -421,6 +422,23 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			cannot = 0
 		}
 		afterCan = string(w) == "can"
+		afterAction := action
+		switch {
+		case string(w) == "action":
+			action = 1
+			if afterNo {
+				action = 2 // "no action required": nothing to do
+			}
+		default:
+			action = 0
+		}
+		afterNo = string(w) == "no"
+		if afterAction == 1 && (string(w) == "required" || string(w) == "needed") {
+			// "ActionRequired" (terranetes' Ready reason for an error the operator's own
+			// detector says a person must fix), "user action required": a person must act,
+			// as "intervention" says.
+			terminal, lastTerminal = true, true
+		}
 		switch {
 		case string(w) == "owned" || string(w) == "managed" || string(w) == "controlled":
 			ownedBy = 1

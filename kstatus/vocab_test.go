@@ -68,6 +68,10 @@ func TestClassifyReason(t *testing.T) {
 		"IncompatibleVersion":             reasonTerminal,
 		"RetriesExhausted":                reasonTerminal,
 		"IncorrectVersionFormat":          reasonTerminal,
+		"ActionRequired":                  reasonTerminal, // a person must act
+		"UserActionRequired":              reasonTerminal,
+		"NoActionRequired":                reasonUnclear, // nothing to do
+		"ActionRequiredWaiting":           reasonTransient,
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
