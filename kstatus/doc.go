@@ -122,7 +122,12 @@
 //     A reason that says the object is paused or suspended (KubeSphere DevOps'
 //     PipelineRun, Ready Unknown, PAUSED, at an input step), on a kind no rule names
 //     whose spec asks for no pause, is Failed (reason Paused), as a state Paused the
-//     spec did not ask for is (PAUSED.md).
+//     spec did not ask for is (PAUSED.md). So, on a kind no rule names, is a state of
+//     status that says it waits for a person (a wait word, then User, Manual, Human,
+//     Person, Admin or Administrator: howl-cloud's RedisCluster, phase WaitingForUser,
+//     its supervised update held for an approval, beside Ready True), with or without a
+//     Ready condition: only a person ends the wait. Not an approval alone (auto-approval
+//     may give it) nor "operator".
 //  6. Otherwise the object is judged from what it publishes (inference, below).
 //
 // Rules 3 (for Stalled True), 5 and 6 read a condition's own observedGeneration too: a
@@ -715,7 +720,9 @@
 //	    JointInferenceService; or a boolean completed,
 //	    complete, finished or done, or one named for a stage's end (runnerCompleted,
 //	    reportCompleted: Gatling's, which a definition declaring them makes a kind that
-//	    finishes), true once the run ended, every one the object has, or a boolean of
+//	    finishes; not a stage of setting up, bootstrap, init, setup, install or
+//	    provisioning: howl-cloud's RedisCluster, bootstrapCompleted, serves once
+//	    bootstrapped), true once the run ended, every one the object has, or a boolean of
 //	    the run's outcome, succeeded, success or successful (etcd-operator's EtcdBackup
 //	    and EtcdRestore): true is a run that ended well, false beside a text of why
 //	    (status.reason, Reason, message, error or errorMessage) one that failed, Failed;

@@ -463,6 +463,11 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	// A state that waits for a person (WaitingForUser): only a person ends the wait.
+	if best.status != FailedStatus && st.class == phaseProgressing && waitsForPerson(st.value) {
+		return personWait(st.v)
+	}
+
 	// A condition of a state not reached, beside status.ready true, the object's own
 	// summary of its state (kaniop's KanidmGroup: PosixInitialized False for POSIX
 	// attributes the spec does not ask for, and ready true): the operator weighed that

@@ -760,7 +760,7 @@ func completedFlag(status map[string]any) string {
 
 // completionFlag reports a status boolean named for a run or a stage of it ended: completed,
 // complete, finished or done, or a name ending in one of them as a word (runnerCompleted,
-// reportCompleted), not a last or previous one.
+// reportCompleted), not a last or previous one, nor a stage of setting up (setupStage).
 func completionFlag(k string) bool {
 	if indexOf(completionFlags[:], k) >= 0 {
 		return true
@@ -770,8 +770,20 @@ func completionFlag(k string) bool {
 	}
 	for _, w := range [...]string{"Completed", "Complete", "Finished", "Done"} {
 		if len(k) > len(w) && strings.HasSuffix(k, w) {
-			return true
+			return !setupStage(k[:len(k)-len(w)])
 		}
+	}
+	return false
+}
+
+// setupStage reports a stem that names setting the object up (bootstrap, init, setup,
+// install, provisioning): a stage done once before a service serves, so its end
+// (howl-cloud's RedisCluster, status.bootstrapCompleted) is no run's end.
+func setupStage(stem string) bool {
+	switch strings.ToLower(stem) {
+	case "bootstrap", "bootstrapping", "init", "initial", "initialization", "initialisation",
+		"setup", "install", "installation", "provision", "provisioning":
+		return true
 	}
 	return false
 }

@@ -68,6 +68,11 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	switch {
 	case st.class == phaseFailed:
 		return st.v, true
+	case st.class == phaseProgressing && waitsForPerson(st.value):
+		// A state that waits for a person (howl-cloud's RedisCluster: phase WaitingForUser,
+		// its supervised update held until someone approves it) beside the Ready True of
+		// what still serves: only a person ends the wait, as PAUSED.md has it.
+		return personWait(st.v), true
 	case st.class == phaseProgressing && changeUnderWay(st.value):
 		// A state naming a change under way (GreptimeDB's clusterPhase Updating)
 		// outranks a Ready True that the operator does not reset while it changes what
@@ -311,4 +316,15 @@ func containsWordFold(text, word string) bool {
 		}
 	}
 	return false
+}
+
+// personWait is v, a state that waits for a person (waitsForPerson), as Failed: a wait only
+// a person can end (PAUSED.md).
+func personWait(v verdict) verdict {
+	v.status = FailedStatus
+	if v.reason == "" {
+		v.reason = "WaitingForPerson"
+	}
+	v.message += ": only a person can end this wait"
+	return v
 }

@@ -962,3 +962,24 @@ var abnormalParticiples = map[string]bool{
 	"violated": true, "disconnected": true, "saturated": true, "halted": true,
 	"unregistered": true, "limited": true,
 }
+
+// personWords name who a wait is for when only a person can end it.
+var personWords = map[string]bool{"user": true, "manual": true, "human": true, "person": true, "admin": true, "administrator": true}
+
+// waitsForPerson reports a state value that says it waits for a person ("WaitingForUser",
+// "Waiting for user action", "AwaitingManualApproval"): a wait word, then a word of
+// personWords. Not an approval alone (Strimzi's KafkaRebalance awaits one that auto-approval
+// may give), nor "operator", the software's name as often as a person's.
+func waitsForPerson(value string) bool {
+	it := wordIter{s: value}
+	waiting := false
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch {
+		case string(w) == "waiting" || string(w) == "awaiting" || string(w) == "wait" || string(w) == "waits":
+			waiting = true
+		case waiting && personWords[string(w)]:
+			return true
+		}
+	}
+	return false
+}

@@ -419,3 +419,21 @@ func TestStateFieldsSkipNumbers(t *testing.T) {
 	slices.Sort(got)
 	assert.Equal(t, []string{"PreRun", "Running"}, got)
 }
+
+func TestWaitsForPerson(t *testing.T) {
+	for value, want := range map[string]bool{
+		"WaitingForUser":          true,
+		"Waiting for user action": true,
+		"AwaitingManualApproval":  true,
+		"WAITING_FOR_ADMIN":       true,
+		"AwaitingApproval":        false, // auto-approval may give it
+		"WaitingForOperator":      false, // the software as often as a person
+		"UserWaiting":             false, // no wait before the person
+		"Running":                 false,
+		"WaitingForDependencies":  false,
+	} {
+		if got := waitsForPerson(value); got != want {
+			t.Errorf("waitsForPerson(%q) = %v, want %v", value, got, want)
+		}
+	}
+}
