@@ -2726,8 +2726,17 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 }
 
 // errorNamed reports a field named for an error of what the controller does now
-// (reconciliationError, validationError), not a last or previous one.
+// (reconciliationError, validationError), not a last or previous one, or for the error's
+// text (errorStatus, errorDetail).
 func errorNamed(k string) bool {
+	if rest, ok := strings.CutPrefix(k, "error"); ok {
+		// The error's text under a name that says what of it is kept (route-monitor-
+		// operator's errorStatus, errorDetail): the error itself.
+		switch rest {
+		case "Status", "Detail", "Details", "Text", "Description", "Info", "String":
+			return true
+		}
+	}
 	return hasWordSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
 		!strings.HasPrefix(k, "previous")
 }

@@ -1004,8 +1004,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout142", 17},
 	// Written blind in 35 minutes beside heldout140-143 (18 cases, 9 kinds of 3 operators:
 	// Google's prometheus-engine, OpenShift's route-monitor-operator, an NSQ operator):
-	// measured first at 15 of 18 (83.3%, 3 reading Current early).
-	{"../testdata/kstatus/heldout143", 15},
+	// measured first at 15 of 18 (83.3%, 3 reading Current early). 17 once a field named
+	// error then what of it is kept (errorStatus) is an error field.
+	{"../testdata/kstatus/heldout143", 17},
 	// Written blind in 35 minutes beside heldout136-139 (14 cases, 5 kinds of 2 release and
 	// pipeline operators: Alauda's captain, Rancher's pipelines; the writer found no third in
 	// time): measured first at 14 of 14 (100%, none reading Current early).
