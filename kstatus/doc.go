@@ -391,8 +391,9 @@
 //	      beside pool_status Online; and Created on a kind that stands for a record made in
 //	      another system, by its last word — User, Token, Snapshot, Key, Account, Role,
 //	      Grant, Bucket, Topic, Schema, Credential, Permission, Record, Entry, Tag, Team,
-//	      Member, Webhook, Alias, Password — is the state reached: kubemox's
-//	      VirtualMachineSnapshot, OpenSearch's OpensearchUser CREATED), the activities that end by
+//	      Member, Webhook, Alias, Password, Volume, Disk — is the state reached: kubemox's
+//	      VirtualMachineSnapshot, OpenSearch's OpensearchUser CREATED, the Azure Disk CSI
+//	      driver v2's AzVolume Created), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,

@@ -1923,6 +1923,9 @@ var recordNouns = map[string]bool{
 	"Credential": true, "Credentials": true, "Permission": true, "Record": true,
 	"Entry": true, "Tag": true, "Team": true, "Member": true,
 	"Webhook": true, "Alias": true, "Password": true,
+	// A volume or a disk made in a storage system (the Azure Disk CSI driver v2's AzVolume,
+	// state Created once the cloud disk exists).
+	"Volume": true, "Disk": true,
 }
 
 // recordNoun reports a kind noun (kindNoun) of recordNouns.
