@@ -600,6 +600,9 @@
 //	    reads an absent statusReplicasPath: the controller keeps the scale's status and
 //	    dropped a 0 (coil's Egress: status.selector set, status.replicas omitted, 2 asked).
 //	    Without the selector an absent count is not read: it may be one never written.
+//	    Nor are the replicas short when the spec asks for a stop, at its top
+//	    (rpaas-operator's spec.shutdown) or beside the replicas asked (kf's App,
+//	    spec.instances.stopped beside spec.instances.replicas).
 //	    So is an entry of a list of status short by its own counts (a total, all or
 //	    desired against ready or available: PDOK's podSummary[0], available 1 of total 2).
 //	    So is a boolean named for work in progress (a name ending in InProgress:

@@ -172,6 +172,11 @@ func TestScaleShort(t *testing.T) {
 		{"status count absent, nothing asked", withSelector, selected(obj(int64(0), nil), "app=x"), false},
 		// A stop asked (rpaas-operator's spec.shutdown) wants none, whatever spec.size says.
 		{"stop asked", info, stopped(obj(int64(3), int64(1))), false},
+		// Beside the replicas asked (kf's App: spec.instances.stopped beside
+		// spec.instances.replicas).
+		{"stop asked beside the replicas", &KindInfo{ScaleSpecReplicas: ".spec.app.size", ScaleStatusReplicas: ".status.members.ready"},
+			map[string]any{"spec": map[string]any{"app": map[string]any{"size": int64(3), "stopped": true}},
+				"status": map[string]any{"members": map[string]any{"ready": int64(1)}}}, false},
 		{"not a number", info, obj("three", int64(1)), false},
 		{"no scale subresource", &KindInfo{}, obj(int64(3), int64(1)), false},
 		{"not a plain path", &KindInfo{ScaleSpecReplicas: ".spec.size", ScaleStatusReplicas: ".status.members[0]"}, obj(int64(3), int64(1)), false},

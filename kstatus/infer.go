@@ -1295,9 +1295,10 @@ func scaleShort(info *KindInfo, m map[string]any) (specPath, statusPath string, 
 	if !okWant || !okHave || have >= want {
 		return "", "", 0, 0, false
 	}
-	if stopAsked(m) != "" {
+	if stopAsked(m) != "" || stopBeside(m, info.ScaleSpecReplicas) {
 		// The spec asks for a stop (rpaas-operator's spec.shutdown true beside
-		// spec.replicas 2): none are wanted now, whatever the count asked for later.
+		// spec.replicas 2; kf's App, spec.instances.stopped beside
+		// spec.instances.replicas): none are wanted now, whatever the count asked for.
 		return "", "", 0, 0, false
 	}
 	if status, _ := m["status"].(map[string]any); status != nil {
@@ -1455,4 +1456,20 @@ func begunNotEnded(conds []any) (start, end string) {
 		}
 	}
 	return "", ""
+}
+
+// stopBeside reports a boolean that says to stop (stopBool) in the object that holds the
+// field at path (".spec.instances.replicas": spec.instances), below spec itself.
+func stopBeside(m map[string]any, path string) bool {
+	i := strings.LastIndexByte(path, '.')
+	if i <= len(".spec") {
+		return false
+	}
+	obj, _ := fieldAt(m, path[:i]).(map[string]any)
+	for k, v := range obj {
+		if b, ok := v.(bool); ok && stopBool(k, b) {
+			return true
+		}
+	}
+	return false
 }

@@ -2149,6 +2149,18 @@ func cancelWord(value string) bool {
 	return false
 }
 
+// stopBool reports a boolean field k of spec whose value b says to stop (stop, stopped,
+// halt, halted or shutdown true) or not to run (started, running or active false).
+func stopBool(k string, b bool) bool {
+	switch k {
+	case "stop", "stopped", "halt", "halted", "shutdown":
+		return b
+	case "started", "running", "active":
+		return !b
+	}
+	return false
+}
+
 // stopAsked returns the spec field that asks for the object to be stopped, or "": a string
 // field named state or action, or whose name ends in State or Action (engineState,
 // desiredState, runAction), whose value is Stop, Stopped, Abort, Aborted, Cancel, Cancelled,
@@ -2164,15 +2176,8 @@ func stopAsked(m map[string]any) string {
 			continue
 		}
 		if b, ok := v.(bool); ok {
-			switch k {
-			case "stop", "stopped", "halt", "halted", "shutdown":
-				if b {
-					found = k
-				}
-			case "started", "running", "active":
-				if !b {
-					found = k
-				}
+			if stopBool(k, b) {
+				found = k
 			}
 			continue
 		}
