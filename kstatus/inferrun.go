@@ -939,7 +939,29 @@ func (rf *runFacts) finishesBy() string {
 	if runKindName(rf.kind, spec) {
 		return "a kind named for a run (" + rf.kind + ")"
 	}
+	if definitionNoun(rf.kind) && !schedulesRuns(rf.kind, spec) {
+		// Build, Task or Test names a run's definition as often as a run; but a
+		// definition publishes no run begun, so one whose own conditions say a run began
+		// or was set up (eirini's Task: Initialized, then Started, True) is the run.
+		begun := "" // the last such condition True: the furthest step
+		for _, e := range rf.conds {
+			c, _ := e.(map[string]any)
+			t, _ := c["type"].(string)
+			if c["status"] == "True" && (classifyCondition(t) == condStarted || classifyCondition(t) == condRunning || t == "Initialized") {
+				begun = t
+			}
+		}
+		if begun != "" {
+			return "a kind named for a run (" + rf.kind + ") whose " + begun + " is True"
+		}
+	}
 	return ""
+}
+
+// definitionNoun reports a kind whose last word is Build, Task or Test: a run's definition
+// as often as a run (Tekton's Task, a template of TaskRuns).
+func definitionNoun(kind string) bool {
+	return strings.HasSuffix(kind, "Build") || strings.HasSuffix(kind, "Task") || strings.HasSuffix(kind, "Test")
 }
 
 // ownOutcome reports a condition type that names the outcome of the object itself: the
