@@ -1880,7 +1880,7 @@ func unreachableInConditions(status map[string]any) bool {
 }
 
 // unreachable reports a message that says a server could not be reached: the connection
-// refused or reset, no route to the host, a name that did not resolve.
+// refused or reset, no route to the host, a name that did not resolve, "unreachable".
 func unreachable(msg string) bool {
 	for _, s := range [...]string{"connection refused", "connection reset", "no route to host", "no such host"} {
 		if strings.Contains(msg, s) {
@@ -1888,8 +1888,12 @@ func unreachable(msg string) bool {
 		}
 	}
 	// Or says in words that it could not connect (vSphere CSI's CNS operator: "Unable to
-	// connect to VC for volume registration").
+	// connect to VC for volume registration"), or that the server is unreachable (Nephio's
+	// Token: "gitea server unreachable"; the kernel's "network is unreachable").
 	lower := strings.ToLower(msg)
+	if strings.Contains(lower, "unreachable") {
+		return true
+	}
 	if i := strings.Index(lower, " to connect"); i > 0 {
 		for _, w := range [...]string{"unable", "failed", "fails"} {
 			if strings.HasSuffix(lower[:i], w) {

@@ -1015,8 +1015,9 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout144", 13},
 	// Written blind in 35 minutes beside heldout144-146 (18 cases, 7 kinds of 3 edge and
 	// telecom operators: EdgeNet, Nephio's focom-operator and controllers, clabernetes):
-	// measured first at 16 of 18 (88.9%, 1 reading Current early).
-	{"../testdata/kstatus/heldout147", 16},
+	// measured first at 16 of 18 (88.9%, 1 reading Current early). 17 once "unreachable"
+	// says a server could not be reached.
+	{"../testdata/kstatus/heldout147", 17},
 	// Written blind in 35 minutes beside heldout144-147 (11 cases, 3 kinds of 1 operator,
 	// Alibaba's et-operator; the writer found no second in time): measured first at 10 of 11
 	// (90.9%, none reading Current early).
