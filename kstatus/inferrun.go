@@ -2926,6 +2926,9 @@ func errorVerdict(key, path, msg string) verdict {
 // counts of the parts scanStates read in its walk, and facts what it saw of status' fields
 // (nil, or not seen: judgeCounts walks status itself).
 func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, tr *trace) verdict {
+	if len(status) == 0 {
+		return verdict{} // (no status: no count, error or flag to read)
+	}
 	var own countFacts
 	if facts == nil || !facts.seen {
 		for k, v := range status {
