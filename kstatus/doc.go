@@ -614,7 +614,10 @@
 //	    readyReplicas or
 //	    availableReplicas short of status.desiredReplicas (the number the controller
 //	    decided on: Zalando's stackset-controller scales a Stack no traffic reaches to 0
-//	    whatever spec.replicas says), else spec.replicas, else status.replicas, numberReady short
+//	    whatever spec.replicas says), else spec.replicas (or, without it, spec.instances or
+//	    spec.size), else status.replicas; status.replicas short of that number asked for in
+//	    spec, where status has neither readyReplicas nor availableReplicas (eirini's LRP:
+//	    replicas 1 of spec.instances 3 after a scale); numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
 //	    its name: currentStandingByReadyDesired "3/6") is InProgress. A readyReplicas left
 //	    out beside availableReplicas is taken as that many (available replicas are ready

@@ -3297,6 +3297,22 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 				}
 			}
 		}
+		// A status whose only count is replicas, below those asked for (eirini's LRP:
+		// status.replicas 1 after a scale to spec.instances 3, copied from its StatefulSet's
+		// ready replicas): the replicas are not all there yet.
+		if _, ready := status["readyReplicas"]; !ready {
+			if _, avail := status["availableReplicas"]; !avail {
+				if have, ok := toInt(status["replicas"]); ok {
+					if want, ok := desiredReplicas(spec, status); ok && have < want {
+						if tr != nil {
+							tr.note("status.replicas", have)
+						}
+						return verdict{status: InProgressStatus, reason: "LessReplicas",
+							message: "replicas: " + strconv.FormatInt(have, 10) + "/" + strconv.FormatInt(want, 10), by: "infer:counts"}, true
+					}
+				}
+			}
+		}
 		// A Deployment-shaped status (updatedReplicas), read only where there is one:
 		_, updated := status["updatedReplicas"]
 		if updated {
@@ -3364,7 +3380,15 @@ func desiredReplicas(spec, status map[string]any) (int64, bool) {
 	if want, ok := toInt(status["desiredReplicas"]); ok {
 		return want, true
 	}
-	return toInt(spec["replicas"])
+	if want, ok := toInt(spec["replicas"]); ok {
+		return want, true
+	}
+	// Asked for under another name, when spec has no replicas (Cloud Foundry's eirini
+	// LRP: spec.instances; etcd-operator-style clusters: spec.size).
+	if want, ok := toInt(spec["instances"]); ok {
+		return want, true
+	}
+	return toInt(spec["size"])
 }
 
 // countErrorKeys are the status fields judgeCounts reads as errors, in their order of
