@@ -487,7 +487,10 @@
 //	      values are read as
 //	      ever: a verdict Fail beside a stop asked is still Failed. The spec's stop words
 //	      are Stop, Stopped, Abort, Aborted, Cancel, Cancelled, Canceled, Halt and Halted;
-//	      the state's add Terminated.
+//	      the state's add Terminated. With no such state, a condition whose reason's last
+//	      word is one of the state's stop words says the stop was reached (Azure fleet's
+//	      ClusterStagedUpdateRun, spec.state Stop: Progressing False, UpdateRunStopped):
+//	      Current too, unless a failure is read.
 //	    - The outcome of a stop the spec did not ask for: a value one of whose words is
 //	      Cancelled or Canceled (a run canceled from outside: HCP Terraform's
 //	      status.run.status canceled), in a field of status or of an object in it (the

@@ -631,6 +631,26 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	// A stop the spec asks for (spec.state Stop), which a condition's reason says was reached
+	// (Azure fleet's ClusterStagedUpdateRun: Progressing False, UpdateRunStopped, "The
+	// update run has been stopped"): where the object is meant to be, run or not.
+	if best.status != FailedStatus && len(conds) > 0 {
+		if path := stopAsked(m); path != "" {
+			if c := stoppedReason(conds); c != nil {
+				if tr != nil {
+					tr.note(path, specAt(m, path))
+				}
+				t, _ := c["type"].(string)
+				r, _ := c["reason"].(string)
+				msg := t + " " + fmt.Sprint(c["status"]) + ", " + r
+				if text, _ := c["message"].(string); text != "" {
+					msg += ": " + text
+				}
+				return verdict{status: CurrentStatus, message: msg + ", as " + path + " asks", by: "infer:asked"}
+			}
+		}
+	}
+
 	// A run begun that has not ended, as two conditions of one stem say it: its start True
 	// and its end False (Harvester seeder's Inventory: bmcJobSubmitted True, bmcJobCompleted
 	// False, while its state is inventoryNodeReady; Kogito's KogitoBuild: Running True,
@@ -1472,4 +1492,22 @@ func stopBeside(m map[string]any, path string) bool {
 		}
 	}
 	return false
+}
+
+// stoppedReason returns the first condition whose reason's last word says it was stopped
+// (UpdateRunStopped, JobCancelled, Aborted), or nil.
+func stoppedReason(conds []any) map[string]any {
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		r, _ := c["reason"].(string)
+		if r == "" {
+			continue
+		}
+		it := wordIter{s: r}
+		switch string(it.last()) {
+		case "stopped", "aborted", "cancelled", "canceled", "halted", "terminated":
+			return c
+		}
+	}
+	return nil
 }
