@@ -755,8 +755,9 @@
 //	    MigMigration, HwameiStor's LocalVolumeMigrate, OceanBase's OBTenantOperation; not MigrationPolicy or MigrationPlan, and not
 //	    Build, Task or Test, which name a run's definition as often as a run, unless
 //	    the object's own conditions say a run was set up or began, Initialized, Created,
-//	    Scheduled, Submitted, Admitted, Started or Running True, which no definition
-//	    publishes: eirini's Task, Kogito's KogitoBuild), so an
+//	    Scheduled, Submitted, Admitted, Started or Running True, or its phase or state is
+//	    a run going on (Running), which no definition publishes: eirini's Task, Kogito's
+//	    KogitoBuild, Lagoon's LagoonTask), so an
 //	    unknown or empty state on it is InProgress until an outcome; unless it schedules
 //	    runs (a word Cron or Schedule in the kind, as CronJob or ScheduledBackup, or a
 //	    spec.schedule). An object whose spec asks for runs on a recurring schedule (a cron

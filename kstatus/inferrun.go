@@ -954,6 +954,13 @@ func (rf *runFacts) finishesBy() string {
 		if begun != "" {
 			return "a kind named for a run (" + rf.kind + ") whose " + begun + " is True"
 		}
+		// Or whose phase or state is a run going on (datarestor's Task, state Running;
+		// Lagoon's LagoonTask, phase Running).
+		for _, k := range [...]string{"phase", "state"} {
+			if v, _ := rf.status[k].(string); v != "" && phaseClassOf(v) == phaseRunning {
+				return "a kind named for a run (" + rf.kind + ") whose " + k + " is " + v
+			}
+		}
 	}
 	return ""
 }
