@@ -685,7 +685,8 @@
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
 //	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests; a boolean
-//	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused,
+//	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused
+//	    and VMware CNSI's strategy.suspend,
 //	    or two down in an object of at most four fields (Stackable's Superset:
 //	    spec.clusterConfig.clusterOperation.reconciliationPaused);
 //	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation or a label "true"

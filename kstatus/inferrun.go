@@ -1165,8 +1165,9 @@ func askedDown(k string, obj map[string]any, prefixes []string) string {
 			continue
 		}
 		for _, p := range prefixes {
-			// pause → reconciliationPaused; suspend → syncSuspended.
-			if len(k2) > len(p) && (strings.EqualFold(k2[:len(p)], p) || containsWord(k2, p)) {
+			// pause → reconciliationPaused; suspend → syncSuspended, or suspend itself
+			// (VMware CNSI's InspectionPolicy: spec.strategy.suspend).
+			if len(k2) >= len(p) && (strings.EqualFold(k2[:len(p)], p) || containsWord(k2, p)) {
 				found = k2
 			}
 		}
