@@ -822,7 +822,9 @@
 // words win: Waiting, Pending, Progressing, Reconciling, Creating, Provisioning,
 // Initializing, Updating, Dependency, Retrying, Requeue, Temporary, Transient, Throttled,
 // NotReady, Yet, InProgress, Starting, Deleting, Scaling, Upgrading — unless the reason
-// ends in a terminal word, which says what became of the wait (InitializingTimeout). A
+// ends in a terminal word, which says what became of the wait (InitializingTimeout); and
+// not an -ing word right after Error, Errors, Failed, Failure or Expired, which names the action
+// that failed (faros' ErrorCreatingChild, "error updating child ...: is invalid"). A
 // reason is terminal with one of Invalid, Forbidden, Unauthorized, Unauthenticated,
 // Denied, Misconfigured, Misconfiguration, Malformed, Unsupported, Fatal, Unrecoverable,
 // Unreconcilable (Couchbase's condition type),

@@ -398,6 +398,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	cannot := 0                                                    // 1 after "cannot", "can not" or "can't", 2 after "be"
 	afterCan := false                                              // the word before was "can"
 	action, afterNo := 0, false                                    // action: 1 after "action", 2 after "no action"; afterNo: the word before was "no"
+	errNow := false                                                // the word is one of errorWords (afterErr: the word before was)
 	constraint := false                                            // the text states a constraint the spec breaks
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
 	// free text "not ready: <an error>" is the error's.
@@ -422,6 +423,8 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			cannot = 0
 		}
 		afterCan = string(w) == "can"
+		afterErr := errNow
+		errNow = errorWords[string(w)]
 		afterAction := action
 		switch {
 		case string(w) == "action":
@@ -517,6 +520,9 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		case afterMax && limitWords[string(w)]:
 			// "after maximum attempts", "max retries (5) exceeded": a limit reached.
 			terminal, lastTerminal = true, true
+		case afterErr && strings.HasSuffix(string(w), "ing"):
+			// The action an error befell ("ErrorCreatingChild", "failed updating"): what
+			// failed, not work under way.
 		case transientWords[string(w)], identifier && afterNot && string(w) == "ready", afterIn && string(w) == "progress":
 			// "in progress" in free text says what "InProgress" says in one word.
 			// "NotReady" is one word of transientWords; "OperandNotReady" says it in two.

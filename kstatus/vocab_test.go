@@ -72,6 +72,8 @@ func TestClassifyReason(t *testing.T) {
 		"UserActionRequired":              reasonTerminal,
 		"NoActionRequired":                reasonUnclear, // nothing to do
 		"ActionRequiredWaiting":           reasonTransient,
+		"ErrorCreatingChild":              reasonUnclear, // the action that failed, not work under way
+		"CreatingChild":                   reasonTransient,
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
