@@ -185,8 +185,8 @@
 //	      (RolloutInProgress, UPDATE_IN_PROGRESS) is InProgress: the state holds while the
 //	      latest spec rolls out.
 //	    - A type whose last word is a past participle that befalls an object (Blocked,
-//	      Throttled, Locked, Evicted, Drifted, Violated, Disconnected, Limited:
-//	      RolloutBlocked, SyncThrottled), or Unhealthy (AppWrapper's, True while it resets
+//	      Throttled, Locked, Evicted, Drifted, Violated, Disconnected, Limited, Breached:
+//	      RolloutBlocked, SyncThrottled, grove's MinAvailableBreached), or Unhealthy (AppWrapper's, True while it resets
 //	      failed pods and retries), True says what
 //	      stops it, not whether that clears: Failed when its reason names an error a person
 //	      must fix (Quay's RolloutBlocked, ConfigInvalid), else left to the rest of

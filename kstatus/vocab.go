@@ -967,6 +967,8 @@ var abnormalParticiples = map[string]bool{
 	"detached": true, "isolated": true, "partitioned": true, "fenced": true,
 	"violated": true, "disconnected": true, "saturated": true, "halted": true,
 	"unregistered": true, "limited": true,
+	// A threshold broken (grove's MinAvailableBreached, an SLO breached): news when True.
+	"breached": true,
 }
 
 // personWords name who a wait is for when only a person can end it.
