@@ -833,7 +833,8 @@
 // (cluster-api-operator's IncorrectVersionFormat), Permanent, Exceeded, Rejected, CrashLoopBackOff, Crash, Timeout, Undefined, Lost, Refused
 // (but Connection Refused, a server not listening yet, is transient), Refusing, Immutable,
 // Incompatible, Conflicted or Conflicting (Gateway API's reason for a policy or route another
-// overrides; ConflictingMachineHealthCheckDetected), Collision (IngressClassCollision) or
+// overrides; ConflictingMachineHealthCheckDetected), Collision (IngressClassCollision),
+// Duplicate or Duplicated (zitadel-operator's DuplicateSingleton) or
 // Intervention ("User Intervention Required": a person must act), Action then Required
 // or Needed (terranetes' ActionRequired, UserActionRequired; not after No), Abort or Aborted (the
 // controller gave up: AbortProcessing), Owned or Own after Not (NotOwned), or with a subject

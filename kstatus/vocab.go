@@ -315,6 +315,9 @@ var terminalWords = map[string]bool{
 	// A name another object holds (AKS app-routing's IngressClassCollision: "IngressClass
 	// already exists and is not owned by this controller").
 	"collision": true,
+	// A second object where one is allowed (zitadel-operator's DuplicateSingleton, another
+	// DefaultDomainPolicy already managing the instance): a person must remove one.
+	"duplicate": true, "duplicated": true,
 	// Ranges or sets that overlap one another (Linkerd's EgressNetwork,
 	// EgressReasonNetworkOverlap; NATS's "subjects overlap with an existing stream"): a
 	// conflict in what the spec names.

@@ -74,6 +74,7 @@ func TestClassifyReason(t *testing.T) {
 		"ActionRequiredWaiting":           reasonTransient,
 		"ErrorCreatingChild":              reasonUnclear, // the action that failed, not work under way
 		"CreatingChild":                   reasonTransient,
+		"DuplicateSingleton":              reasonTerminal, // one object too many
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
