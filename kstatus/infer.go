@@ -635,8 +635,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// (Azure fleet's ClusterStagedUpdateRun: Progressing False, UpdateRunStopped, "The
 	// update run has been stopped"): where the object is meant to be, run or not.
 	if best.status != FailedStatus && len(conds) > 0 {
-		if path := stopAsked(m); path != "" {
-			if c := stoppedReason(conds); c != nil {
+		// (The conditions first: the stop asked is a walk of spec.)
+		if c := stoppedReason(conds); c != nil {
+			if path := stopAsked(m); path != "" {
 				if tr != nil {
 					tr.note(path, specAt(m, path))
 				}
@@ -1445,7 +1446,10 @@ func begunNotEnded(conds []any) (start, end string) {
 	for _, e := range conds {
 		c, _ := e.(map[string]any)
 		t, _ := c["type"].(string)
-		if c["status"] != "True" || t == "" {
+		if len(t) < len("Started") || t[len(t)-1] != 'd' && t[len(t)-1] != 'g' {
+			continue // (no start word ends otherwise: the common case, without a lookup)
+		}
+		if c["status"] != "True" {
 			continue
 		}
 		stem, begun := "", false
@@ -1500,8 +1504,8 @@ func stoppedReason(conds []any) map[string]any {
 	for _, e := range conds {
 		c, _ := e.(map[string]any)
 		r, _ := c["reason"].(string)
-		if r == "" {
-			continue
+		if len(r) < 2 || r[len(r)-1] != 'd' && r[len(r)-1] != 'D' {
+			continue // (every stop word ends in d: most reasons are passed over here)
 		}
 		it := wordIter{s: r}
 		switch string(it.last()) {
