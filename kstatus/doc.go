@@ -316,8 +316,11 @@
 //	      otherwise never Current: InProgress, unless the condition's type says more.
 //	    - Suspended or Paused True: see 6e.
 //	6b. The same conditions, and Ready, in each entry of status.parents (Gateway API
-//	    routes), status.ancestors (policies), status.listeners (Gateways) and
-//	    status.components: an entry's Ready decides for it, else as in 6a. The worst entry
+//	    routes), status.ancestors (policies), status.listeners (Gateways),
+//	    status.components, and any other list of status whose entries hold conditions (not
+//	    a history or a record of what is not now: Datum's DNSRecordSet, recordSets[] with
+//	    Programmed False, Conflict, per name): an entry's Ready decides for it, else as
+//	    in 6a. The worst entry
 //	    gives the verdict; its message names the entry (by its name or its parentRef's or
 //	    ancestorRef's).
 //	6c. Phases and states: every string field of status named phase, state, status, stage,
@@ -837,7 +840,9 @@
 // Duplicate or Duplicated (zitadel-operator's DuplicateSingleton) or
 // Intervention ("User Intervention Required": a person must act), Action then Required
 // or Needed (terranetes' ActionRequired, UserActionRequired; not after No), Abort or Aborted (the
-// controller gave up: AbortProcessing), Owned or Own after Not (NotOwned), or with a subject
+// controller gave up: AbortProcessing), Owned, Own or Owner after Not (NotOwned, NotOwner),
+// owned, managed, controlled or claimed by another ("DNSZone claimed by another resource"),
+// another … owns or holds ("Another DNSRecordSet owns this record"), or with a subject
 // (Config, Configuration, Validation, Spec, Init, Initialization, Authentication,
 // Authorization, Auth, Permission, Credentials, Schema, Syntax, Parse, Certificate, Cert,
 // License) and Error, Failed, Failure or Expired together (ConfigError, ValidationFailed,

@@ -350,6 +350,26 @@ var inferConditions = [...]string{"Succeeded", "Available", "Accepted", "Program
 // API routes' parents, policies' ancestors, Gateways' listeners, and operators' components.
 var nestedLists = [...]string{"parents", "ancestors", "listeners", "components"}
 
+// entryLists are the lists of status whose entries' conditions 6b reads: nestedLists,
+// and any other list the scan met (facts.lists) that is not a record of the past or of
+// what is not now (notNow, isHistory): entries with conditions of their own, per part
+// (Datum's DNSRecordSet: recordSets[].conditions, Programmed False NotOwner for a name
+// another set owns). A list whose entries have no conditions costs one lookup.
+func entryLists(facts *countFacts) (names [len(countFacts{}.lists)]string, n int) {
+	if facts.nLists == len(facts.lists) {
+		// More lists than the scan keeps: the named ones only.
+		n = copy(names[:], nestedLists[:])
+		return names, n
+	}
+	for _, k := range facts.lists[:facts.nLists] {
+		if indexOf(nestedLists[:], k) >= 0 || !notNow(k) && !isHistory(k) {
+			names[n] = k
+			n++
+		}
+	}
+	return names, n
+}
+
 // infer is rule 6: it judges an object no rule decided from what it publishes. See the
 // package documentation for the steps.
 func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, gen int64, hasGen bool, opts *Options, tr *trace) verdict {
@@ -396,10 +416,8 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// 6b: conditions of each parent, ancestor, listener or component: only those the scan
 	// met are looked up.
 	var nv verdict
-	for _, name := range nestedLists {
-		if !facts.hasList(name) {
-			continue
-		}
+	lists, nl := entryLists(&facts)
+	for _, name := range lists[:nl] {
 		list, _ := status[name].([]any)
 		for i, e := range list {
 			m, _ := e.(map[string]any)

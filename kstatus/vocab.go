@@ -394,7 +394,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	}
 	terminal, subject, errWord, transient, lastTerminal, not, max, in, already, conn := false, false, false, false, false, false, false, false, false, false
 	must, please, limit, re, than := 0, false, false, false, false // must: 1 after "must", 2 after "must be" or "must not"
-	var check, lacking, keyAt, several wordsSince                  // "check"; "no" or "missing"; "key"; "multiple" or "more than one"
+	var check, lacking, keyAt, several, another wordsSince         // "check"; "no" or "missing"; "key"; "multiple" or "more than one"; "another"
 	instruction := false                                           // the text tells a person what to do
 	ownedBy := 0                                                   // 1 after "owned", "managed" or "controlled", 2 after "by", 3 at the word after it
 	article := false                                               // the word before was "a" or "an"
@@ -446,7 +446,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			terminal, lastTerminal = true, true
 		}
 		switch {
-		case string(w) == "owned" || string(w) == "managed" || string(w) == "controlled":
+		case string(w) == "owned" || string(w) == "managed" || string(w) == "controlled" || string(w) == "claimed":
 			ownedBy = 1
 		case ownedBy == 1 && string(w) == "by":
 			ownedBy = 2
@@ -454,6 +454,12 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			ownedBy = 3 // the word after "by" (or after "by a"): read below, then reset
 		default:
 			ownedBy = 0
+		}
+		// "Another DNSRecordSet owns this record" (Datum's NotOwner): the name is another
+		// object's, as "owned by another" says.
+		another.next(!identifier && string(w) == "another", 4)
+		if another > 1 && (string(w) == "owns" || string(w) == "holds") {
+			terminal = true
 		}
 		limit = limitWords[string(w)]
 		not = string(w) == "not" || string(w) == "longer" // "no longer" negates as "not" does
@@ -535,7 +541,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			// the controller would write is someone else's (as NotOwned).
 			terminal, lastTerminal = true, true
 		case terminalSet[string(w)], afterNot && string(w) == "supported",
-			afterNot && (string(w) == "owned" || string(w) == "own"),
+			afterNot && (string(w) == "owned" || string(w) == "own" || string(w) == "owner"),
 			!identifier && afterNot && (string(w) == "permitted" || string(w) == "allowed" || string(w) == "allow" || string(w) == "permit"),
 			afterAlready && (string(w) == "exist" || string(w) == "exists"):
 			// "not supported" and "no longer supported" say Unsupported in words, "not
