@@ -639,7 +639,9 @@
 //	    updatedReplicas or a readyReplicas is old replicas still being removed: InProgress,
 //	    reason ExtraPods (Gardener's MachineDeployment draining its surge machine's
 //	    predecessor; STACKIT's yawol LoadBalancer, 4 replicas of 2 while a new machine set
-//	    comes up). A version
+//	    comes up); not when every one of them is ready and no updatedReplicas is given,
+//	    a number spec multiplies by design (Liquid Metal's MicrovmDeployment: spec.replicas
+//	    per host, 4 ready of 2 on 2 hosts). A version
 //	    status names as the one being moved to (target…, desired…: targetVersion,
 //	    target_version) that is not the one it names as running (current… or
 //	    observed… with the same ending: currentVersion, current_version; a leading v

@@ -3337,9 +3337,16 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 		// More replicas than spec asks for, beside a count of those updated or ready (a
 		// Deployment's; yawol's LoadBalancer while a new machine set comes up: replicas 4,
 		// readyReplicas 2, 2 asked for): old replicas still being removed after a rollout.
-		if _, ready := status["readyReplicas"]; updated || ready {
+		if rr, ready := status["readyReplicas"]; updated || ready {
 			desired, okD := desiredReplicas(spec, status)
-			if total, ok := toInt(status["replicas"]); ok && okD && total > desired {
+			total, ok := toInt(status["replicas"])
+			if r, isInt := toInt(rr); !updated && isInt && r == total {
+				// Every one of them ready, and no count of those updated: not old
+				// replicas going but more than spec's number by design (Liquid Metal's
+				// MicrovmDeployment: spec.replicas per host, 2 hosts, 4 ready).
+				ok = false
+			}
+			if ok && okD && total > desired {
 				if tr != nil {
 					tr.note("status.replicas", total)
 				}
