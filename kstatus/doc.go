@@ -401,7 +401,10 @@
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
-//	      words Warning, Warn and Yellow, a verdict not given yet (Awaited, Awaiting), a
+//	      words Warning, Warn and Yellow (but Warning on a kind whose states, as its
+//	      definition's enum lists them, have Ready and Warning both is Ready with a warning:
+//	      Current, the warning in the message; Kyma's APIRule and Telemetry), a verdict not
+//	      given yet (Awaited, Awaiting), a
 //	      move to another site under way (FailingOver, FailingBack, Relocating), In
 //	      Transit, Unknown in a field named for a result (a result not yet given:
 //	      MetalLB's ConfigurationState), and Inactive (not yet doing what the object is for: a service

@@ -413,6 +413,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// notes which lists status has (facts.lists).
 	var facts countFacts
 	st := scanStates(m, status, f.kind, &facts, tr)
+	if st.class == phaseProgressing && isWord(st.value, "warning") && !st.fromEntry {
+		// Warning as a state of its own beside Ready in the kind's states (Kyma's modules
+		// and gateways: Processing, Deleting, Ready, Error, Warning): the object works,
+		// with a warning, where a health Warning elsewhere is a state on its way.
+		if info := opts.kindInfo(apiVersion, f.kind); info != nil && warningBesideReady(info.PhaseValues) {
+			st.class = phaseUp
+			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (Ready with a warning, as the kind's states have it)" + warningText(status), by: "infer:phase"}
+		}
+	}
 	// 6b: conditions of each parent, ancestor, listener or component: only those the scan
 	// met are looked up.
 	var nv verdict
@@ -1532,4 +1541,26 @@ func stoppedReason(conds []any) map[string]any {
 		}
 	}
 	return nil
+}
+
+// warningBesideReady reports a kind's states (KindInfo.PhaseValues) that list Warning and
+// Ready both: Warning is then a Ready with something to say.
+func warningBesideReady(values []string) bool {
+	warning, ready := false, false
+	for _, v := range values {
+		warning = warning || isWord(v, "warning")
+		ready = ready || isWord(v, "ready")
+	}
+	return warning && ready
+}
+
+// warningText is ": " and the text status gives beside a Warning state (status.description,
+// else status.message), or "".
+func warningText(status map[string]any) string {
+	for _, k := range [...]string{"description", "message"} {
+		if s, _ := status[k].(string); s != "" {
+			return ": " + s
+		}
+	}
+	return ""
 }
