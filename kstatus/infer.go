@@ -1534,9 +1534,7 @@ func stoppedReason(conds []any) map[string]any {
 		if len(r) < 2 || r[len(r)-1] != 'd' && r[len(r)-1] != 'D' {
 			continue // (every stop word ends in d: most reasons are passed over here)
 		}
-		it := wordIter{s: r}
-		switch string(it.last()) {
-		case "stopped", "aborted", "cancelled", "canceled", "halted", "terminated":
+		if it := (wordIter{s: r}); stoppedWord(string(it.last())) {
 			return c
 		}
 	}

@@ -2056,10 +2056,19 @@ func willRedo(status map[string]any) bool {
 func stopWord(value string) bool {
 	it := wordIter{s: value}
 	for w, ok := it.next(); ok; w, ok = it.next() {
-		switch string(w) {
-		case "stopped", "aborted", "cancelled", "canceled", "halted", "terminated":
+		if stoppedWord(string(w)) {
 			return true
 		}
+	}
+	return false
+}
+
+// stoppedWord reports a word (lower case) that says something was stopped: stopped,
+// aborted, cancelled, canceled, halted or terminated.
+func stoppedWord(w string) bool {
+	switch w {
+	case "stopped", "aborted", "cancelled", "canceled", "halted", "terminated":
+		return true
 	}
 	return false
 }
