@@ -2832,12 +2832,6 @@ func classifyStatusKey(k string) statusKey {
 	return c
 }
 
-// hasList reports whether see met a list named k (or met more lists than it keeps, when
-// it cannot tell).
-func (c *countFacts) hasList(k string) bool {
-	return c.nLists == len(c.lists) || indexOf(c.lists[:c.nLists], k) >= 0
-}
-
 // see takes in the field k of status, whose value is v.
 func (c *countFacts) see(k string, v any) {
 	c.seen = true
