@@ -286,7 +286,10 @@
 //	      message names an error ("cannot", "failed", "invalid": Bitwarden's FailedSync
 //	      False, "... cannot both be enabled"), or whose reason names an error and message
 //	      one a person must fix (Databend's Error False, TenantStorageError, "Invalid
-//	      storage configuration"), records the error the other way round: never
+//	      storage configuration"; or any reason that names no success, beside such a
+//	      message: falcon-operator's Failed False, RequirementsNotMet, "... must not be
+//	      installed in a namespace with other workloads running. Please change the
+//	      namespace"), records the error the other way round: never
 //	      Current; Failed when its reason or message says a person must act, as for
 //	      Unknown. Such a type False with a message of success, or none, or one that
 //	      denies an error ("No warning or error messages observed", the Node Tuning

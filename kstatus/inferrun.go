@@ -183,7 +183,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// InProgress.
 				rc.failure = reportedError(c, t, " condition is Unknown: ")
 			case class == condFailure && c.status == "False" && rc.failure.status == "" &&
-				(failureText(c.message) || namesFailureWord(c.reason) && classifyMessage(c.message) == reasonTerminal):
+				(failureText(c.message) || (namesFailureWord(c.reason) || c.reason != "" && !succeededReason(c.reason)) && classifyMessage(c.message) == reasonTerminal):
 				// A condition named for an error, False, whose message names one
 				// (Bitwarden's FailedSync False, ReconciliationFailed: "Invalid ... cannot
 				// both be enabled"), or whose reason names an error and message one a person
@@ -3851,6 +3851,19 @@ func reasonInProgress(reason string) bool {
 			return true
 		}
 		in = string(w) == "in"
+	}
+	return false
+}
+
+// succeededReason reports a reason that says something went well (InstallSucceeded,
+// Success, Completed, NoErrors): a condition named for a failure, False with it, reports none.
+func succeededReason(r string) bool {
+	it := wordIter{s: r}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "succeeded", "success", "successful", "completed", "complete", "ok", "no", "none", "healthy", "ready":
+			return true
+		}
 	}
 	return false
 }

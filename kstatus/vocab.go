@@ -327,6 +327,12 @@ var terminalWords = map[string]bool{
 	"immutable": true, "incompatible": true,
 }
 
+// pleaseVerbs follow "please" in a request to change the spec ("Please set
+// Wireguard.Spec.Address", falcon-operator's "Please change the namespace in the CR
+// configuration"): a person must act. Not "please wait".
+var pleaseVerbs = map[string]bool{"set": true, "specify": true, "provide": true, "change": true, "fix": true,
+	"correct": true, "update": true, "remove": true, "delete": true, "use": true, "choose": true, "rename": true}
+
 // limitWords follow max or maximum in a text that says a limit of tries was reached.
 var limitWords = map[string]bool{"attempts": true, "retries": true, "restarts": true, "tries": true}
 
@@ -475,7 +481,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 		}
 		if afterMust == 2 && must == 0 && !requiredState(w) || afterMust == 1 && constraintVerbs[string(w)] ||
 			afterCannot == 2 && cannotBeWords[string(w)] ||
-			afterPlease && (string(w) == "set" || string(w) == "specify" || string(w) == "provide") {
+			afterPlease && pleaseVerbs[string(w)] {
 			// A constraint the spec breaks ("TTL must be 1 when proxied", "MaxReplicas must
 			// not be smaller than MinReplicas", "must be set"), or a request to change it
 			// ("Please set Wireguard.Spec.Address"): a person must act. Not a state the

@@ -78,6 +78,8 @@ func TestClassifyReason(t *testing.T) {
 	})
 	// Messages: the narrower set, so a network error's words do not read as terminal.
 	checkWords(t, "classifyMessage", classifyMessage, map[string]reasonKind{
+		"Please change the namespace in the CR configuration.":                                 reasonTerminal,
+		"Please wait for the installer":                                                        reasonTransient,
 		"The user provisioning has failed: the MySQL user's password must not be empty":        reasonTerminal,
 		"There is an existing Service \"square\" that the Deployer does not own.":              reasonTerminal,
 		"ServiceNetwork shared-network is owned by another controller":                         reasonTerminal,
