@@ -759,7 +759,8 @@
 //	    KogitoRuntime), or one naming the object's own outcome: the
 //	    kind or its last word followed by Succeeded, Completed, Complete or Finished, as
 //	    Kaito's WorkspaceSucceeded on a Workspace), or its kind is named for a run: its last word
-//	    is Job, Run, Execution, Backup, Restore, Batch, Snapshot or Dump (OpenLibertyDump), or it is that word alone
+//	    is Job, Run, Execution, Backup, Restore, Batch, Snapshot, Dump (OpenLibertyDump) or
+//	    Training (odahu-flow's ModelTraining), or it is that word alone
 //	    (TaskRun, TestExecution, SGBackup, Infinispan's Backup, QuestDBSnapshot; a state
 //	    Active on such a kind is a run going on, as a Job's active pods), or it
 //	    is named for an operation that finishes: its last word, or the kind alone, is

@@ -990,9 +990,9 @@ func ownOutcome(t, kind string) bool {
 }
 
 // runNouns are the last words of kinds named for a run: a job, a run, an execution, a
-// backup, a restore or a batch each ends (…Job, TaskRun, TestExecution, SGBackup,
-// VeleroRestore, Infinispan's Batch of commands).
-var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore", "Batch", "Snapshot", "Dump"}
+// backup, a restore, a batch or a training each ends (…Job, TaskRun, TestExecution,
+// SGBackup, VeleroRestore, Infinispan's Batch of commands, odahu-flow's ModelTraining).
+var runNouns = [...]string{"Job", "Run", "Execution", "Backup", "Restore", "Batch", "Snapshot", "Dump", "Training"}
 
 // operationNouns are the last words of kinds named for an operation that finishes: a
 // migration moves something once and is over (Forklift's and vJailbreak's Migration, MTC's
