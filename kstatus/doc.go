@@ -547,7 +547,8 @@
 //	    userMessage, as HPE DataWorkflowServices' ResourceError, else its description
 //	    with its code; an object whose severity is Minor, Major, Warning or Info is an
 //	    error retried, InProgress), errors or problems (a list), any other field whose name
-//	    ends in Error (Hydra Maester's reconciliationError) or is error then Status,
+//	    ends in Error or Errors (Hydra Maester's reconciliationError, poolboy's
+//	    provider.validationErrors, a list) or is error then Status,
 //	    Detail, Details, Text, Description, Info or String (route-monitor-operator's
 //	    errorStatus, "invalid RawSlo: ..."), and the same fields in the
 //	    entries of a list of status (Gatekeeper's byPod[].errors) and one object down

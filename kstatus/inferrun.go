@@ -2763,7 +2763,7 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 	case []any:
 		// A list of the errors of a part of the work (config-sync's sync.errors,
 		// source.errors, rendering.errors): as a list of errors at the top.
-		if len(v) > 0 && k2 == "errors" && (c.downErr[0] == "" || k < c.downErr[0] || k == c.downErr[0] && k2 < c.downErr[1]) {
+		if len(v) > 0 && (k2 == "errors" || errorNamed(k2)) && (c.downErr[0] == "" || k < c.downErr[0] || k == c.downErr[0] && k2 < c.downErr[1]) {
 			c.downErr = [2]string{k, k2}
 		}
 	case bool:
@@ -2777,8 +2777,8 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 }
 
 // errorNamed reports a field named for an error of what the controller does now
-// (reconciliationError, validationError), not a last or previous one, or for the error's
-// text (errorStatus, errorDetail).
+// (reconciliationError, validationError, validationErrors), not a last or previous one, or
+// for the error's text (errorStatus, errorDetail).
 func errorNamed(k string) bool {
 	if rest, ok := strings.CutPrefix(k, "error"); ok {
 		// The error's text under a name that says what of it is kept (route-monitor-
@@ -2788,7 +2788,7 @@ func errorNamed(k string) bool {
 			return true
 		}
 	}
-	return hasWordSuffix(k, "Error") && !strings.HasPrefix(k, "last") &&
+	return (hasWordSuffix(k, "Error") || hasWordSuffix(k, "Errors")) && !strings.HasPrefix(k, "last") &&
 		!strings.HasPrefix(k, "previous")
 }
 
