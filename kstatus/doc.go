@@ -473,7 +473,7 @@
 //	      read as the entries of any list of status are; on a kind that schedules runs
 //	      (Cron or Schedule in its name, or a spec.schedule), a part's run queued
 //	      (Submitted, Scheduled, Queued, Pending, Created) is where it is meant to be.
-//	    - Suspended, Paused and Suspend: see 6e.
+//	    - Suspended, Paused, Suspend and Hibernated: see 6e.
 //	    - A stop the spec asks for: when a string field of spec named state or action, or
 //	      ending in State or Action (engineState, desiredState), is Stop, Stopped, Abort,
 //	      Cancel, Halt or Halted, or a boolean of spec says to stop (stop, stopped, halt or
@@ -693,7 +693,7 @@
 //	    what was removed read 0 of 1), unless something failed or work is under way.
 //	    Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
-//	    True, or a state Suspended, Paused or Suspend, is Current when the spec asks for
+//	    True, or a state Suspended, Paused, Suspend or Hibernated, is Current when the spec asks for
 //	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
 //	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests; a boolean

@@ -338,6 +338,9 @@ var phases = map[string]phaseKind{
 	"failing": phaseFailed,
 
 	"suspended": phaseSuspended, "paused": phaseSuspended, "suspend": phaseSuspended,
+	// Hibernated is a suspension by another name (SDSC's AmaltheaSession, spec.hibernated),
+	// as the conditions' vocabulary already has it.
+	"hibernated": phaseSuspended,
 }
 
 // inferConditions are the normal-true conditions rule 6 reads, at the top of status (after
