@@ -540,6 +540,8 @@
 //	      InProgress, unless it names a steady state (Idling, Sleeping, Hibernating,
 //	      Listening, Streaming, Monitoring, Watching, Working, Managing, Operating; the
 //	      -ing words listed above, such as Running or Serving, keep their own reading).
+//	      So is a capitalised value of an activity first and then what it acts on
+//	      (robolaunch's Submariner: CheckingResources), the activity not a steady one.
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),

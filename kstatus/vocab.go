@@ -115,11 +115,30 @@ func phaseClassOfValue(s string) phaseKind {
 }
 
 // activityClass reads a value of one word that names an activity (Remediating, Draining,
-// Compacting): work under way, which ends by itself. Not the -ing words that name a steady
-// state (steadyActivities), and not a value of several words, whose other words may say more.
+// Compacting), or an activity then what it acts on (CheckingResources): work under way,
+// which ends by itself. Not the -ing words that name a steady state (steadyActivities), and
+// not a value of several words ending in -ing, whose other words may say more.
 func activityClass(s, w string) phaseKind {
-	if len(w) < 7 || !hasSuffix(w, "ing") || steadyActivities[w] {
+	if len(w) < 7 || steadyActivities[w] {
 		return phaseUnknown
+	}
+	if !hasSuffix(w, "ing") {
+		// Or an activity and what it acts on, the activity first (robolaunch's Submariner:
+		// CheckingResources; ConfiguringEnvironment): the verb says the work is under way.
+		// (Capitalised, as states are written: a lower-case value of several words is as
+		// often a name, reporting_user_a.)
+		if s[0] < 'A' || s[0] > 'Z' {
+			return phaseUnknown
+		}
+		it := wordIter{s: s}
+		first, ok := it.next()
+		if !ok || len(first) < 7 || !hasSuffix(string(first), "ing") || steadyActivities[string(first)] || phases[string(first)] != phaseUnknown {
+			return phaseUnknown
+		}
+		if _, more := it.next(); !more {
+			return phaseUnknown
+		}
+		return phaseProgressing
 	}
 	it := wordIter{s: s}
 	n := 0

@@ -120,6 +120,8 @@ func TestPhaseClassOf(t *testing.T) {
 		"FailedValidation":       phaseFailed,
 		"PartiallyFailed":        phaseFailed,
 		"UnableToBootstrap":      phaseFailed,
+		"CheckingResources":      phaseProgressing, // an activity, then what it acts on
+		"reporting_user_a":       phaseUnknown,     // lower case: as often a name
 		"NotInjected":            phaseProgressing, // a participle negated: not reached
 		"PartiallyInjected":      phaseProgressing,
 		"Not Ready":              phaseProgressing,
