@@ -397,7 +397,9 @@
 //	      beside pool_status Online; and Created on a kind that stands for a record made in
 //	      another system, by its last word — User, Token, Snapshot, Key, Account, Role,
 //	      Grant, Bucket, Topic, Schema, Credential, Permission, Record, Entry, Tag, Team,
-//	      Member, Webhook, Alias, Password, Volume, Disk — is the state reached: kubemox's
+//	      Member, Webhook, Alias, Password, Volume, Disk — is the state reached, and so is
+//	      Created on a kind whose definition lists states with none reached past it
+//	      (jace-ys' sentry-operator: Created or Error): kubemox's
 //	      VirtualMachineSnapshot, OpenSearch's OpensearchUser CREATED, the Azure Disk CSI
 //	      driver v2's AzVolume Created), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
@@ -749,7 +751,8 @@
 //	    reportCompleted: Gatling's, which a definition declaring them makes a kind that
 //	    finishes; not a stage of setting up, bootstrap, init, setup, install or
 //	    provisioning: howl-cloud's RedisCluster, bootstrapCompleted, serves once
-//	    bootstrapped), true once the run ended, every one the object has, or a boolean of
+//	    bootstrapped; nor housekeeping by its last word, GC, Cleanup, Prune: a Cloudflare
+//	    operator's legacyCompanionGCDone), true once the run ended, every one the object has, or a boolean of
 //	    the run's outcome, succeeded, success or successful (etcd-operator's EtcdBackup
 //	    and EtcdRestore): true is a run that ended well, false beside a text of why
 //	    (status.reason, Reason, message, error or errorMessage) one that failed, Failed;

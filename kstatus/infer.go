@@ -20,7 +20,8 @@ type KindInfo struct {
 	// a kind that declares none has nothing to wait for, and is Current.
 	HasStatus bool
 	// PhaseValues are the values the schema allows for the kind's phase (the enum of
-	// status.phase, else status.state, else status.health.status), or nil when the schema
+	// status.phase, else status.state, else status.health.status, else status.status, else
+	// status.condition as a string: jace-ys' sentry-operator), or nil when the schema
 	// lists none. A list that includes a terminal success (Succeeded, Completed, Complete,
 	// Done, Finished) marks a kind that finishes, whose Running phase is InProgress.
 	PhaseValues []string
@@ -108,7 +109,7 @@ func KindInfoFromCRD(crd *unstructured.Unstructured, version string) (info *Kind
 		names, _ := spec["names"].(map[string]any)
 		kind, _ := names["kind"].(string)
 		info.Finishes, info.FinishesBy = schemaFinishes(status, property(root, "spec"), kindNoun(kind))
-		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}} {
+		for _, path := range [][]string{{"phase"}, {"state"}, {"health", "status"}, {"status"}, {"condition"}} {
 			s := status
 			for _, p := range path {
 				s = property(s, p)
@@ -423,6 +424,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		if info := opts.kindInfo(apiVersion, f.kind); info != nil && warningBesideReady(info.PhaseValues) {
 			st.class = phaseUp
 			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (Ready with a warning, as the kind's states have it)" + warningText(status), by: "infer:phase"}
+		}
+	}
+	if st.class == phaseProgressing && isWord(st.value, "created") && !st.fromEntry {
+		// Created, on a kind whose states (its definition's enum) name no state reached
+		// past it (jace-ys' sentry-operator: condition Created or Error): making the thing
+		// is all the object asks, as on a kind named for a record.
+		if info := opts.kindInfo(apiVersion, f.kind); info != nil && createdIsLast(info.PhaseValues) {
+			st.class = phaseUp
+			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (no state past it among the kind's states)", by: "infer:phase"}
 		}
 	}
 	// 6b: conditions of each parent, ancestor, listener or component: only those the scan
@@ -1564,4 +1574,21 @@ func warningText(status map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// createdIsLast reports a kind's states (KindInfo.PhaseValues) that list Created and no
+// other state reached, finished or running: Created is then where an object is meant to be.
+func createdIsLast(values []string) bool {
+	created := false
+	for _, v := range values {
+		if isWord(v, "created") {
+			created = true
+			continue
+		}
+		switch phaseClassOf(v) {
+		case phaseUp, phaseDone, phaseRunning:
+			return false
+		}
+	}
+	return created
 }

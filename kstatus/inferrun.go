@@ -777,12 +777,20 @@ func completionFlag(k string) bool {
 }
 
 // setupStage reports a stem that names setting the object up (bootstrap, init, setup,
-// install, provisioning): a stage done once before a service serves, so its end
-// (howl-cloud's RedisCluster, status.bootstrapCompleted) is no run's end.
+// install, provisioning) or housekeeping (…GC, …Cleanup, …Prune): a stage done once
+// beside what a service does, so its end (howl-cloud's RedisCluster,
+// status.bootstrapCompleted) is no run's end.
 func setupStage(stem string) bool {
 	switch strings.ToLower(stem) {
 	case "bootstrap", "bootstrapping", "init", "initial", "initialization", "initialisation",
 		"setup", "install", "installation", "provision", "provisioning":
+		return true
+	}
+	// Or housekeeping, by its last word (a Cloudflare operator's legacyCompanionGCDone: the
+	// garbage collection of records an older version left): done once, no run's end.
+	it := wordIter{s: stem}
+	switch string(it.last()) {
+	case "gc", "cleanup", "prune", "pruning":
 		return true
 	}
 	return false
