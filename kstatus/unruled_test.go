@@ -1093,8 +1093,19 @@ var heldOutSets = []struct {
 	{"../testdata/kstatus/heldout163", 15},
 	// Written blind in 35 minutes beside heldout161-163 (18 cases, 6 kinds of 2 SaaS
 	// operators: a Cloudflare operator (cloudflare.io), a Sentry operator): measured first at
-	// 11 of 18 (61.1%, none reading Current early).
-	{"../testdata/kstatus/heldout160", 11},
+	// 11 of 18 (61.1%, none reading Current early). 13 once Created is the last of the kind's
+	// states and a housekeeping flag (…GCDone) makes no kind one that finishes.
+	{"../testdata/kstatus/heldout160", 13},
+	// Written blind in 35 minutes beside heldout160-163 (18 cases, 6 kinds of 2 Ansible
+	// operators: AWX's awx-operator, Konveyor's operator (and tackle2-hub's Addon)):
+	// measured first at 13 of 18 (72.2%, 1 reading Current early), after the mechanisms
+	// tuned on heldout160 and heldout163.
+	{"../testdata/kstatus/heldout161", 13},
+	// Written blind in 35 minutes beside heldout160-163 (18 cases, 6 kinds of 3 streaming
+	// operators: VMware's streaming-runtimes, Apicurio's registry operators, Red Hat's
+	// cos-fleetshard): measured first at 16 of 18 (88.9%, none reading Current early), after
+	// the mechanisms tuned on heldout160 and heldout163.
+	{"../testdata/kstatus/heldout162", 16},
 	// Written blind in 35 minutes beside heldout156-159 (18 cases, 7 kinds of 3 storage
 	// operators: OpenStack's swift-operator, INSEE's s3-operator, WEKA's weka-operator):
 	// measured first at 15 of 18 (83.3%, 1 reading Current early).
