@@ -231,7 +231,9 @@
 //	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;
 //	      or Bad, Invalid or Illegal, named for what the object was given: the
 //	      Hierarchical Namespace Controller's BadConfiguration;
-//	      not Failure, which names a subject: FailureDomainsReady), True is Failed, with
+//	      not Failure, which names a subject: FailureDomainsReady; nor a type whose first
+//	      word is No, named for an absence and True when all is well: ofen's
+//	      NoImagePullFailed), True is Failed, with
 //	      its reason and message; but InProgress when its reason is transient, its
 //	      message starts with a transient word ("Waiting for ..."), or, the reason unclear,
 //	      the message says the work is in progress (Dash0's Degraded True, "reconciliation

@@ -766,6 +766,11 @@ func classifyConditionType(t string) condClass {
 			nf = copy(first[:], x)
 		}
 	}
+	if np > 0 && string(first[:nf]) == "no" {
+		// Named for the absence of something (ofen's NoImagePullFailed, True while no
+		// node failed to pull): True is the normal state, however the rest reads.
+		return condPositive
+	}
 	if terminalWords[string(last[:nl])] {
 		return condFailure // RetryLimitExceeded, AccessDenied, SpecInvalid
 	}

@@ -163,6 +163,7 @@ func TestClassifyCondition(t *testing.T) {
 		"Failed":                   condFailure,
 		"ReconcileError":           condFailure,
 		"ReplicaFailure":           condFailure,
+		"NoImagePullFailed":        condPositive, // named for an absence: True is normal
 		"Degraded":                 condFailure,
 		"Complete":                 condDone,
 		"EarlyStopped":             condDone,
