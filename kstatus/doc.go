@@ -696,7 +696,11 @@
 //	    (Substratus' Notebook: Serving False, Suspended, with spec.suspend). So
 //	    is a condition True whose type is the state a spec field named for a state asks
 //	    for (OpenShift's managementState Removed, and Removed True, while the counts of
-//	    what was removed read 0 of 1), unless something failed or work is under way.
+//	    what was removed read 0 of 1), unless something failed or work is under way; and
+//	    a condition False that a spec boolean turns off, Enabled beside spec.disable or
+//	    spec.disabled true, Running beside spec.stop or spec.stopped true, its reason
+//	    naming no error (IBM's WebSphereLibertyTrace and Open Liberty's OpenLibertyTrace:
+//	    Enabled False with spec.disable): Current, as asked.
 //	    Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused, Suspend or Hibernated, is Current when the spec asks for

@@ -607,6 +607,12 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			}
 			return verdict{status: CurrentStatus, message: t + " condition is True, as " + path + " asks", by: "infer:asked"}
 		}
+		if path, t := askedConditionFalse(m, conds); path != "" {
+			if tr != nil {
+				tr.note(path, true)
+			}
+			return verdict{status: CurrentStatus, message: t + " condition is False, as " + path + " asks", by: "infer:asked"}
+		}
 	}
 	if run.suspended.status != "" || st.class == phaseSuspended {
 		sv := run.suspended
@@ -1591,4 +1597,37 @@ func createdIsLast(values []string) bool {
 		}
 	}
 	return created
+}
+
+// offAsked pairs a boolean of spec that, true, turns something off with the condition type
+// that is then False: spec.disable and Enabled (IBM's WebSphereLibertyTrace), spec.stopped and
+// Running.
+var offAsked = [...][2]string{
+	{"disable", "Enabled"}, {"disabled", "Enabled"}, {"stop", "Running"}, {"stopped", "Running"},
+}
+
+// askedConditionFalse returns the spec field true that turns something off and the type of
+// the condition False that says it is off (offAsked), when that condition gives no reason
+// or a reason that names no error; "" when there is none.
+func askedConditionFalse(m map[string]any, conds []any) (path, condType string) {
+	spec, _ := m["spec"].(map[string]any)
+	if len(spec) == 0 {
+		return "", ""
+	}
+	for _, pair := range offAsked {
+		if b, _ := spec[pair[0]].(bool); !b {
+			continue
+		}
+		for _, e := range conds {
+			c, _ := e.(map[string]any)
+			if t, _ := c["type"].(string); t != pair[1] || c["status"] != "False" {
+				continue
+			}
+			if r, _ := c["reason"].(string); r != "" && (namesFailureWord(r) || classifyReason(r) == reasonTerminal) {
+				continue
+			}
+			return "spec." + pair[0], pair[1]
+		}
+	}
+	return "", ""
 }
