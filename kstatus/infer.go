@@ -1610,6 +1610,9 @@ var offAsked = [...][2]string{
 // the condition False that says it is off (offAsked), when that condition gives no reason
 // or a reason that names no error; "" when there is none.
 func askedConditionFalse(m map[string]any, conds []any) (path, condType string) {
+	if len(conds) == 0 {
+		return "", "" // (the common case, without a look at spec)
+	}
 	spec, _ := m["spec"].(map[string]any)
 	if len(spec) == 0 {
 		return "", ""
