@@ -630,6 +630,11 @@
 //	    zero (the generation that needs it), at the top of status or one object down: work
 //	    the controller has yet to do, reason Needs… (synapse-operator's needsReconcile,
 //	    set when a bridge is attached; FoundationDB's generations.needsBackupStart).
+//	    So is a number at the top of status named for the generation the controller
+//	    applied (an optional last, then Applied, Reconciled, Observed, Synced, Processed,
+//	    Handled, Completed, Built or Deployed, then Gen or Generation: Hedgehog's
+//	    lastAppliedGen, galleybytes' lastCompletedGeneration) below metadata.generation:
+//	    reason LatestGenerationNotApplied, as an observedGeneration behind it is.
 //	    readyReplicas or
 //	    availableReplicas short of status.desiredReplicas (the number the controller
 //	    decided on: Zalando's stackset-controller scales a Stack no traffic reaches to 0

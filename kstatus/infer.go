@@ -494,6 +494,16 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	if xv.status == "" && facts.genKey != "" && hasGen && facts.genVal < gen {
+		// A generation the controller says it applied, below the latest (Hedgehog's
+		// GatewayAgent: lastAppliedGen 4 of generation 5): as observedGeneration behind it,
+		// the latest spec is not acted on yet.
+		if tr != nil {
+			tr.note("status."+facts.genKey, facts.genVal)
+		}
+		xv = verdict{status: InProgressStatus, reason: "LatestGenerationNotApplied",
+			message: "status." + facts.genKey + " is " + strconv.FormatInt(facts.genVal, 10) + ", but metadata.generation is " + strconv.FormatInt(gen, 10), by: "infer:counts"}
+	}
 	run6 := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	best := verdict{}
 	rv, sv := run.verdict(&run6), st.verdict(&run6)

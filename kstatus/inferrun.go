@@ -2580,6 +2580,11 @@ type countFacts struct {
 	// isInvalid: das-schiff-network-operator's NetworkConfigRevision), valid false's other
 	// spelling.
 	invalidTrue string
+	// genKey and genVal are a field of status that names the generation the controller
+	// applied or reconciled (appliedGeneration: Hedgehog's lastAppliedGen, reconciledGeneration)
+	// and its value: below metadata.generation, the latest spec is not applied yet.
+	genKey string
+	genVal int64
 	// downNotReady is the first object one down whose ready or loaded is false
 	// (status.cache.loaded false, as KubeAI's Model writes it while its cache fills), and
 	// that field.
@@ -2814,6 +2819,7 @@ type statusKey struct {
 	reached, busy, needsTo bool   // reachedFlag(k); busyFlag(k); needs… (seeNeeds)
 	pending                bool   // pending…, a list of work pending
 	invalid                bool   // invalid or isInvalid
+	appliedGen             bool   // appliedGeneration(k): the generation the controller applied
 }
 
 var statusKeyCache wordCache[statusKey]
@@ -2830,7 +2836,7 @@ func classifyStatusKey(k string) statusKey {
 		errorNamed:  errorNamed(k), failures: failureCount(k), reached: reachedFlag(k), busy: busyFlag(k),
 		needsTo: namedNeeds(k),
 		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
-		invalid: k == "invalid" || k == "isInvalid",
+		invalid: k == "invalid" || k == "isInvalid", appliedGen: appliedGeneration(k),
 	}
 	switch k {
 	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
@@ -2873,6 +2879,11 @@ func (c *countFacts) see(k string, v any) {
 	c.replicaCounts = c.replicaCounts || kc.replicaCount
 	if kc.invalid && v == true {
 		c.invalidTrue = k
+	}
+	if kc.appliedGen && (c.genKey == "" || k < c.genKey) {
+		if n, ok := toInt(v); ok {
+			c.genKey, c.genVal = k, n
+		}
 	}
 	if i := kc.errIdx; i >= 0 {
 		c.errVals[i], c.errSet = v, c.errSet|1<<i
@@ -3872,6 +3883,35 @@ func succeededReason(r string) bool {
 		case "succeeded", "success", "successful", "completed", "complete", "ok", "no", "none", "healthy", "ready":
 			return true
 		}
+	}
+	return false
+}
+
+// appliedGeneration reports a field of status named for the generation the controller
+// applied, reconciled or otherwise acted on: an optional last, then Applied, Reconciled,
+// Observed, Synced, Processed, Handled, Completed, Built or Deployed, then Gen or
+// Generation (lastAppliedGen, reconciledGeneration, lastCompletedGeneration). Not
+// observedGeneration, which rule 2 reads, nor a generation named for an attempt or a plan.
+func appliedGeneration(k string) bool {
+	if k == "observedGeneration" {
+		return false
+	}
+	rest := k
+	if r, ok := strings.CutPrefix(k, "last"); ok && r != "" && isUpper(r[0]) {
+		rest = r
+	}
+	var stem string
+	switch {
+	case strings.HasSuffix(rest, "Generation"):
+		stem = rest[:len(rest)-len("Generation")]
+	case strings.HasSuffix(rest, "Gen"):
+		stem = rest[:len(rest)-len("Gen")]
+	default:
+		return false
+	}
+	switch strings.ToLower(stem) {
+	case "applied", "reconciled", "observed", "synced", "processed", "handled", "completed", "built", "deployed":
+		return true
 	}
 	return false
 }
