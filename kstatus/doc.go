@@ -564,7 +564,8 @@
 //	    errorMessage it quotes: config-sync's sync.errors), unless its text starts by saying it waits
 //	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress) or
 //	    that a server could not be reached (connection refused or reset, no route to host,
-//	    no such host, "unable to connect", "failed to connect" or "unreachable": vSphere CSI's
+//	    no such host, "unable to connect", "failed to connect" or "unreachable", and no
+//	    client error quoted from the server's answer, HTTP 401: vSphere CSI's
 //	    CnsRegisterVolume, "Unable to connect to VC …": InProgress), unless it also names
 //	    something a person must fix; a
 //	    last or previous error, or one under an

@@ -1896,8 +1896,14 @@ func unreachableInConditions(status map[string]any) bool {
 }
 
 // unreachable reports a message that says a server could not be reached: the connection
-// refused or reset, no route to the host, a name that did not resolve, "unreachable".
+// refused or reset, no route to the host, a name that did not resolve, "unreachable"; not
+// one that quotes the server's answer, a client error (clientError).
 func unreachable(msg string) bool {
+	if clientError(msg) {
+		// The server answered, with a client error (edp-nexus-operator's "failed to connect
+		// to nexus api: could not get user 'user': HTTP 401"): reached, and refused.
+		return false
+	}
 	for _, s := range [...]string{"connection refused", "connection reset", "no route to host", "no such host"} {
 		if strings.Contains(msg, s) {
 			return true
