@@ -134,7 +134,9 @@
 // condition written for a generation older than metadata.generation describes a spec the
 // controller has since been given, so it is InProgress (reason
 // LatestGenerationNotObserved) whatever it says; other stale conditions inference reads
-// are ignored.
+// are ignored. A condition's observedGeneration of 0 is no generation (metadata.generation
+// starts at 1) but a field a controller's own condition type writes for "not set" (rukpak's
+// conditions): it is read as absent.
 //
 // # Inference: kinds no rule is written for
 //

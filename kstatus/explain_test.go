@@ -66,14 +66,14 @@ func TestExplainDetail(t *testing.T) {
 		result: InProgressStatus,
 	}, {
 		name: "stale Ready",
-		obj:  widget(t, "{conditions: [{type: Ready, status: 'True', reason: Done, observedGeneration: 0}]}"),
+		obj:  withGeneration(widget(t, "{conditions: [{type: Ready, status: 'True', reason: Done, observedGeneration: 1}]}"), 2),
 		want: Explanation{
 			Rule: "ready",
 			Step: "rule 5, the Ready condition",
 			Fields: []FieldValue{
 				{"status.conditions[Ready]", "True (Done)"},
-				{"status.conditions[Ready].observedGeneration", "0"},
-				{"metadata.generation", "1"},
+				{"status.conditions[Ready].observedGeneration", "1"},
+				{"metadata.generation", "2"},
 			},
 		},
 		result: InProgressStatus,
@@ -193,4 +193,10 @@ func TestScaleShort(t *testing.T) {
 			t.Errorf("%s: scaleShort = %q %q %d %d", tc.name, sp, st, want, have)
 		}
 	}
+}
+
+// withGeneration sets obj's metadata.generation to gen, and returns obj.
+func withGeneration(obj map[string]any, gen int64) map[string]any {
+	obj["metadata"].(map[string]any)["generation"] = gen
+	return obj
 }

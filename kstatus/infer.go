@@ -1293,8 +1293,8 @@ func conditionsBehind(conds []any, status map[string]any, gen int64, hasGen bool
 	for _, e := range conds {
 		m, _ := e.(map[string]any)
 		obs, ok := toInt(m["observedGeneration"])
-		if !ok {
-			return verdict{}, false
+		if !ok || obs == 0 {
+			return verdict{}, false // not said, or 0: not set (as staleCondition reads it)
 		}
 		newest = max(newest, obs)
 	}
@@ -1329,7 +1329,10 @@ func staleCondition(f *fields, c condition, t string, gen int64, hasGen bool, tr
 		tr.note("status.conditions["+t+"].observedGeneration", obs)
 		tr.note("metadata.generation", gen)
 	}
-	if obs >= gen {
+	if obs >= gen || obs == 0 {
+		// 0 is no generation (metadata.generation starts at 1): a controller whose own
+		// condition type has no omitempty writes it for "not set" (rukpak's conditions
+		// beside a status.observedGeneration that is current).
 		return verdict{}, false
 	}
 	return inProgress("LatestGenerationNotObserved",

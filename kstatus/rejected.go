@@ -67,7 +67,7 @@ func rejectedSpec(m, meta, status map[string]any, conds []any, gen, obs int64, n
 		if cond == nil {
 			continue
 		}
-		if og, ok := cond["observedGeneration"]; ok && og != nil {
+		if og, ok := cond["observedGeneration"]; ok && og != nil && og != int64(0) && og != float64(0) {
 			n, ok := toInt(og)
 			if !ok || n < gen {
 				continue

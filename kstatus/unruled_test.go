@@ -1198,7 +1198,8 @@ var heldOutSets = []struct {
 	// Written blind in 35 minutes beside heldout176-179 (17 cases, 6 kinds of 3 platform
 	// operators: operator-framework's rukpak, Project Syn's Lieutenant, Kubero): measured
 	// first at 14 of 17 (82.4%, 2 reading Current early).
-	{"../testdata/kstatus/heldout180", 14},
+	// 16 once a condition's observedGeneration of 0 is read as not set (rukpak's).
+	{"../testdata/kstatus/heldout180", 16},
 }
 
 // TestHeldOutAgreement measures inference on the held-out cases, as kates judges them
