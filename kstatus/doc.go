@@ -327,7 +327,10 @@
 //	    status.components, and any other list of status whose entries hold conditions (not
 //	    a history or a record of what is not now: Datum's DNSRecordSet, recordSets[] with
 //	    Programmed False, Conflict, per name): an entry's Ready decides for it, else as
-//	    in 6a. The worst entry
+//	    in 6a; an entry with neither, whose condition of another type is False with a
+//	    reason that names a failure or what a person must fix (Kuma's
+//	    MeshExternalService: hostnameGenerators[].conditions, Generated False, Collision),
+//	    is Failed when the reason or message is terminal, else InProgress. The worst entry
 //	    gives the verdict; its message names the entry (by its name or its parentRef's or
 //	    ancestorRef's).
 //	6c. Phases and states: every string field of status named phase, state, status, stage,

@@ -1157,6 +1157,9 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 		trues = append(trues, t)
 	}
 	if !found {
+		if label != "" {
+			return entryFailure(f, conds, prefix)
+		}
 		return verdict{}, false
 	}
 	by := "infer:conditions"
@@ -1168,6 +1171,34 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 		return verdict{status: CurrentStatus, message: trueMessages[trues[0]], by: by}, true
 	}
 	return verdict{status: CurrentStatus, message: prefix + strings.Join(trues, ", ") + " True", by: by}, true
+}
+
+// entryFailure judges the conditions of a list's entry that has neither Ready nor a type of
+// inferConditions: a condition of any type False whose reason names a failure or what a
+// person must fix (Kuma's MeshExternalService: hostnameGenerators[].conditions, Generated
+// False, Collision) is news about the object, as the same condition at the top of status
+// would be: Failed when the reason or message is terminal (notTrue), else InProgress. Any
+// other condition of an entry says nothing inference can read.
+func entryFailure(f *fields, conds []any, prefix string) (verdict, bool) {
+	for _, e := range conds {
+		m, _ := e.(map[string]any)
+		if m["status"] != "False" {
+			continue
+		}
+		r, _ := m["reason"].(string)
+		if k := classifyReason(r); k == reasonTransient || k != reasonTerminal && !namesFailureWord(r) {
+			continue
+		}
+		t, _ := m["type"].(string)
+		c := f.condFrom(m, t)
+		if f.err != nil {
+			return verdict{}, false
+		}
+		v := notTrue(c, t)
+		v.message, v.by = prefix+v.message, "infer:"+prefix[:strings.IndexByte(prefix, '[')]
+		return v, true
+	}
+	return verdict{}, false
 }
 
 // trueMessages are the messages of a single inferred condition True.
