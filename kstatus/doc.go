@@ -374,7 +374,8 @@
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
 //	    of one of its parts below it:
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
-//	      Successful, Accomplished, an operation's outcome named by its participle
+//	      Successful, Accomplished, Successed (a misspelling operators publish as their
+//	      own word: shaowenchen's ops), an operation's outcome named by its participle
 //	      (Restored, Migrated, Exported, Imported, Processed, Finalized, Delivered), and a
 //	      test's or a verdict's Passed and Pass (a run's
 //	      outcome, which decides alone unless something failed, or a status.reason beside
@@ -431,7 +432,8 @@
 //	      Not (Unbound, Unprovisioned, NotAllocated: not reached yet; Unhealthy is a
 //	      failure, below), or by Not after the thing it is about (KubeVela
 //	      terraform-controller's ProviderNotReady; but …NotValid, a spec not valid, as
-//	      its ConfigurationSpecNotValid, is Failed), and any past participle after Not
+//	      its ConfigurationSpecNotValid, and …InValid, Invalid cased as two words (ops'
+//	      DataInValid), are Failed), and any past participle after Not
 //	      or Partially (Datadog's chaos-controller: NotInjected, PartiallyInjected; not
 //	      a need negated, NotRequired), and a state named for the start of something
 //	      (KubeEye's StartImport).

@@ -245,6 +245,9 @@ var phases = map[string]phaseKind{
 	"succeeded": phaseDone, "completed": phaseDone, "complete": phaseDone, "done": phaseDone,
 	"finished": phaseDone, "success": phaseDone, "successful": phaseDone, "accomplished": phaseDone,
 	"succeed": phaseDone, "executed": phaseDone,
+	// A common misspelling that operators publish as their own word (shaowenchen's ops
+	// TaskRun and PipelineRun runStatus Successed; TaskSetPhase Successed elsewhere).
+	"successed": phaseDone,
 	// An operation's outcome, named by its past participle: a restore, a migration, an
 	// export or import, a processing run finished.
 	"restored": phaseDone, "migrated": phaseDone, "exported": phaseDone, "imported": phaseDone,

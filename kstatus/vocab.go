@@ -173,9 +173,10 @@ func compoundClass(s string) phaseKind {
 		n++
 		c := phases[string(w)]
 		switch {
-		case afterNot && (string(w) == "valid" || string(w) == "validated"):
+		case (afterNot || afterIn) && (string(w) == "valid" || string(w) == "validated"):
 			// A spec not valid (KubeVela terraform-controller's
-			// ConfigurationSpecNotValid): a person must fix it.
+			// ConfigurationSpecNotValid), or Invalid cased as two words (shaowenchen's ops:
+			// TaskRun runStatus DataInValid): a person must fix it.
 			c = phaseFailed
 		case afterNot && c == phaseUp:
 			// A state reached, negated after the thing it is about
@@ -666,7 +667,7 @@ var condClasses = map[string]condClass{
 	"unhealthy": condBefell,
 
 	"complete": condDone, "completed": condDone, "finished": condDone, "succeeded": condDone,
-	"done": condDone, "accomplished": condDone,
+	"done": condDone, "accomplished": condDone, "successed": condDone,
 
 	"running": condRunning,
 
