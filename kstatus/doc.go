@@ -433,7 +433,9 @@
 //	      failure, below), or by Not after the thing it is about (KubeVela
 //	      terraform-controller's ProviderNotReady; but …NotValid, a spec not valid, as
 //	      its ConfigurationSpecNotValid, and …InValid, Invalid cased as two words (ops'
-//	      DataInValid), are Failed), and any past participle after Not
+//	      DataInValid), are Failed, as are NotSupported, NotAllowed and NotPermitted
+//	      anywhere in the value: tke-extend-network-controller's NodeTypeNotSupported, a
+//	      refusal of the spec as written), and any past participle after Not
 //	      or Partially (Datadog's chaos-controller: NotInjected, PartiallyInjected; not
 //	      a need negated, NotRequired), and a state named for the start of something
 //	      (KubeEye's StartImport).

@@ -96,6 +96,9 @@ func phaseClassOfValue(s string) phaseKind {
 	// Any past participle negated by Not, or done in part (Datadog's chaos-controller:
 	// injectionStatus NotInjected, PartiallyInjected): a state not reached, or not yet
 	// wholly. (PartiallyFailed names a failure, read above.)
+	if len(w) > len("not") && w[:len("not")] == "not" && refusedParticiples[w[len("not"):]] {
+		return phaseFailed // NotSupported, NotAllowed: as in compoundClass
+	}
 	for _, pre := range [...]string{"not", "partially"} {
 		if rest := w[min(len(pre), len(w)):]; len(w) > len(pre)+4 && w[:len(pre)] == pre && hasSuffix(rest, "ed") && !needParticiples[rest] {
 			// (Not NotRequired or NotNeeded: no need, which is no state to reach.)
@@ -178,6 +181,11 @@ func compoundClass(s string) phaseKind {
 			// ConfigurationSpecNotValid), or Invalid cased as two words (shaowenchen's ops:
 			// TaskRun runStatus DataInValid): a person must fix it.
 			c = phaseFailed
+		case afterNot && refusedParticiples[string(w)]:
+			// What the controller will not do for the spec as written, after the thing it
+			// is about (Tencent's tke-extend-network-controller: CLBPodBinding state
+			// NodeTypeNotSupported): a person must change the spec.
+			c = phaseFailed
 		case afterNot && c == phaseUp:
 			// A state reached, negated after the thing it is about
 			// (ProviderNotReady): not reached yet.
@@ -202,6 +210,10 @@ func compoundClass(s string) phaseKind {
 	}
 	return k
 }
+
+// refusedParticiples, negated by Not in a state (NodeTypeNotSupported, NotAllowed), name
+// what the controller refuses for the spec as written: a person must change it.
+var refusedParticiples = map[string]bool{"supported": true, "allowed": true, "permitted": true}
 
 // namesFailure reports whether the normalized word w is a compound naming a failure: it
 // starts or ends with "failed", "failure" or "error" (but is not only a word such as
