@@ -578,7 +578,14 @@
 //	    CnsRegisterVolume, "Unable to connect to VC …": InProgress), unless it also names
 //	    something a person must fix; a
 //	    last or previous error, or one under an
-//	    object named so for anything else (lastBackup), is history and is not read. A
+//	    object named so for anything else (lastBackup), is history and is not read. But
+//	    the outcome of the latest attempt, a field at the top of status or one object
+//	    down named last or latest and then …Result, …Status, …State or …Outcome, whose
+//	    value names a failure (frr-k8s' lastConversionResult "failed: …", flotta's
+//	    upgradeInformation.lastUpgradeStatus failed, soperator's
+//	    slurmJobsStatus.lastRunStatus Failed), is Failed, reason LastAttemptFailed, where
+//	    the rest of status says nothing to wait for: what the controller last did for the
+//	    spec did not work. A
 //	    count of failures above zero, at the top of status or one object down (a field
 //	    named failures or failureCount, or ending in Failures or FailureCount: Sveltos'
 //	    and Kuberhealthy's consecutiveFailures, kapp-controller's

@@ -516,6 +516,15 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		}
 	}
 
+	if best.status == "" || best.status == CurrentStatus {
+		// The latest attempt's outcome, a failure (frr-k8s' FRRNodeState: lastConversionResult
+		// "failed: …"; flotta's upgradeInformation.lastUpgradeStatus failed): what the
+		// controller last did for the spec did not work, whatever else reads as reached.
+		if v, ok := lastOutcomeFailed(&facts, tr); ok {
+			best = v
+		}
+	}
+
 	// A state that waits for a person (WaitingForUser): only a person ends the wait.
 	if best.status != FailedStatus && st.class == phaseProgressing && waitsForPerson(st.value) {
 		return personWait(st.v)
@@ -1174,6 +1183,48 @@ func judgeConditions(f *fields, conds []any, label string, gen int64, hasGen boo
 		return verdict{status: CurrentStatus, message: trueMessages[trues[0]], by: by}, true
 	}
 	return verdict{status: CurrentStatus, message: prefix + strings.Join(trues, ", ") + " True", by: by}, true
+}
+
+// lastOutcomeFailed is the verdict of a field of status, or of an object of status one
+// level down, named for the outcome of the latest attempt at something (lastOutcomeField:
+// lastConversionResult, lastUpgradeStatus, lastRunStatus) whose value names a failure
+// (phaseFailed), as the scan of status met it (countFacts.lastFailed): Failed, with the
+// field's path in the message. Such fields are no state of the object now (notNow skips
+// them), so 6c does not read them; an outcome that went well says nothing the rest of
+// status does not.
+func lastOutcomeFailed(facts *countFacts, tr *trace) (verdict, bool) {
+	k, k2, value := facts.lastFailed[0], facts.lastFailed[1], facts.lastFailed[2]
+	if k == "" {
+		return verdict{}, false
+	}
+	path := k
+	if k2 != "" {
+		path += "." + k2
+	}
+	if tr != nil {
+		tr.note("status."+path, value)
+	}
+	return verdict{status: FailedStatus, reason: "LastAttemptFailed", message: path + " is " + value, by: "infer:phase"}, true
+}
+
+// lastOutcomeField reports a field named for the outcome of the latest attempt: last or
+// latest, then a name ending in Result, Status, State or Outcome.
+func lastOutcomeField(k string) bool {
+	rest, ok := strings.CutPrefix(k, "last")
+	if !ok {
+		if rest, ok = strings.CutPrefix(k, "latest"); !ok {
+			return false
+		}
+	}
+	if rest == "" || rest[0] < 'A' || rest[0] > 'Z' {
+		return false
+	}
+	for _, w := range [...]string{"Result", "Status", "State", "Outcome"} {
+		if strings.HasSuffix(rest, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // entryFailure judges the conditions of a list's entry that has neither Ready nor a type of

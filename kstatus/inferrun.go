@@ -2600,6 +2600,10 @@ type countFacts struct {
 	// and the one being moved to (targetVersion, target_version, desiredVersion), as
 	// {name, what the name says after its first word, value}.
 	curVersion, wantVersion [3]string
+	// lastFailed is the first (by path) field of status or one object down named for the
+	// outcome of the latest attempt (lastOutcomeField) whose value names a failure
+	// (lastConversionResult "failed: …"), as {object or field, field or "", value}.
+	lastFailed [3]string
 	// failures is the first (by path) count of failures above zero, at the top of status or
 	// one object down (status.stats.podEntryRenderFailures), and its value.
 	failures      string
@@ -2775,6 +2779,9 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 	c.seeNeeds(k+"."+k2, k2, v)
 	switch v := v.(type) {
 	case string:
+		if v != "" && len(k2) > len("last") && k2[0] == 'l' && lastOutcomeField(k2) {
+			c.seeLastOutcome(k, k2, v)
+		}
 		if v != "" && (k2 == "error" || k2 == "errorMessage" || errorNamed(k2)) &&
 			(c.downErr[0] == "" || k < c.downErr[0] || k == c.downErr[0] && k2 < c.downErr[1]) {
 			c.downErr = [2]string{k, k2}
@@ -2826,6 +2833,7 @@ type statusKey struct {
 	pending                bool   // pending…, a list of work pending
 	invalid                bool   // invalid or isInvalid
 	appliedGen             bool   // appliedGeneration(k): the generation the controller applied
+	lastOutcome            bool   // lastOutcomeField(k): the outcome of the latest attempt
 }
 
 var statusKeyCache wordCache[statusKey]
@@ -2843,6 +2851,7 @@ func classifyStatusKey(k string) statusKey {
 		needsTo: namedNeeds(k),
 		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
 		invalid: k == "invalid" || k == "isInvalid", appliedGen: appliedGeneration(k),
+		lastOutcome: lastOutcomeField(k),
 	}
 	switch k {
 	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
@@ -2850,6 +2859,19 @@ func classifyStatusKey(k string) statusKey {
 		c.replicaCount = true
 	}
 	return c
+}
+
+// seeLastOutcome takes in a field named for the outcome of the latest attempt
+// (lastOutcomeField) of value v: status.k, or status.k.k2 when k2 is not empty. It keeps
+// the first by path of those whose value names a failure.
+func (c *countFacts) seeLastOutcome(k, k2, v string) {
+	if phaseClassOf(v) != phaseFailed {
+		return
+	}
+	if c.lastFailed[0] != "" && (k > c.lastFailed[0] || k == c.lastFailed[0] && k2 >= c.lastFailed[1]) {
+		return
+	}
+	c.lastFailed = [3]string{k, k2, v}
 }
 
 // see takes in the field k of status, whose value is v.
@@ -2867,6 +2889,9 @@ func (c *countFacts) see(k string, v any) {
 		}
 	}
 	if sv, ok := v.(string); ok && sv != "" {
+		if kc.lastOutcome {
+			c.seeLastOutcome(k, "", sv)
+		}
 		if c.nCurrents < len(c.currents) && kc.current {
 			c.currents[c.nCurrents] = k
 			c.nCurrents++
