@@ -302,7 +302,8 @@
 //	      reconcile"); InProgress when its reason names the work under way (InProgress,
 //	      Updating, Waiting: MilvusUpdated False, MilvusComponentsUpdating) or a failure
 //	      (vm-import-operator's MappingRulesVerified False, MappingRulesVerificationFailed:
-//	      a check that failed, not the other of two states), or when it is the
+//	      a check that failed, not the other of two states) or something it needs not
+//	      found (Rancher Octopus' DeviceLink: AdaptorExisted False, NotFound), or when it is the
 //	      object's only condition, which then is its summary (Intel's EthernetNodeConfig
 //	      Updated False, PostUpdateReboot); otherwise not read. Updated is a state reached,
 //	      not something that befell the object: five operators write it so (Milvus's

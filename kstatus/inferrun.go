@@ -212,12 +212,13 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// MilvusComponentsUpdating; Intel's Updated False, InProgress), or a failure
 				// (vm-import-operator's MappingRulesVerified False,
 				// MappingRulesVerificationFailed: not the other of two states, a check that
-				// failed), or when it is the object's only condition, which then is the
-				// object's summary.
+				// failed), or something it needs missing (Rancher Octopus' DeviceLink:
+				// AdaptorExisted False, NotFound), or when it is the object's only condition,
+				// which then is the object's summary.
 				v := notTrue(c, t)
 				v.by = "infer:conditions"
 				if v.status == FailedStatus || rc.notMet.status == "" &&
-					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason) || namesFailureWord(c.reason)) {
+					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason) || namesFailureWord(c.reason) || saysNotFound(c.reason)) {
 					rc.notMet = v
 				}
 			}
