@@ -586,7 +586,11 @@
 //	    upgradeInformation.lastUpgradeStatus failed, soperator's
 //	    slurmJobsStatus.lastRunStatus Failed), is Failed, reason LastAttemptFailed, where
 //	    the rest of status says nothing to wait for: what the controller last did for the
-//	    spec did not work. A
+//	    spec did not work. And a copy of the spec the controller last applied
+//	    (status.appliedSpec, applied_spec or lastAppliedSpec: Rancher's RKEControlPlane,
+//	    New Relic's operator) that differs from spec in a value both hold is InProgress,
+//	    reason LatestSpecNotApplied, there too (values only one holds, defaults filled in
+//	    or fields not copied, say nothing). A
 //	    count of failures above zero, at the top of status or one object down (a field
 //	    named failures or failureCount, or ending in Failures or FailureCount: Sveltos'
 //	    and Kuberhealthy's consecutiveFailures, kapp-controller's

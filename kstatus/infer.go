@@ -2,6 +2,7 @@ package kstatus
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -521,6 +522,8 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		// "failed: …"; flotta's upgradeInformation.lastUpgradeStatus failed): what the
 		// controller last did for the spec did not work, whatever else reads as reached.
 		if v, ok := lastOutcomeFailed(&facts, tr); ok {
+			best = v
+		} else if v, ok := appliedSpecBehind(m, status, tr); ok {
 			best = v
 		}
 	}
@@ -1205,6 +1208,101 @@ func lastOutcomeFailed(facts *countFacts, tr *trace) (verdict, bool) {
 		tr.note("status."+path, value)
 	}
 	return verdict{status: FailedStatus, reason: "LastAttemptFailed", message: path + " is " + value, by: "infer:phase"}, true
+}
+
+// appliedSpecFields are the names under which controllers copy into status the spec they
+// last applied (Rancher's RKEControlPlane: appliedSpec; New Relic's operator: applied_spec).
+// Not a field named applied alone, which some fill with what they defaulted (Feast's).
+var appliedSpecFields = [...]string{"appliedSpec", "applied_spec", "lastAppliedSpec"}
+
+// appliedSpecBehind reports a copy of the spec the controller last applied, in status
+// (appliedSpecFields), that differs from spec in a value both hold: the latest spec is not
+// applied yet (New Relic's AlertsChannel: applied_spec.configuration with the old
+// recipients; Rancher's RKEControlPlane: appliedSpec.kubernetesVersion the old one).
+// Values only one of them holds (defaults the controller filled in, fields it does not
+// copy) say nothing.
+func appliedSpecBehind(m, status map[string]any, tr *trace) (verdict, bool) {
+	spec, _ := m["spec"].(map[string]any)
+	if len(spec) == 0 {
+		return verdict{}, false
+	}
+	for _, k := range appliedSpecFields {
+		applied, ok := status[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		if at := firstDifference(spec, applied, ""); at != "" {
+			if tr != nil {
+				tr.note("status."+k+"."+at, "differs from spec."+at)
+			}
+			return verdict{status: InProgressStatus, reason: "LatestSpecNotApplied",
+				message: "status." + k + "." + at + " differs from spec." + at + ": the latest spec is not applied yet", by: "infer:counts"}, true
+		}
+	}
+	return verdict{}, false
+}
+
+// firstDifference returns the path (below at) of the first value, by key order, that want
+// and have both hold and that differ; "" if none does. Maps are compared key by key,
+// lists entry by entry (a list of another length differs), numbers by value.
+func firstDifference(want, have any, at string) string {
+	join := func(k string) string {
+		if at == "" {
+			return k
+		}
+		return at + "." + k
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return at
+		}
+		keys := make([]string, 0, len(w))
+		for k := range w {
+			if _, both := h[k]; both {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if d := firstDifference(w[k], h[k], join(k)); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return at
+		}
+		for i := range w {
+			if d := firstDifference(w[i], h[i], at+"["+strconv.Itoa(i)+"]"); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if a, ok := numberOf(want); ok {
+		if b, ok := numberOf(have); ok && a == b {
+			return ""
+		}
+		return at
+	}
+	if want != have {
+		return at
+	}
+	return ""
+}
+
+// numberOf returns v as a float64 when it is a number of any of the types unstructured
+// objects hold (int64 from JSON integers, float64, and the Go integer types).
+func numberOf(v any) (float64, bool) {
+	if f, ok := v.(float64); ok {
+		return f, true
+	}
+	n, ok := toInt(v)
+	return float64(n), ok
 }
 
 // lastOutcomeField reports a field named for the outcome of the latest attempt: last or
