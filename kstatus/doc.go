@@ -455,7 +455,8 @@
 //	      FailedValidation, PartiallyFailed), or that starts UnableTo (Tarantool's
 //	      UnableToBootstrap; not UnableToConnect or UnableToReach, a server a retry may
 //	      reach), or is named for a limit of tries reached (Max…, …Limit…, …Retries… or
-//	      …Attempts… ending Reached or Exceeded: Burrito's MaxRetriesReached). A failed state the controller says it
+//	      …Attempts… ending Reached or Exceeded: Burrito's MaxRetriesReached; or ending
+//	      ExceededLimit or ReachedLimit: alert-manager's ClientExceededLimit). A failed state the controller says it
 //	      will try again is InProgress: a retry scheduled (a status field named
 //	      nextRetry… or retryAt) later than the end of the attempt status records (Velero
 //	      vSphere plugin's UploadError; not its UploadFailedAfterRetry, whose retry time is

@@ -235,7 +235,9 @@ func namesFailure(w string) bool {
 // controller has stopped trying.
 func limitReached(w string) bool {
 	if !hasSuffix(w, "reached") && !hasSuffix(w, "exceeded") {
-		return false
+		// Or the limit named after the verb (keikoproj's alert-manager: WavefrontAlert
+		// state ClientExceededLimit, never retried).
+		return hasSuffix(w, "exceededlimit") || hasSuffix(w, "reachedlimit")
 	}
 	return strings.Contains(w, "max") || strings.Contains(w, "limit") || strings.Contains(w, "retries") || strings.Contains(w, "attempts")
 }
