@@ -103,7 +103,10 @@
 //     latest generation that turned False after Ready turned True: the object has lost
 //     that state since, or not reached it yet, and Ready's True is the older news
 //     (ClickHouse Inc.'s KeeperCluster: Healthy False, ReplicasNotReady, while a replica
-//     joins). InProgress, or Failed as in 6a. Not when the object is stopped or paused
+//     joins), or Unknown with a reason that says it waits (Rancher's Cluster: Updated
+//     Unknown, Waiting, during an upgrade; a condition with no lastTransitionTime is
+//     timed by its lastUpdateTime, as wrangler writes them). InProgress, or Failed as in
+//     6a. Not when the object is stopped or paused
 //     (status.phase or state, or the condition's reason, says so): what a stop leaves
 //     unavailable is what was asked for.
 //     False or Unknown is InProgress, with its reason and message,

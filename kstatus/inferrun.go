@@ -130,9 +130,9 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			continue
 		}
 		if !c.isTrue() {
-			if at, _ := m["lastTransitionTime"].(string); at != "" && c.status == "False" &&
+			if at := condTime(m); at != "" && (c.status == "False" || c.status == "Unknown" && waitsFor(c.reason)) &&
 				(class == condPositive || class == condParticiple || class == condDone) &&
-				(rc.lostFalse == nil || before(rc.lostFalse["lastTransitionTime"].(string), at)) &&
+				(rc.lostFalse == nil || before(condTime(rc.lostFalse), at)) &&
 				!stopWord(c.reason) && !pauseWord(c.reason) {
 				rc.lostFalse, rc.lostType = m, t
 			}

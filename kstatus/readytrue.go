@@ -215,7 +215,7 @@ func lostSinceReady(f *fields, ready condition, run runConditions) (verdict, boo
 	if run.lostFalse == nil {
 		return verdict{}, false
 	}
-	if readyAt, _ := ready.raw["lastTransitionTime"].(string); !before(readyAt, run.lostFalse["lastTransitionTime"]) {
+	if !before(condTime(ready.raw), condTime(run.lostFalse)) {
 		return verdict{}, false
 	}
 	c := f.condFrom(run.lostFalse, run.lostType)
@@ -226,6 +226,16 @@ func lostSinceReady(f *fields, ready condition, run runConditions) (verdict, boo
 	v.by = "infer:conditions"
 	v.message += ", since Ready turned True"
 	return v, true
+}
+
+// condTime is when condition m last changed: its lastTransitionTime, or else its
+// lastUpdateTime (wrangler's conditions, which Rancher's kinds write, carry only that).
+func condTime(m map[string]any) string {
+	if at, _ := m["lastTransitionTime"].(string); at != "" {
+		return at
+	}
+	at, _ := m["lastUpdateTime"].(string)
+	return at
 }
 
 // stoppedPhase reports a status.phase or status.state that says the object is stopped,
