@@ -244,8 +244,10 @@
 //	      the message says the work is in progress (Dash0's Degraded True, "reconciliation
 //	      is in progress", while a reconcile runs) or, on a type other than Failed or
 //	      Failure (a run's outcome), quotes a server's error a retry clears (HTTP 500,
-//	      502, 503, 504 by name or after "status code": Perses' Degraded True, "internal
-//	      server error StatusCode: 500"), unless the type itself
+//	      502, 503, 504 by name or after "status code" or "Error ": Perses' Degraded True, "internal
+//	      server error StatusCode: 500"; or HTTP 429, too many requests, by code or
+//	      name: gcp-project-operator's Error True quoting googleapi's "Error 429: …,
+//	      rateLimitExceeded"), unless the type itself
 //	      names a limit reached or a refusal. A failure outranks an outcome.
 //	    - A state or an outcome not reached because it failed: a condition named for a
 //	      state reached, an outcome or another past participle, False with the reason

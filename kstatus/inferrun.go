@@ -429,21 +429,30 @@ func reasonError(f *fields, m map[string]any, t string, gen int64, hasGen bool) 
 
 // serverError reports a message that quotes a server's error, which a retry clears: HTTP
 // 500, 502, 503 or 504 by name ("internal server error", "bad gateway", "service
-// unavailable", "gateway timeout") or by code after "status code" or "StatusCode:".
+// unavailable", "gateway timeout") or by code after "status code", "StatusCode:" or
+// "Error " (googleapi's "Error 503:"); or the server's refusal for now of too many
+// requests, HTTP 429 by code or by name ("too many requests", "rateLimitExceeded", "rate
+// limit exceeded": gcp-project-operator's Error condition quoting Google's 429).
 func serverError(msg string) bool {
 	if msg == "" {
 		return false
 	}
 	l := strings.ToLower(msg)
-	for _, p := range [...]string{"internal server error", "bad gateway", "service unavailable", "gateway timeout"} {
+	for _, p := range [...]string{"internal server error", "bad gateway", "service unavailable", "gateway timeout",
+		"too many requests", "ratelimitexceeded", "rate limit exceeded"} {
 		if strings.Contains(l, p) {
 			return true
 		}
 	}
-	for _, p := range [...]string{"status code ", "status code: ", "statuscode: ", "statuscode "} {
-		if i := strings.Index(l, p); i >= 0 {
-			rest := l[i+len(p):]
-			if len(rest) >= 3 && rest[0] == '5' && isDigit(rest[1]) && isDigit(rest[2]) && (len(rest) == 3 || !isDigit(rest[3])) {
+	for _, p := range [...]string{"status code ", "status code: ", "statuscode: ", "statuscode ", "error "} {
+		for rest := l; ; {
+			i := strings.Index(rest, p)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(p):]
+			if len(rest) >= 3 && isDigit(rest[0]) && isDigit(rest[1]) && isDigit(rest[2]) && (len(rest) == 3 || !isDigit(rest[3])) &&
+				(rest[0] == '5' || rest[:3] == "429") {
 				return true
 			}
 		}
