@@ -429,6 +429,22 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 					return verdict{status: CurrentStatus, message: ready.text(readyFallback(ready.status)) + " (" + p + " asks the controller to stand aside)", by: "infer:suspended"}
 				}
 			}
+			if pauseWord(ready.reason) && !otherNotTrue(conds) {
+				// Ready not True only because the object is paused, as the spec asks
+				// (plumber-cd's argocd-autoscaler: ReplicaSetScaler spec.paused, Ready False,
+				// Paused, "Scaling actions are paused"), and no other condition says work is
+				// left: the controller reports the pause it was asked for, reached.
+				p := pauseAsked(m)
+				if p == "" {
+					p = suspensionAsked(m)
+				}
+				if p != "" {
+					if tr != nil {
+						tr.note(p, true)
+					}
+					return verdict{status: CurrentStatus, message: ready.text(readyFallback(ready.status)) + " (paused, as " + p + " asks)", by: "infer:suspended"}
+				}
+			}
 			if pauseWord(ready.reason) && suspensionAsked(m) == "" && pauseAsked(m) == "" {
 				// Ready not True because the object is paused, which nothing in the spec
 				// asks for (KubeSphere DevOps' PipelineRun: Ready Unknown, PAUSED, while
