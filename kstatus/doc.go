@@ -617,9 +617,12 @@
 //	    replica counts of a part one
 //	    object down (querierStatus.readyReplicas short of querierStatus.replicas) are
 //	    InProgress, as the object's own are, and so are counts named as a pair, one of how
-//	    many are wanted (desired… or expected…) and one of how many are available… or
-//	    ready… of the same things (moduleLoader.availableNumber short of
+//	    many are wanted (desired… or expected…) and one of how many are available…,
+//	    ready… or current… of the same things (moduleLoader.availableNumber short of
 //	    moduleLoader.desiredNumber, as Kernel Module Management's Module writes them;
+//	    currentProcessingUnits short of desiredProcessingUnits, Mercari's
+//	    spanner-autoscaler scaling up; a current count above the one wanted is not read,
+//	    desired… being as often a minimum: KubeVirt's MachineDisruptionBudget);
 //	    readyNodes short of expectedNodes; plain desired against ready or available, as
 //	    SkyWalking's OAPServerConfig; a count of all of something, <noun>Count, against
 //	    ready…, available… or updated… of it: OpenShift's MachineConfigPool,

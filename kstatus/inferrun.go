@@ -1549,13 +1549,14 @@ func desiredCount(k string) string {
 }
 
 // pairShort reads counts of m named as a pair, one of how many are wanted and one of how
-// many are ready or available of the same things (KMM's moduleLoader.desiredNumber and
-// availableNumber, desiredNodes and readyNodes): short is true when the second is below the
-// first, c naming it. Of several pairs, the first by name decides.
+// many are ready, available or current of the same things (KMM's moduleLoader.desiredNumber
+// and availableNumber, desiredNodes and readyNodes, Mercari's spanner-autoscaler's
+// desiredProcessingUnits and currentProcessingUnits): short is true when the second is
+// below the first, c naming it. Of several pairs, the first by name decides.
 func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	for k, v := range m {
 		rest := desiredCount(k)
-		prefixes := [...]string{"available", "ready", ""}
+		prefixes := [...]string{"available", "ready", "current", ""}
 		if rest == "" && !plainTotal(k) {
 			// A count of all of something (machineCount), which pairs with the counts of
 			// those ready, available and updated (readyMachineCount, updatedMachineCount:
@@ -1563,7 +1564,7 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 			if rest = totalCount(k); rest == "" {
 				continue // plain desired, all or total pairs with plain ready or available
 			}
-			prefixes[2] = "updated"
+			prefixes[2], prefixes[3] = "", "updated"
 		}
 		w, ok := toInt(v)
 		if !ok {
@@ -1574,6 +1575,8 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 			if p == "" {
 				continue
 			}
+			// (A current count above the one wanted is not read: desired… is as often a
+			// minimum, as KubeVirt's MachineDisruptionBudget's desiredHealthy is.)
 			if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) && !(p == "updated" && canaryHeld(m, n)) {
 				c, have, want, short = name, n, w, true
 			}
