@@ -523,7 +523,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		// controller last did for the spec did not work, whatever else reads as reached.
 		if v, ok := lastOutcomeFailed(&facts, tr); ok {
 			best = v
-		} else if v, ok := appliedSpecBehind(m, status, tr); ok {
+		} else if v, ok := appliedSpecBehind(m, status, facts.appliedSpec, tr); ok {
 			best = v
 		}
 	}
@@ -1221,25 +1221,27 @@ var appliedSpecFields = [...]string{"appliedSpec", "applied_spec", "lastAppliedS
 // recipients; Rancher's RKEControlPlane: appliedSpec.kubernetesVersion the old one).
 // Values only one of them holds (defaults the controller filled in, fields it does not
 // copy) say nothing.
-func appliedSpecBehind(m, status map[string]any, tr *trace) (verdict, bool) {
-	spec, _ := m["spec"].(map[string]any)
-	if len(spec) == 0 {
+//
+// k is the field of status that holds the copy, as the scan of status found it
+// (countFacts.appliedSpec), or "".
+func appliedSpecBehind(m, status map[string]any, k string, tr *trace) (verdict, bool) {
+	if k == "" {
 		return verdict{}, false
 	}
-	for _, k := range appliedSpecFields {
-		applied, ok := status[k].(map[string]any)
-		if !ok {
-			continue
-		}
-		if at := firstDifference(spec, applied, ""); at != "" {
-			if tr != nil {
-				tr.note("status."+k+"."+at, "differs from spec."+at)
-			}
-			return verdict{status: InProgressStatus, reason: "LatestSpecNotApplied",
-				message: "status." + k + "." + at + " differs from spec." + at + ": the latest spec is not applied yet", by: "infer:counts"}, true
-		}
+	spec, _ := m["spec"].(map[string]any)
+	applied, _ := status[k].(map[string]any)
+	if len(spec) == 0 || applied == nil {
+		return verdict{}, false
 	}
-	return verdict{}, false
+	at := firstDifference(spec, applied, "")
+	if at == "" {
+		return verdict{}, false
+	}
+	if tr != nil {
+		tr.note("status."+k+"."+at, "differs from spec."+at)
+	}
+	return verdict{status: InProgressStatus, reason: "LatestSpecNotApplied",
+		message: "status." + k + "." + at + " differs from spec." + at + ": the latest spec is not applied yet", by: "infer:counts"}, true
 }
 
 // firstDifference returns the path (below at) of the first value, by key order, that want

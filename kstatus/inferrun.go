@@ -2617,6 +2617,9 @@ type countFacts struct {
 	// outcome of the latest attempt (lastOutcomeField) whose value names a failure
 	// (lastConversionResult "failed: …"), as {object or field, field or "", value}.
 	lastFailed [3]string
+	// appliedSpec is the first (by name) object of status that copies the spec the
+	// controller last applied (appliedSpecFields).
+	appliedSpec string
 	// failures is the first (by path) count of failures above zero, at the top of status or
 	// one object down (status.stats.podEntryRenderFailures), and its value.
 	failures      string
@@ -2847,6 +2850,7 @@ type statusKey struct {
 	invalid                bool   // invalid or isInvalid
 	appliedGen             bool   // appliedGeneration(k): the generation the controller applied
 	lastOutcome            bool   // lastOutcomeField(k): the outcome of the latest attempt
+	appliedSpec            bool   // one of appliedSpecFields: a copy of the spec last applied
 }
 
 var statusKeyCache wordCache[statusKey]
@@ -2864,7 +2868,7 @@ func classifyStatusKey(k string) statusKey {
 		needsTo: namedNeeds(k),
 		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
 		invalid: k == "invalid" || k == "isInvalid", appliedGen: appliedGeneration(k),
-		lastOutcome: lastOutcomeField(k),
+		lastOutcome: lastOutcomeField(k), appliedSpec: indexOf(appliedSpecFields[:], k) >= 0,
 	}
 	switch k {
 	case "replicas", "readyReplicas", "availableReplicas", "desiredReplicas", "updatedReplicas",
@@ -2899,6 +2903,11 @@ func (c *countFacts) see(k string, v any) {
 		}
 		if len(v) > 0 && kc.pending && (c.pendingKey == "" || k < c.pendingKey) {
 			c.pendingKey = k
+		}
+	}
+	if kc.appliedSpec && (c.appliedSpec == "" || k < c.appliedSpec) {
+		if _, ok := v.(map[string]any); ok {
+			c.appliedSpec = k
 		}
 	}
 	if sv, ok := v.(string); ok && sv != "" {
