@@ -336,7 +336,9 @@
 //	    in 6a; an entry with neither, whose condition of another type is False with a
 //	    reason that names a failure or what a person must fix (Kuma's
 //	    MeshExternalService: hostnameGenerators[].conditions, Generated False, Collision),
-//	    is Failed when the reason or message is terminal, else InProgress. The worst entry
+//	    is Failed when the reason or message is terminal, else InProgress. So are the
+//	    entries of an object of status keyed by name, each with conditions of its own
+//	    (Fybrik's FybrikApplication: assetStates["<asset>"].conditions), in key order. The worst entry
 //	    gives the verdict; its message names the entry (by its name or its parentRef's or
 //	    ancestorRef's).
 //	6c. Phases and states: every string field of status named phase, state, status, stage,

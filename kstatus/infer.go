@@ -462,6 +462,31 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			}
 		}
 	}
+	// And the entries of an object of status keyed by name, each with conditions of its
+	// own (Fybrik's FybrikApplication: assetStates["<asset>"].conditions, Ready False while
+	// the asset's copy runs), read as a list's entries are, in key order.
+	for _, name := range facts.keyed[:facts.nKeyed] {
+		obj, _ := status[name].(map[string]any)
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			e, _ := obj[k].(map[string]any)
+			nc, _ := e["conditions"].([]any)
+			if len(nc) == 0 {
+				continue
+			}
+			v, ok := judgeConditions(f, nc, name+"["+k+"]", gen, hasGen, tr)
+			if f.err != nil {
+				return malformed(f.err)
+			}
+			if ok && (nv.status == "" || worse(v.status, nv.status)) {
+				nv = v
+			}
+		}
+	}
 	if st.class == phaseDone && run.failure.status != FailedStatus && cv.status != FailedStatus &&
 		!(st.fromEntry && (cv.status == InProgressStatus || run.busy.status != "")) {
 		// A run's outcome decides alone, as Succeeded does. Not the outcome of the parts

@@ -2620,6 +2620,11 @@ type countFacts struct {
 	// appliedSpec is the first (by name) object of status that copies the spec the
 	// controller last applied (appliedSpecFields).
 	appliedSpec string
+	// keyed are objects of status whose fields are entries keyed by name, each with
+	// conditions of its own (Fybrik's assetStates: {"<asset>": {conditions: [...]}}), the
+	// first four met.
+	keyed  [4]string
+	nKeyed int
 	// failures is the first (by path) count of failures above zero, at the top of status or
 	// one object down (status.stats.podEntryRenderFailures), and its value.
 	failures      string
@@ -2788,6 +2793,12 @@ func versionField(k string) (int, string) {
 func (c *countFacts) seeDown(k, k2 string, v any) {
 	if notNow(k) && !lastOperation(k) {
 		return // a record of something past, not what is wrong now
+	}
+	if e, ok := v.(map[string]any); ok && k2 != "conditions" && c.nKeyed < len(c.keyed) && (c.nKeyed == 0 || c.keyed[c.nKeyed-1] != k) {
+		if _, ok := e["conditions"].([]any); ok && !isHistory(k) {
+			c.keyed[c.nKeyed] = k
+			c.nKeyed++
+		}
 	}
 	if failureCount(k2) {
 		c.seeFailures(k+"."+k2, v)
