@@ -473,7 +473,10 @@
 //	      the state's with Reason, vizierReason beside vizierPhase, else status.reason)
 //	      names work that ends by itself (Pixie's Unhealthy, ControlPlanePodsPending),
 //	      or, for a state at the top of status, status.message starts with a transient
-//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready"), or,
+//	      word (wireguard-operator's peer, error: "Waiting for vpn to be ready") or
+//	      names what it waits for and no failure (rustcloak's KeycloakRealm, status
+//	      Error: "Parent Not Ready"; Microcks' APISource, ERROR: "Microcks instance is
+//	      not yet ready"; not "installation failed: timed out waiting …"), or,
 //	      the state having no message or reason of its own, a condition not True says a
 //	      server could not be reached ("connection refused", "connection reset", "no
 //	      route to host", "no such host") and none names an error a person must fix

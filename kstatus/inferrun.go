@@ -1825,12 +1825,14 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	var retry string
 	if sc.class == phaseFailed && !sc.fromEntry {
 		if retry = retryScheduled(status); retry != "" || willRedo(status) || classifyReason(stateReason(status, best)) == reasonTransient ||
-			best.i < 0 && best.k2 == "" && startsTransient(statusMessage(status)) ||
+			best.i < 0 && best.k2 == "" && (startsTransient(statusMessage(status)) || waitsOnly(statusMessage(status))) ||
 			best.i < 0 && best.k2 == "" && messageSuffix(status) == "" && unreachableInConditions(status) {
 			// The last two: the reason the controller gives beside the state names work
 			// that ends by itself (Pixie's vizierPhase Unhealthy, vizierReason
 			// ControlPlanePodsPending), or its message starts by saying it waits
-			// (wireguard-operator's peer, status error: "Waiting for vpn to be ready").
+			// (wireguard-operator's peer, status error: "Waiting for vpn to be ready") or
+			// names what it waits for (rustcloak's KeycloakRealm, status Error: "Parent
+			// Not Ready").
 			// Or, the state saying nothing more, a condition explains it as a server
 			// that could not be reached, which a retry clears (Gravitee's
 			// processingStatus Failed, Accepted False: "dial tcp …: connection refused").
@@ -3834,6 +3836,23 @@ func saysWhy(m map[string]any) bool {
 var waitWords = map[string]bool{
 	"waiting": true, "wait": true, "awaiting": true, "pending": true, "retrying": true,
 	"inprogress": true, "yet": true, "dependency": true, "dependencies": true, "notready": true,
+}
+
+// waitsOnly reports a message that names what it waits for (waitsFor: "Parent Not Ready",
+// "instance is not yet ready") and names no failure ("installation failed: timed out
+// waiting …", "failed party …, pending party …" say the wait ended badly).
+func waitsOnly(msg string) bool {
+	if !waitsFor(msg) {
+		return false
+	}
+	it := wordIter{s: msg}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "failed", "failure", "fail", "fails", "error", "errors", "timeout":
+			return false
+		}
+	}
+	return true
 }
 
 // waitsFor reports a reason with a word of waitWords, or Not and Ready in two words.
