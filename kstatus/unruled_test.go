@@ -1194,6 +1194,11 @@ var heldOutSets = []struct {
 	// (94.4%, none reading Current early), after this session's mechanisms through
 	// heldout190.
 	{"../testdata/kstatus/heldout194", 17},
+	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
+	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
+	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
+	// mechanisms through heldout190.
+	{"../testdata/kstatus/heldout191", 13},
 	// Written blind in 35 minutes beside heldout191-195 (10 cases, 2 kinds of 2 research
 	// computing operators: KubeGene, Dask Gateway; the writer found no third, nor second
 	// kinds, in time): measured first at 10 of 10 (100%), after this session's mechanisms
