@@ -99,7 +99,8 @@
 //     Failed as in 6a, and on a kind that finishes Failed when its reason names a failure
 //     (SeedImageBuildFailure: the run's). The own condition True is the object's state
 //     reached, and no run is waited for beyond it. And by a condition named for a state
-//     reached (Healthy, Synced, a past participle: ClusterSizeAligned) False for the
+//     reached (Healthy, Synced, a past participle: ClusterSizeAligned) or for the spec's
+//     validity (minecraft-operator's CronScheduleValid) False for the
 //     latest generation that turned False after Ready turned True: the object has lost
 //     that state since, or not reached it yet, and Ready's True is the older news
 //     (ClickHouse Inc.'s KeeperCluster: Healthy False, ReplicasNotReady, while a replica
@@ -166,7 +167,9 @@
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
 //	      Accepted, Programmed, Provided, Mounted, Attached, Registered, Enforced or Connected
 //	      (HeadPodReady, SecretSynced, RecommendationProvided; Kuadrant's Enforced
-//	      beside Accepted), the one-word Passing, InSync, UpToDate, Compliant, Reachable
+//	      beside Accepted; not Available after Update, Upgrade, New, Version or Release,
+//	      which names something on offer: minecraft-operator's UpdateAvailable False is
+//	      no update waiting), the one-word Passing, InSync, UpToDate, Compliant, Reachable
 //	      and Online (Built is a participle, below), or Reconcile or Reconciliation followed by Succeeded, Success,
 //	      Successful, Complete or Completed (kapp-controller's ReconcileSucceeded, which
 //	      also says the object is reconciled for as long as it exists, not a run: 6f),

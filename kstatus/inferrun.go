@@ -131,7 +131,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		}
 		if !c.isTrue() {
 			if at := condTime(m); at != "" && (c.status == "False" || c.status == "Unknown" && waitsFor(c.reason)) &&
-				(class == condPositive || class == condParticiple || class == condDone) &&
+				(class == condPositive || class == condParticiple || class == condDone || class == condValidity) &&
 				(rc.lostFalse == nil || before(condTime(rc.lostFalse), at)) &&
 				!stopWord(c.reason) && !pauseWord(c.reason) {
 				rc.lostFalse, rc.lostType = m, t

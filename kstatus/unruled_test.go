@@ -1198,7 +1198,9 @@ var heldOutSets = []struct {
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
 	// mechanisms through heldout190.
-	{"../testdata/kstatus/heldout191", 13},
+	// 15 (3 early) once UpdateAvailable is a notice, not a state, and a validity condition
+	// False since Ready turned True outranks Ready.
+	{"../testdata/kstatus/heldout191", 15},
 	// Written blind in 35 minutes beside heldout191-195 (10 cases, 2 kinds of 2 research
 	// computing operators: KubeGene, Dask Gateway; the writer found no third, nor second
 	// kinds, in time): measured first at 10 of 10 (100%), after this session's mechanisms

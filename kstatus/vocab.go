@@ -789,6 +789,11 @@ func classifyConditionType(t string) condClass {
 	if terminalWords[string(last[:nl])] {
 		return condFailure // RetryLimitExceeded, AccessDenied, SpecInvalid
 	}
+	if np > 0 && string(last[:nl]) == "available" && offeredWords[string(first[:nf])] {
+		// Named for something on offer (lexfrei's minecraft-operator: UpdateAvailable False,
+		// NoUpdate, "Server is up to date"): a notice, not a state the object reaches.
+		return condOther
+	}
 	if np > 0 && changeWords[string(first[:nf])] && !saysOutcome(string(last[:nl])) {
 		// Named for a change under way, the activity first (SpiceDB's RollingDeployment,
 		// UpdatingConfig, ScalingReplicas): work under way, as Updating alone is.
@@ -998,6 +1003,11 @@ func changeUnderWay(value string) bool {
 	}
 	return false
 }
+
+// offeredWords, first in a type ending Available, name something on offer rather than the
+// object's own availability (UpdateAvailable, UpgradeAvailable, NewVersionAvailable).
+var offeredWords = map[string]bool{"update": true, "updates": true, "upgrade": true, "upgrades": true,
+	"new": true, "newer": true, "version": true, "release": true}
 
 // needParticiples name what an object needs or is asked, not a state it reached
 // (Liqo's OffloadingRequired False: no cluster needs the namespace).
