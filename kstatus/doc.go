@@ -261,7 +261,8 @@
 //	      last word Error, Errors, Errored, Failed or Failure; not Degraded or Conflict)
 //	      Unknown with a message (Aiven's Error condition) is never Current: Failed when the
 //	      message quotes an API's client error (HTTP 400, 401, 403, 404, 410, 412, 413 or
-//	      422, written "[400 ...]", "status code 403", "code: 403", "HTTP 422" or "404 Not
+//	      422, written "[400 ...]", "status code 403", "code: 403", "HTTP 422", "status:
+//	      403" (mailu-operator's "unknown status: 403"; not "exit status …") or "404 Not
 //	      Found"; not
 //	      408, 409, 425 or 429, which clear by themselves) or the reason or message is
 //	      terminal (Reasons below), else InProgress.

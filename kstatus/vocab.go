@@ -961,6 +961,10 @@ func clientError(msg string) bool {
 		case strings.HasSuffix(before, "["), strings.HasSuffix(before, "status code "),
 			strings.HasSuffix(before, "status code: "), strings.HasSuffix(before, "http "),
 			strings.HasSuffix(before, "statuscode: "), strings.HasSuffix(before, "error code "),
+			// "unknown status: 403" (mailu-operator quoting its API client), "http status 401";
+			// not "exit status 4…", a process's.
+			strings.HasSuffix(before, "status: ") && !strings.HasSuffix(before, "exit status: "),
+			strings.HasSuffix(before, "status ") && !strings.HasSuffix(before, "exit status "),
 			strings.HasSuffix(before, "code: ") && (i == 6 || !isLetter(before[len(before)-7])):
 			// "code: 403 reason: ..." (Pulsar's admin client) is the HTTP status; "exit code: 4…"
 			// or "errcode: …" are not, so "code" must be a word of its own.
