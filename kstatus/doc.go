@@ -421,7 +421,10 @@
 //	      Created on a kind whose definition lists states with none reached past it
 //	      (jace-ys' sentry-operator: Created or Error): kubemox's
 //	      VirtualMachineSnapshot, OpenSearch's OpensearchUser CREATED, the Azure Disk CSI
-//	      driver v2's AzVolume Created), the activities that end by
+//	      driver v2's AzVolume Created), and so is Created with a message that starts with
+//	      the kind's noun and says it went well (azure-apim-operator's APIMProduct:
+//	      "Product created successfully"; not a part's, EdgeNet's Tenant: "Core namespace
+//	      created successfully", nor on a kind named for a run), the activities that end by
 //	      themselves (Building, Exporting, Importing, Downloading, Uploading, Copying,
 //	      Cloning, Pulling, Pushing, Compiling, Packaging, Generating, Loading, Applying,
 //	      Validating, Verifying, Realizing, Configuring, Allocating, Attaching, Detaching,

@@ -1702,10 +1702,16 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 			// Job runs), is what a Job calls its running pods: the run goes on.
 			k = phaseRunning
 		}
-		if k == phaseProgressing && isWord(value, "created") && recordNoun(own) {
+		if k == phaseProgressing && isWord(value, "created") && (recordNoun(own) ||
+			at.k2 == "" && at.i < 0 && createdItself(statusMessage(status), own) && !kindFact(&runKind, runKindName)) {
 			// Created, on a kind that stands for a record made in another system (a
-			// Proxmox VirtualMachineSnapshot, an OpensearchUser): making it is all the
-			// object asks, so it is the state reached, not a first step of a workload.
+			// Proxmox VirtualMachineSnapshot, an OpensearchUser), or with a message that
+			// says the object itself was made (azure-apim-operator's APIMProduct: phase
+			// Created, "Product created successfully"; not a part of it, EdgeNet's Tenant:
+			// Created, "Core namespace created successfully", on its way to Established;
+			// nor on a kind named for a run, whose creation is its start): making it is
+			// all the object asks, so it is the state reached, not a first step of a
+			// workload.
 			k = phaseUp
 		}
 		if k == phaseProgressing && at.i >= 0 && queuedRun(value) {
@@ -3836,6 +3842,23 @@ func saysWhy(m map[string]any) bool {
 var waitWords = map[string]bool{
 	"waiting": true, "wait": true, "awaiting": true, "pending": true, "retrying": true,
 	"inprogress": true, "yet": true, "dependency": true, "dependencies": true, "notready": true,
+}
+
+// createdItself reports a message that says the object itself was made and that it went
+// well: it starts with the kind's noun (own, kindNoun's) and has successfully, succeeded or
+// successful as a word ("Product created successfully" on an APIMProduct).
+func createdItself(msg, own string) bool {
+	if own == "" || len(msg) <= len(own) || !strings.EqualFold(msg[:len(own)], own) || msg[len(own)] != ' ' {
+		return false
+	}
+	it := wordIter{s: msg}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "successfully", "succeeded", "successful":
+			return true
+		}
+	}
+	return false
 }
 
 // waitsOnly reports a message that names what it waits for (waitsFor: "Parent Not Ready",
