@@ -1196,6 +1196,21 @@ var heldOutSets = []struct {
 	// (94.4%, none reading Current early), after this session's mechanisms through
 	// heldout190.
 	{"../testdata/kstatus/heldout194", 17},
+	// Written blind in 35 minutes beside heldout196-200 (17 cases, 6 kinds of 2 testing
+	// operators: joelp172's uptime-robot-operator, neogan74's k8s-chaos; no third in time):
+	// measured first at 16 of 17 (94.1%, none reading Current early), after this session's
+	// mechanisms through heldout195.
+	{"../testdata/kstatus/heldout198", 16},
+	// Written blind in 35 minutes beside heldout196-200 (18 cases, 9 kinds of 3 cloud
+	// operators: Kubermatic's kubelb, AWS App Mesh controller, redradrat's aws-iam-operator):
+	// measured first at 16 of 18 (88.9%, 1 reading Current early), after this session's
+	// mechanisms through heldout195.
+	{"../testdata/kstatus/heldout199", 16},
+	// Written blind in 35 minutes beside heldout196-199 (18 cases, 6 kinds of 2 networking
+	// operators: mtaku3's frp-operator, jacaudi's nextdns-operator; no third in time):
+	// measured first at 15 of 18 (83.3%, none reading Current early), after this session's
+	// mechanisms through heldout195.
+	{"../testdata/kstatus/heldout200", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
