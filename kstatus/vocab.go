@@ -58,6 +58,9 @@ func phaseClassOfValue(s string) phaseKind {
 			return k
 		}
 	}
+	if k := sentenceClass(s); k != phaseUnknown {
+		return k
+	}
 	var buf [40]byte
 	w, ok := normalize(s, buf[:])
 	if !ok || w == "" {
@@ -115,6 +118,29 @@ func phaseClassOfValue(s string) phaseKind {
 		return k
 	}
 	return activityClass(s, w)
+}
+
+// sentenceClass reads a state written as a sentence of three words or more, as
+// CloudNativePG's phases are and operators that mirror them publish (DocumentDB's
+// status.status "Setting up primary", "Cluster is in an unrecoverable state, needs manual
+// intervention"): one whose words say a person must act (as a message's would) is Failed,
+// one that starts with an activity (-ing) is work under way. Any other is left to the
+// words' own classes.
+func sentenceClass(s string) phaseKind {
+	if strings.Count(s, " ") < 2 || strings.IndexByte(s, ':') >= 0 {
+		// (A text with a colon quotes an error, read as one: route-monitor-operator's
+		// errorStatus "invalid RawSlo: …".)
+		return phaseUnknown
+	}
+	if classifyMessage(s) == reasonTerminal {
+		return phaseFailed
+	}
+	first, _, _ := strings.Cut(s, " ")
+	var buf [24]byte
+	if w, ok := normalize(first, buf[:]); ok && len(w) >= 5 && hasSuffix(w, "ing") && !steadyActivities[w] && phases[w] == phaseUnknown {
+		return phaseProgressing
+	}
+	return phaseUnknown
 }
 
 // activityClass reads a value of one word that names an activity (Remediating, Draining,
