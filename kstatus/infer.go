@@ -451,14 +451,8 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			if len(nc) == 0 {
 				continue
 			}
-			v, ok := judgeConditions(f, nc, entryLabel(name, i, m), gen, hasGen, tr)
-			if f.err != nil {
+			if nv = worseEntry(f, nc, entryLabel(name, i, m), nv, gen, hasGen, tr); f.err != nil {
 				return malformed(f.err)
-			}
-			if ok {
-				if nv.status == "" || worse(v.status, nv.status) {
-					nv = v
-				}
 			}
 		}
 	}
@@ -478,12 +472,8 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			if len(nc) == 0 {
 				continue
 			}
-			v, ok := judgeConditions(f, nc, name+"["+k+"]", gen, hasGen, tr)
-			if f.err != nil {
+			if nv = worseEntry(f, nc, name+"["+k+"]", nv, gen, hasGen, tr); f.err != nil {
 				return malformed(f.err)
-			}
-			if ok && (nv.status == "" || worse(v.status, nv.status)) {
-				nv = v
 			}
 		}
 	}
@@ -1352,6 +1342,17 @@ func lastOutcomeField(k string) bool {
 	return false
 }
 
+// worseEntry judges the conditions conds of the entry label (6b) and returns the worse of
+// that verdict and nv, the worst of the entries before it; nv when conds say nothing
+// inference reads. A malformed condition is left in f.err.
+func worseEntry(f *fields, conds []any, label string, nv verdict, gen int64, hasGen bool, tr *trace) verdict {
+	v, ok := judgeConditions(f, conds, label, gen, hasGen, tr)
+	if ok && f.err == nil && (nv.status == "" || worse(v.status, nv.status)) {
+		return v
+	}
+	return nv
+}
+
 // entryFailure judges the conditions of a list's entry that has neither Ready nor a type of
 // inferConditions: a condition of any type False whose reason names a failure or what a
 // person must fix (Kuma's MeshExternalService: hostnameGenerators[].conditions, Generated
@@ -1365,7 +1366,7 @@ func entryFailure(f *fields, conds []any, prefix string) (verdict, bool) {
 			continue
 		}
 		r, _ := m["reason"].(string)
-		if k := classifyReason(r); k == reasonTransient || k != reasonTerminal && !namesFailureWord(r) {
+		if !reasonNamesFailure(r) || classifyReason(r) == reasonTransient {
 			continue
 		}
 		t, _ := m["type"].(string)
@@ -1742,7 +1743,7 @@ func begunNotEnded(conds []any) (start, end string) {
 			default:
 				continue
 			}
-			if r, _ := c2["reason"].(string); r != "" && (namesFailureWord(r) || classifyReason(r) == reasonTerminal) {
+			if r, _ := c2["reason"].(string); reasonNamesFailure(r) {
 				continue
 			}
 			return t, t2
@@ -1849,7 +1850,7 @@ func askedConditionFalse(m map[string]any, conds []any) (path, condType string) 
 			if t, _ := c["type"].(string); t != pair[1] || c["status"] != "False" {
 				continue
 			}
-			if r, _ := c["reason"].(string); r != "" && (namesFailureWord(r) || classifyReason(r) == reasonTerminal) {
+			if r, _ := c["reason"].(string); reasonNamesFailure(r) {
 				continue
 			}
 			return "spec." + pair[0], pair[1]

@@ -250,7 +250,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 			if rc.done.status != "" {
 				continue
 			}
-			if classifyReason(c.reason) == reasonTerminal || namesFailureWord(c.reason) {
+			if reasonNamesFailure(c.reason) {
 				rc.failure = verdict{status: FailedStatus, reason: c.reason,
 					message: t + " condition is True" + textSuffix(c), by: "infer:conditions"}
 				continue
@@ -494,6 +494,12 @@ func textSuffix(c condition) string {
 		return ": " + c.reason
 	}
 	return ""
+}
+
+// reasonNamesFailure reports a reason that names a failure (namesFailureWord: JobFailed) or
+// an error a person must fix (a terminal reason: InvalidConfiguration).
+func reasonNamesFailure(r string) bool {
+	return r != "" && (namesFailureWord(r) || classifyReason(r) == reasonTerminal)
 }
 
 // namesFailureWord reports whether a reason is a compound naming a failure ("JobFailed",
