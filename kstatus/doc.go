@@ -756,7 +756,8 @@
 //	    Suspensions, against the spec (kstatus/PAUSED.md). A Suspended or Paused condition
 //	    (or one whose type ends in Paused or Suspended: ScanningPaused, ReconciliationPaused)
 //	    True, or a state Suspended, Paused, Suspend or Hibernated, is Current when the spec asks for
-//	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true; a spec field
+//	    it (spec.suspend, spec.suspended, spec.paused or spec.pause true, also asked as a
+//	    question, as Glooscap's spec.isPaused; a spec field
 //	    starting with suspend or pause that is an object with a field true, as TiDB's
 //	    suspendAction, or a list not empty, as NodeHealthCheck's pauseRequests; a boolean
 //	    true one object down named for it, as Stackable's clusterOperation.reconciliationPaused

@@ -1130,7 +1130,8 @@ func valueText(v any) string {
 }
 
 // askedIn returns the field of spec (m's), among those whose name starts with one of
-// prefixes (spec.suspend, spec.paused, spec.suspendAction), that is true or an object with
+// prefixes (spec.suspend, spec.paused, spec.suspendAction), or with one after "is"
+// (spec.isPaused), that is true or an object with
 // a field true (TiDB's suspendAction.suspendStatefulSet), or spec.runPolicy.suspend true;
 // "" when none is. Fields are tried in name order, so the answer is stable.
 func askedIn(m, spec map[string]any, prefixes ...string) string {
@@ -1146,9 +1147,14 @@ func askedIn(m, spec map[string]any, prefixes ...string) string {
 			continue
 		}
 		match := false
+		name := k
+		if len(name) > 3 && name[0] == 'i' && name[1] == 's' && name[2] >= 'A' && name[2] <= 'Z' {
+			// A boolean named as a question (Glooscap's spec.isPaused) asks the same.
+			name = name[2:]
+		}
 		for _, p := range prefixes {
 			// The first letter first: most of a spec's fields start with neither s nor p.
-			match = match || len(k) >= len(p) && k[0]|('a'-'A') == p[0] && strings.EqualFold(k[:len(p)], p)
+			match = match || len(name) >= len(p) && name[0]|('a'-'A') == p[0] && strings.EqualFold(name[:len(p)], p)
 		}
 		if match && isTrueish(v) {
 			found = k
