@@ -789,7 +789,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				// Nothing else read: a state in a field not named for one, or said in
 				// status.message ("Backup State: Completed"), or an error status.message
 				// or status.reason names, says where the run stands (6h).
-				if v, ok := leftState(status, tr); ok {
+				if v, ok := leftState(status, kindNoun(f.kind), tr); ok {
 					return v
 				}
 				if v, ok := leftReason(status, tr); ok && v.status == FailedStatus {
@@ -844,7 +844,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	if v, ok := leftReason(status, tr); ok {
 		return v
 	}
-	if v, ok := leftState(status, tr); ok {
+	if v, ok := leftState(status, kindNoun(f.kind), tr); ok {
 		return v
 	}
 	if run.befell.status != "" {
@@ -924,8 +924,12 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 // of (a reason, a message, a type, a kind, a mode, a policy, a strategy, a role, a
 // scope); and not
 // the words of a state reached or running, which say no more than nothing does here.
-func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
+//
+// Created, on a kind that stands for a record (recordNoun of own: EDP's NexusRepository,
+// status.value created), is the record made, as scanStates reads it in a state field.
+func leftState(status map[string]any, own string, tr *trace) (v verdict, ok bool) {
 	key, value, class := "", "", phaseUnknown
+	made, madeValue := "", ""
 	for k, x := range status {
 		s, _ := x.(string)
 		if s == "" || strings.IndexByte(s, ' ') >= 0 || key != "" && k > key || isStateField(k) || notNow(k) || namesWhatOf(k) {
@@ -933,8 +937,20 @@ func leftState(status map[string]any, tr *trace) (v verdict, ok bool) {
 		}
 		switch c := phaseClassOf(s); c {
 		case phaseFailed, phaseProgressing:
+			if c == phaseProgressing && isWord(s, "created") && recordNoun(own) {
+				if made == "" || k < made {
+					made, madeValue = k, s
+				}
+				continue
+			}
 			key, value, class = k, s, c
 		}
+	}
+	if key == "" && made != "" {
+		if tr != nil {
+			tr.note("status."+made, madeValue)
+		}
+		return verdict{status: CurrentStatus, message: "status." + made + " is " + madeValue + " (the record the kind stands for is made)", by: "infer:state"}, true
 	}
 	if key == "" {
 		return messageState(status, tr)

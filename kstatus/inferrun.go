@@ -2007,6 +2007,11 @@ var recordNouns = map[string]bool{
 	// A volume or a disk made in a storage system (the Azure Disk CSI driver v2's AzVolume,
 	// state Created once the cloud disk exists).
 	"Volume": true, "Disk": true,
+	// A repository or a branch made in a forge or an artifact store (Project Syn's GitRepo,
+	// EDP's CodebaseBranch and NexusRepository: phase or status created once it exists),
+	// and a database made in a database server (easymile's PostgresqlDatabase, phase
+	// Created): the record is all the object asks for.
+	"Repository": true, "Repo": true, "Branch": true, "Database": true,
 }
 
 // recordNoun reports a kind noun (kindNoun) of recordNouns.
