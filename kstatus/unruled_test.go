@@ -1222,6 +1222,16 @@ var heldOutSets = []struct {
 	// measured first at 15 of 18 (83.3%, none reading Current early), after this session's
 	// mechanisms through heldout195.
 	{"../testdata/kstatus/heldout200", 15},
+	// Written blind in 35 minutes beside heldout201-206 (18 cases, 8 kinds of 3 AI
+	// operators: DataTunerX, home-operations' litellm-operator, kagenti's BeeAI operator):
+	// measured first at 15 of 18 (83.3%, 1 reading Current early), after this session's
+	// first mechanisms (spec.isPaused, records made).
+	{"../testdata/kstatus/heldout203", 15},
+	// Written blind in 35 minutes beside heldout201-206 (17 cases, 6 kinds of 3 operators of
+	// SaaS services: betterstack-operator, Stakater's jira-service-desk-operator and
+	// slack-operator (one kind)): measured first at 16 of 17 (94.1%, none reading Current
+	// early), after this session's first mechanisms (spec.isPaused, records made).
+	{"../testdata/kstatus/heldout205", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
