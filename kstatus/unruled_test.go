@@ -1232,6 +1232,11 @@ var heldOutSets = []struct {
 	// slack-operator (one kind)): measured first at 16 of 17 (94.1%, none reading Current
 	// early), after this session's first mechanisms (spec.isPaused, records made).
 	{"../testdata/kstatus/heldout205", 16},
+	// Written blind in 35 minutes beside heldout201-205 (17 cases, 5 kinds of 2 storage
+	// operators: Cybozu's mantle, Deckhouse's sds-node-configurator; no third in time):
+	// measured first at 13 of 17 (76.5%, none reading Current early), after this session's
+	// first mechanisms (spec.isPaused, records made).
+	{"../testdata/kstatus/heldout206", 13},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
