@@ -1242,6 +1242,16 @@ var heldOutSets = []struct {
 	// platform): measured first at 17 of 18 (94.4%, 1 reading Current early), after this
 	// session's first mechanisms (spec.isPaused, records made).
 	{"../testdata/kstatus/heldout201", 17},
+	// Written blind in 35 minutes beside heldout201-206 (18 cases, 7 kinds of 3 network
+	// hardware and telecom operators: NVIDIA's nic-configuration-operator, Nokia's SDC
+	// config-server, Red Hat's dpu-operator): measured first at 16 of 18 (88.9%, 2 reading
+	// Current early), after this session's first mechanisms (spec.isPaused, records made).
+	{"../testdata/kstatus/heldout202", 16},
+	// Written blind in 35 minutes beside heldout201-206 (18 cases, 8 kinds of 3 data
+	// streaming operators: ksflow, conveyor-etl, Walmart's kafka-autoconnector): measured
+	// first at 18 of 18 (100%), after this session's first mechanisms (spec.isPaused,
+	// records made).
+	{"../testdata/kstatus/heldout204", 18},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
