@@ -645,7 +645,12 @@
 //	    updatedMachineCount short of machineCount while it rolls a configuration out, or
 //	    Failed with spec.paused, 6e; and so a count named target… or total…: Katalyst's
 //	    updatedTargetNodes short of targetNodes, unless a canary… count, which holds the
-//	    update back as a partition does, is reached), there or at the top of status. A list of status
+//	    update back as a partition does, is reached; and a plain plural count of things,
+//	    backends or nodes, against registered…, synced…, bound…, attached…, connected…,
+//	    joined… or provisioned… of them, every one meant to be joined: TKEStack's
+//	    BackendGroup, registeredBackends short of backends; not ready… or available…,
+//	    which a plain count may hold short by design, as Zalando's StackSet keeps an old
+//	    stack scaled down), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
 //	    So is a boolean of status false whose name's last word is a state reached (Ready,
 //	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated,

@@ -1567,6 +1567,23 @@ func desiredCount(k string) string {
 // below the first, c naming it. Of several pairs, the first by name decides.
 func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	for k, v := range m {
+		if barePlural(k) {
+			// A count named plainly for the things (backends), which pairs with the
+			// count of those that reached a state (registeredBackends: TKEStack's
+			// lb-controlling-framework's BackendGroup).
+			w, ok := toInt(v)
+			if !ok {
+				continue
+			}
+			rest := strings.ToUpper(k[:1]) + k[1:]
+			for _, p := range &pluralDoneWords {
+				name := p + rest
+				if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) {
+					c, have, want, short = name, n, w, true
+				}
+			}
+			continue
+		}
 		rest := desiredCount(k)
 		prefixes := [...]string{"available", "ready", "current", ""}
 		if rest == "" && !plainTotal(k) {
@@ -1595,6 +1612,28 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 		}
 	}
 	return c, have, want, short
+}
+
+// pluralDoneWords are the first words of a count of things joined to the object, paired
+// with the plain count of the things (barePlural): registeredBackends of backends. Every
+// one of them is meant to be joined. Not ready or available: a plain count may hold things
+// kept scaled down by design (Zalando's StackSet: stacks 2, readyStacks 1, the old stack
+// without traffic).
+var pluralDoneWords = [...]string{"registered", "synced", "bound", "attached", "connected", "joined", "provisioned"}
+
+// barePlural reports a field named for things alone, one word in lower case in the plural
+// (backends, nodes, members), not replicas, which replicasShort reads, nor a word that only
+// ends in s (status).
+func barePlural(k string) bool {
+	if len(k) < 4 || k[len(k)-1] != 's' || k[len(k)-2] == 's' || k[len(k)-2] == 'u' || k == "replicas" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < 'a' || k[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // summaryTrue reports a boolean of status that sums up the object's state, true: ready,
@@ -2898,7 +2937,7 @@ func classifyStatusKey(k string) statusKey {
 		version: int8(kind), versionRest: rest,
 		errIdx: int8(indexOf(countErrorKeys[:], k)), flagIdx: int8(indexOf(countFlagKeys[:], k)),
 		current:     currentOf(k) != "",
-		paired:      desiredCount(k) != "" || plainTotal(k) || totalCount(k) != "",
+		paired:      desiredCount(k) != "" || plainTotal(k) || totalCount(k) != "" || barePlural(k),
 		checkResult: strings.HasSuffix(k, "CheckResult"),
 		errorNamed:  errorNamed(k), failures: failureCount(k), reached: reachedFlag(k), busy: busyFlag(k),
 		needsTo: namedNeeds(k),
