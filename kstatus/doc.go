@@ -219,7 +219,11 @@
 //	      Before or After: AutoScaling, AvailableForProvisioning), or any one-word type ending in -ing but a steady one: Sleeping,
 //	      Idling, Listening, Monitoring, Working) True is InProgress, unless its reason
 //	      says the work is done (Progressing True, NewReplicaSetAvailable; not a negated
-//	      one, NoReadyPods or NotReady); Running True is
+//	      one, NoReadyPods or NotReady), and False with a reason that names a failure or
+//	      an error a person must fix, not transient, its message not saying it waits, is
+//	      work that ended and failed (NVIDIA's NicDevice: FirmwareUpdateInProgress False,
+//	      FirmwareUpdateFailed; medik8s' FencingInProgress False, RemediationFailed;
+//	      VolSync's Synchronizing False, Error): Failed; Running True is
 //	      judged as the phase Running is (6c); Created, Scheduled, Submitted, Admitted or
 //	      Started True is a run begun (6f). A type that names the outcome of the object
 //	      itself (the kind or its last word, then Succeeded, Completed, Complete or

@@ -158,6 +158,15 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 					rc.failure = verdict{status: FailedStatus, reason: c.reason,
 						message: t + " condition is False" + textSuffix(c), by: "infer:conditions"}
 				}
+			case class == condBusy && c.status == "False" && rc.failure.status == "" &&
+				reasonNamesFailure(c.reason) && classifyReason(c.reason) != reasonTransient && !messageWaits(c.message):
+				// Work that was under way and is no longer, with a reason that names its
+				// failure or an error a person must fix (NVIDIA's NicDevice:
+				// FirmwareUpdateInProgress False, FirmwareUpdateFailed; ConfigUpdateInProgress
+				// False, IncorrectSpec): the work ended, and how it ended is known, as for a
+				// run's Complete False, JobFailed above.
+				rc.failure = verdict{status: FailedStatus, reason: c.reason,
+					message: t + " condition is False" + textSuffix(c), by: "infer:conditions"}
 			case (class == condOther || class == condRunning || class == condStarted) && (c.status == "False" || c.status == "Unknown"):
 				// A type inference does not read, or a run's (Running False), False or
 				// Unknown with a reason that says why (Kyma's Running Unknown,
