@@ -1252,6 +1252,16 @@ var heldOutSets = []struct {
 	// first at 18 of 18 (100%), after this session's first mechanisms (spec.isPaused,
 	// records made).
 	{"../testdata/kstatus/heldout204", 18},
+	// Written blind in 35 minutes beside heldout207-212 (13 cases, 2 kinds of 2 HPC and
+	// quantum operators: chriskery's slurm-bridge-operator, a Qiskit operator; one kind each,
+	// the domain had no more in time): measured first at 11 of 13 (84.6%, none reading
+	// Current early), after this session's mechanisms through a busy condition False failed.
+	{"../testdata/kstatus/heldout210", 11},
+	// Written blind in 35 minutes beside heldout207-211 (18 cases, 6 kinds of 2 database
+	// operators: dbtether, obeleh's db-operator; no third in time): measured first at 16 of
+	// 18 (88.9%, none reading Current early), after this session's mechanisms through a
+	// busy condition False failed.
+	{"../testdata/kstatus/heldout212", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
