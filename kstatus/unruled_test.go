@@ -1262,6 +1262,11 @@ var heldOutSets = []struct {
 	// 18 (88.9%, none reading Current early), after this session's mechanisms through a
 	// busy condition False failed.
 	{"../testdata/kstatus/heldout212", 16},
+	// Written blind in 35 minutes beside heldout208-212 (16 cases, 6 kinds of 3 identity
+	// operators: identitatem's dex-operator and idp-mgmt-operator, juliamertz's
+	// headscale-operator): measured first at 15 of 16 (93.8%, none reading Current early),
+	// after this session's mechanisms through a busy condition False failed.
+	{"../testdata/kstatus/heldout207", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
