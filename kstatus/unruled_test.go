@@ -1272,6 +1272,16 @@ var heldOutSets = []struct {
 	// first at 15 of 18 (83.3%, 1 reading Current early), after this session's mechanisms
 	// through a busy condition False failed.
 	{"../testdata/kstatus/heldout211", 15},
+	// Written blind in 35 minutes beside heldout207-212 (17 cases, 6 kinds of 2 delivery
+	// operators: package-operator, donaldgifford's renovate-operator; no third in time):
+	// measured first at 16 of 17 (94.1%, none reading Current early), after this session's
+	// mechanisms through a busy condition False failed.
+	{"../testdata/kstatus/heldout209", 16},
+	// Written blind in 35 minutes beside heldout207-212 (18 cases, 9 kinds of 3
+	// observability operators: Rancher's opni, MacPaw's opsgenie-operator, a mimir-operator):
+	// measured first at 17 of 18 (94.4%, 1 reading Current early), after this session's
+	// mechanisms through a busy condition False failed.
+	{"../testdata/kstatus/heldout208", 17},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
