@@ -622,8 +622,10 @@
 //	    and Kuberhealthy's consecutiveFailures, kapp-controller's
 //	    consecutiveReconcileFailures, tofu-controller's reconciliationFailures, SPIRE's
 //	    stats.podEntryRenderFailures, EPAM's EDP operators' failureCount beside the error
-//	    in status.value; not a limit, max…, min…, allowed… or tolerated…, nor a last…,
-//	    previous… or total… one), is Failed, reason Failures: the controller counts what
+//	    in status.value; or named for the parts that failed, failed<Parts>: Cloud
+//	    Robotics' AppRollout, failedAssignments; not a limit, max…, min…, allowed… or
+//	    tolerated…, nor …Limit or …Threshold, nor a last…, previous… or total… one), is
+//	    Failed, reason Failures: the controller counts what
 //	    it is failing at and resets the count when it succeeds; InProgress when the
 //	    message says it waits for something else ("parent group … is not ready yet"),
 //	    though not for a server that keeps refusing connections. status.ready,

@@ -2819,6 +2819,12 @@ func failureCount(k string) bool {
 	if k == "failures" || k == "failureCount" {
 		return true
 	}
+	if len(k) > len("failed") && strings.HasPrefix(k, "failed") && isUpper(k[len("failed")]) {
+		// Or a count of the parts that failed (Cloud Robotics' AppRollout:
+		// failedAssignments; failedNodes, failedResources), not a limit on them
+		// (failedJobsHistoryLimit, in a schedule's status as in its spec).
+		return !strings.HasSuffix(k, "Limit") && !strings.HasSuffix(k, "Threshold")
+	}
 	// …Failures, or …FailureCount (EPAM's EDP operators: status.failureCount).
 	if !hasWordSuffix(k, "Failures") && !hasWordSuffix(k, "FailureCount") {
 		return false
