@@ -388,7 +388,10 @@
 //	    status.message (or first of status.messages) is in the message words (EnMasse's
 //	    Address, Pending: "... already exists with resource name ..."), is Failed; a
 //	    run's outcome at the top of status decides over a service state (Running, Healthy)
-//	    of one of its parts below it:
+//	    of one of its parts below it, and the object's own state, one of the kind's states
+//	    (its definition's enum of status.phase or status.state) that include its end but
+//	    neither a success nor a failure, decides over a part's outcome below it (DataTunerX's
+//	    FinetuneJob: state BUILDIMAGE beside finetuneStatus.state SUCCESSFUL is InProgress):
 //	    - Current: Succeeded, Succeed, Completed, Complete, Done, Finished, Success,
 //	      Successful, Accomplished, Successed (a misspelling operators publish as their
 //	      own word: shaowenchen's ops), an operation's outcome named by its participle

@@ -439,6 +439,17 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (no state past it among the kind's states)", by: "infer:phase"}
 		}
 	}
+	if st.class == phaseDone && strings.ContainsAny(st.path, ".[") {
+		// A part's run ended (DataTunerX's FinetuneJob: finetuneStatus.state SUCCESSFUL)
+		// while the object's own state, one of the kind's states that include its own end,
+		// is not that end (state BUILDIMAGE, among INIT, FAILED, SUCCESSFUL, BUILDIMAGE,
+		// FINETUNE, SERVE): the object's run goes on past its part's.
+		if k, v := ownStepNotEnded(status, opts.kindInfo(apiVersion, f.kind)); k != "" {
+			st.class = phaseProgressing
+			st.v = verdict{status: InProgressStatus, reason: v,
+				message: "status." + k + " is " + v + " (" + st.path + " is " + st.value + ": a part's end, not the object's)", by: "infer:phase"}
+		}
+	}
 	// 6b: conditions of each parent, ancestor, listener or component: only those the scan
 	// met are looked up.
 	var nv verdict
@@ -914,6 +925,30 @@ func leftReason(status map[string]any, tr *trace) (v verdict, ok bool) {
 		return verdict{status: InProgressStatus, reason: name, message: msg, by: "infer:reason"}, true
 	}
 	return verdict{}, false
+}
+
+// ownStepNotEnded returns status.phase or status.state, and its value, when the kind's
+// states (info.PhaseValues, that field's enum) include an end of its run and the value is
+// one of them but neither a success nor a failure: a step of the object's own run. "" when
+// not.
+func ownStepNotEnded(status map[string]any, info *KindInfo) (k, v string) {
+	if finishes, _ := info.finishes(); !finishes {
+		return "", ""
+	}
+	for _, k := range [...]string{"phase", "state"} {
+		v, _ := status[k].(string)
+		if v == "" {
+			continue
+		}
+		if !slices.Contains(info.PhaseValues, v) {
+			return "", ""
+		}
+		if c := phaseClassOf(v); c == phaseDone || c == phaseFailed || c == phaseSuspended || stopWord(v) {
+			return "", ""
+		}
+		return k, v
+	}
+	return "", ""
 }
 
 // leftState reads, where nothing else in status decides, a field at the top of status not
