@@ -633,8 +633,11 @@
 //	    message says it waits for something else ("parent group … is not ready yet"),
 //	    though not for a server that keeps refusing connections. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
-//	    some operators write flags) is InProgress, Failed with a status.reason that names
-//	    an error a person must fix; status.valid false (or one object down:
+//	    some operators write flags), or a boolean of status named for a state reached
+//	    (nginxUpdated, connection_available) false, is InProgress, Failed with a
+//	    status.reason that names an error a person must fix, or a status.message that
+//	    does (obeleh's db-operator: connection_available false, "… permission denied for
+//	    view pg_user"); status.valid false (or one object down:
 //	    validation.valid), status.invalid or status.isInvalid true
 //	    (das-schiff-network-operator's NetworkConfigRevision), or a boolean named for a check's result false
 //	    (configCheckResult), is Failed. A part's ready or loaded false one object down

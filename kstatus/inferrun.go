@@ -1645,6 +1645,14 @@ func barePlural(k string) bool {
 	return true
 }
 
+// flagMessageTerminal reports a status.message beside a flag false that names an error a
+// person must fix (obeleh's db-operator: connection_available false, "Failed reading
+// users: pq: permission denied for view pg_user"): the flag will not turn by itself.
+func flagMessageTerminal(status map[string]any) bool {
+	msg := statusMessage(status)
+	return msg != "" && classifyMessage(msg) == reasonTerminal && !messageWaits(msg)
+}
+
 // summaryTrue reports a boolean of status that sums up the object's state, true: ready,
 // reconciled or inSync (Wind River's deployment manager: reconciled and inSync true beside
 // configurationUpdated false, a flag of a change to apply, not of a state). A flag of a
@@ -3242,6 +3250,9 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		if r, _ := status["reason"].(string); classifyReason(r) == reasonTerminal {
 			return verdict{status: FailedStatus, reason: r, message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
 		}
+		if flagMessageTerminal(status) {
+			return verdict{status: FailedStatus, reason: "NotReady", message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
+		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + " is false", by: "infer:counts"}
 	}
 	// Or true under the other name (isInvalid true): the same.
@@ -3280,8 +3291,12 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		if tr != nil {
 			tr.note("status."+k, false)
 		}
-		return verdict{status: InProgressStatus, reason: "Not" + strings.ToUpper(k[:1]) + k[1:],
+		v := verdict{status: InProgressStatus, reason: "Not" + strings.ToUpper(k[:1]) + k[1:],
 			message: "status." + k + " is false" + messageSuffix(status), by: "infer:counts"}
+		if flagMessageTerminal(status) {
+			v.status = FailedStatus
+		}
+		return v
 	}
 	// Work the controller says it has yet to do (synapse-operator's needsReconcile true,
 	// set when a bridge is attached; FoundationDB's generations.needsBackupStart).
