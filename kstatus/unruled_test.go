@@ -1282,6 +1282,11 @@ var heldOutSets = []struct {
 	// measured first at 17 of 18 (94.4%, 1 reading Current early), after this session's
 	// mechanisms through a busy condition False failed.
 	{"../testdata/kstatus/heldout208", 17},
+	// Written blind in 35 minutes beside heldout213-218 (16 cases, 4 kinds of 1 supply-chain
+	// operator: TmaxCloud's registry-operator; the writer's two others had no usable
+	// status): measured first at 16 of 16 (100%), after this session's mechanisms through a
+	// flag false beside a terminal message.
+	{"../testdata/kstatus/heldout214", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
