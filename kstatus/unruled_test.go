@@ -1287,6 +1287,11 @@ var heldOutSets = []struct {
 	// status): measured first at 16 of 16 (100%), after this session's mechanisms through a
 	// flag false beside a terminal message.
 	{"../testdata/kstatus/heldout214", 16},
+	// Written blind in 35 minutes beside heldout213-218 (16 cases, 7 kinds of 3 platform
+	// operators: Belastingdienst's opr-paas, CNOE's idpbuilder, openMCP's operator): measured
+	// first at 13 of 16 (81.2%, 1 reading Current early), after this session's mechanisms
+	// through a flag false beside a terminal message.
+	{"../testdata/kstatus/heldout216", 13},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
