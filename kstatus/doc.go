@@ -641,7 +641,10 @@
 //	    validation.valid), status.invalid or status.isInvalid true
 //	    (das-schiff-network-operator's NetworkConfigRevision), or a boolean named for a check's result false
 //	    (configCheckResult), is Failed. A part's ready or loaded false one object down
-//	    (KubeAI's Model, cache.loaded false while its cache fills) is InProgress. The
+//	    (KubeAI's Model, cache.loaded false while its cache fills) is InProgress, and so is
+//	    a part with nothing written ({}) beside one whose ready or available is true: a Go
+//	    controller drops a false flag under omitempty (idpbuilder's Localbuild:
+//	    nginx.available true, gitea {} while Gitea installs). The
 //	    replica counts of a part one
 //	    object down (querierStatus.readyReplicas short of querierStatus.replicas) are
 //	    InProgress, as the object's own are, and so are counts named as a pair, one of how

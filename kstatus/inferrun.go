@@ -2548,6 +2548,9 @@ func eachStateField(status map[string]any, own string, parts *partShort, facts *
 				// read as a condition (partConditions), its status True or False no state.
 				continue
 			}
+			if len(v) == 0 && facts != nil && (facts.emptyPart == "" || k < facts.emptyPart) {
+				facts.emptyPart = k
+			}
 			counted := false // a replicas count, for parts (its lookups cost more than this test)
 			for k2, v2 := range v {
 				if facts != nil {
@@ -2689,6 +2692,12 @@ type countFacts struct {
 	// (status.cache.loaded false, as KubeAI's Model writes it while its cache fills), and
 	// that field.
 	downNotReady [2]string
+	// emptyPart is the first object one down that is empty ({}), and partFlagTrue the first
+	// object one down whose ready or available is true, and that field: a part whose flag a
+	// Go controller left out, false under omitempty, beside one whose flag is true
+	// (idpbuilder's Localbuild: nginx.available true, gitea {} while Gitea installs).
+	emptyPart    string
+	partFlagTrue [2]string
 	// curVersion and wantVersion are the first (by name) string fields of status named for
 	// the version running now (currentVersion, current_version, observedKubeVirtVersion)
 	// and the one being moved to (targetVersion, target_version, desiredVersion), as
@@ -2912,6 +2921,9 @@ func (c *countFacts) seeDown(k, k2 string, v any) {
 		}
 		if !v && (k2 == "ready" || k2 == "loaded") && (c.downNotReady[0] == "" || k < c.downNotReady[0]) {
 			c.downNotReady = [2]string{k, k2}
+		}
+		if v && (k2 == "ready" || k2 == "available") && (c.partFlagTrue[0] == "" || k < c.partFlagTrue[0]) {
+			c.partFlagTrue = [2]string{k, k2}
 		}
 	}
 }
@@ -3284,6 +3296,17 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			tr.note("status."+k+"."+k2, false)
 		}
 		return verdict{status: InProgressStatus, reason: "NotReady", message: "status." + k + "." + k2 + " is false", by: "infer:counts"}
+	}
+	// A part with nothing written ({}) beside one whose ready or available is true: a Go
+	// controller leaves out a false flag under omitempty, so that part is not there yet
+	// (idpbuilder's Localbuild: nginx.available true, ArgoCD {} and gitea {} while they
+	// install).
+	if k, p := facts.emptyPart, facts.partFlagTrue; k != "" && p[0] != "" {
+		if tr != nil {
+			tr.note("status."+k, map[string]any{})
+		}
+		return verdict{status: InProgressStatus, reason: "NotReady",
+			message: "status." + k + " is empty, where status." + p[0] + "." + p[1] + " is true: not " + p[1] + " yet", by: "infer:counts"}
 	}
 	// A state named by a boolean of status not reached yet (rpaas-operator's nginxUpdated
 	// false while the Nginx it manages is moved to the new revision).
