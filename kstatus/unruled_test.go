@@ -1298,6 +1298,16 @@ var heldOutSets = []struct {
 	// (88.9%, none reading Current early), after this session's mechanisms through an empty
 	// part beside an available one.
 	{"../testdata/kstatus/heldout215", 16},
+	// Written blind in 35 minutes beside heldout214-218 (18 cases, 7 kinds of 3 networking
+	// operators: PureLB's k8gobgp, Alibaba's hybridnet, Baidu's CCE eip-operator): measured
+	// first at 13 of 18 (72.2%, 1 reading Current early), after this session's mechanisms
+	// through an empty part beside an available one.
+	{"../testdata/kstatus/heldout213", 13},
+	// Written blind in 35 minutes beside heldout213-217 (18 cases, 6 kinds of 2 autoscaling
+	// and capacity operators: Kapacity, int128's spot-handler; no third in time): measured
+	// first at 14 of 18 (77.8%, 2 reading Current early), after this session's mechanisms
+	// through an empty part beside an available one.
+	{"../testdata/kstatus/heldout218", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
