@@ -467,6 +467,7 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 	cannot := 0                                                    // 1 after "cannot", "can not" or "can't", 2 after "be"
 	afterCan := false                                              // the word before was "can"
 	action, afterNo := 0, false                                    // action: 1 after "action", 2 after "no action"; afterNo: the word before was "no"
+	isAre := false                                                 // the word before was "is" or "are"
 	errNow := false                                                // the word is one of errorWords (afterErr: the word before was)
 	constraint := false                                            // the text states a constraint the spec breaks
 	// In a reason (one identifier, no spaces) "Not" and "Ready" together are NotReady; in
@@ -505,6 +506,14 @@ func classifyWords(text string, terminalSet map[string]bool) reasonKind {
 			action = 0
 		}
 		afterNo = string(w) == "no"
+		afterIsAre := isAre
+		isAre = string(w) == "is" || string(w) == "are"
+		if afterIsAre && string(w) == "required" && !identifier {
+			// "rangeBegin and rangeEnd are required" (Metal3's ironic-standalone-operator),
+			// "Restoration from etcd snapshot is required" (Rancher's RKEControlPlane): a
+			// value the spec lacks, or an act, a person must supply.
+			terminal = true
+		}
 		if afterAction == 1 && (string(w) == "required" || string(w) == "needed") {
 			// "ActionRequired" (terranetes' Ready reason for an error the operator's own
 			// detector says a person must fix), "user action required": a person must act,
