@@ -655,7 +655,9 @@
 //	    spanner-autoscaler scaling up; a current count above the one wanted is not read,
 //	    desired… being as often a minimum: KubeVirt's MachineDisruptionBudget);
 //	    readyNodes short of expectedNodes; plain desired against ready or available, as
-//	    SkyWalking's OAPServerConfig; a count of all of something, <noun>Count, against
+//	    SkyWalking's OAPServerConfig (not the counts of a pool of capacity, where a count
+//	    used, allocated, inUse or assigned beside them makes available the free part:
+//	    hybridnet's Subnet, total, used, available; OpenSandbox's Pool); a count of all of something, <noun>Count, against
 //	    ready…, available… or updated… of it: OpenShift's MachineConfigPool,
 //	    updatedMachineCount short of machineCount while it rolls a configuration out, or
 //	    Failed with spec.paused, 6e; and so a count named target… or total…: Katalyst's
@@ -957,7 +959,9 @@
 // "can't be" followed by required, configured, created, used, set, changed, modified,
 // removed, added, combined, specified, enabled, disabled, empty, negative, zero or a
 // comparison: "service account can not be configured with public client", not "cannot be
-// fulfilled", the API server's conflict), a request to change it ("please
+// fulfilled", the API server's conflict), a value said to be needed ("is required" or
+// "are required": Metal3's ironic-standalone-operator, "rangeBegin and rangeEnd are
+// required"), a request to change it ("please
 // set", "please specify", "please provide"), an instruction to apply the object again
 // ("re-apply" or "reapply": Doppler's "Delete the managed secret and re-apply") or to look
 // into what went wrong ("check" or "see" followed within seven words by logs, log or

@@ -1575,6 +1575,9 @@ func desiredCount(k string) string {
 // desiredProcessingUnits and currentProcessingUnits): short is true when the second is
 // below the first, c naming it. Of several pairs, the first by name decides.
 func pairShort(m map[string]any) (c string, have, want int64, short bool) {
+	if capacityPool(m) {
+		return "", 0, 0, false
+	}
 	for k, v := range m {
 		if barePlural(k) {
 			// A count named plainly for the things (backends), which pairs with the
@@ -1621,6 +1624,19 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 		}
 	}
 	return c, have, want, short
+}
+
+// capacityPool reports counts of a pool of capacity: a count of those used (used,
+// allocated, inUse, assigned) beside the others makes available the free part of a total
+// (Alibaba's hybridnet Subnet: total 241, used 17, available 224), not those ready of those
+// wanted.
+func capacityPool(m map[string]any) bool {
+	for _, k := range [...]string{"used", "allocated", "inUse", "assigned"} {
+		if _, ok := toInt(m[k]); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // pluralDoneWords are the first words of a count of things joined to the object, paired
