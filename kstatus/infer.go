@@ -445,6 +445,9 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 		// is not that end (state BUILDIMAGE, among INIT, FAILED, SUCCESSFUL, BUILDIMAGE,
 		// FINETUNE, SERVE): the object's run goes on past its part's.
 		if k, v := ownStepNotEnded(status, opts.kindInfo(apiVersion, f.kind)); k != "" {
+			if tr != nil {
+				tr.note("status."+k, v)
+			}
 			st.class = phaseProgressing
 			st.v = verdict{status: InProgressStatus, reason: v,
 				message: "status." + k + " is " + v + " (" + st.path + " is " + st.value + ": a part's end, not the object's)", by: "infer:phase"}
