@@ -633,11 +633,8 @@
 //	    message says it waits for something else ("parent group … is not ready yet"),
 //	    though not for a server that keeps refusing connections. status.ready,
 //	    readyToUse, available, registered, provisioned or initialized false (or "False", as
-//	    some operators write flags), or a boolean of status named for a state reached
-//	    (nginxUpdated, connection_available) false, is InProgress, Failed with a
-//	    status.reason that names an error a person must fix, or a status.message that
-//	    does (obeleh's db-operator: connection_available false, "… permission denied for
-//	    view pg_user"); status.valid false (or one object down:
+//	    some operators write flags) is InProgress, Failed with a status.reason that names
+//	    an error a person must fix, or a status.message that does; status.valid false (or one object down:
 //	    validation.valid), status.invalid or status.isInvalid true
 //	    (das-schiff-network-operator's NetworkConfigRevision), or a boolean named for a check's result false
 //	    (configCheckResult), is Failed. A part's ready or loaded false one object down
@@ -677,7 +674,9 @@
 //	    Authenticated and Authorized, credentials accepted, as InfluxData's InfluxDB's: rpaas-operator's
 //	    nginxUpdated false while its Nginx moves to the new revision; the AWS Load Balancer
 //	    Controller's accepted false while a secret it needs is missing), reason Not…, with
-//	    status.message (or status.reason) beside it; but not beside a summary flag of the
+//	    status.message (or status.reason) beside it, Failed when status.message names an
+//	    error a person must fix (obeleh's db-operator: connection_available false, "…
+//	    permission denied for view pg_user"); but not beside a summary flag of the
 //	    object's true (ready, reconciled or inSync: Wind River's Host, configurationUpdated
 //	    false beside reconciled and inSync true), which weighs it.
 //	    So are the replicas of the kind's scale subresource short of those asked
