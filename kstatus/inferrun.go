@@ -1579,43 +1579,34 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 		return "", 0, 0, false
 	}
 	for k, v := range m {
-		if barePlural(k) {
+		// rest is the name of the things counted, as the count of a part of them goes on
+		// (desiredNumber → Number, availableNumber), and words the first words of those
+		// counts.
+		rest, words := desiredCount(k), wantedWords[:]
+		switch {
+		case barePlural(k):
 			// A count named plainly for the things (backends), which pairs with the
 			// count of those that reached a state (registeredBackends: TKEStack's
 			// lb-controlling-framework's BackendGroup).
-			w, ok := toInt(v)
-			if !ok {
-				continue
-			}
-			rest := strings.ToUpper(k[:1]) + k[1:]
-			for _, p := range &pluralDoneWords {
-				name := p + rest
-				if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) {
-					c, have, want, short = name, n, w, true
-				}
-			}
-			continue
-		}
-		rest := desiredCount(k)
-		prefixes := [...]string{"available", "ready", "current", ""}
-		if rest == "" && !plainTotal(k) {
+			// (k is lower case a to z: its first letter upper case is a byte's
+			// arithmetic, no allocation for each such field, a count or not.)
+			rest, words = string(k[0]-('a'-'A'))+k[1:], pluralDoneWords[:]
+		case rest == "" && !plainTotal(k):
 			// A count of all of something (machineCount), which pairs with the counts of
 			// those ready, available and updated (readyMachineCount, updatedMachineCount:
 			// OpenShift's MachineConfigPool).
 			if rest = totalCount(k); rest == "" {
 				continue // plain desired, all or total pairs with plain ready or available
 			}
-			prefixes[2], prefixes[3] = "", "updated"
+			words = totalWords[:]
 		}
+		// (Only now: toInt parses a string, and most fields are named for no count.)
 		w, ok := toInt(v)
 		if !ok {
 			continue
 		}
-		for _, p := range prefixes {
+		for _, p := range words {
 			name := p + rest
-			if p == "" {
-				continue
-			}
 			// (A current count above the one wanted is not read: desired… is as often a
 			// minimum, as KubeVirt's MachineDisruptionBudget's desiredHealthy is.)
 			if n, ok := toInt(m[name]); ok && n < w && (!short || name < c) && !(p == "updated" && canaryHeld(m, n)) {
@@ -1625,6 +1616,14 @@ func pairShort(m map[string]any) (c string, have, want int64, short bool) {
 	}
 	return c, have, want, short
 }
+
+// wantedWords are the first words of the counts that pair with a count of how many are
+// wanted (desired…, expected…, or plain desired, all or total), and totalWords those that
+// pair with a count of all of something (<noun>Count, target…, total…).
+var (
+	wantedWords = [...]string{"available", "ready", "current"}
+	totalWords  = [...]string{"available", "ready", "updated"}
+)
 
 // capacityPool reports counts of a pool of capacity: a count of those used (used,
 // allocated, inUse, assigned) beside the others makes available the free part of a total
