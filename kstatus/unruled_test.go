@@ -1327,6 +1327,19 @@ var heldOutSets = []struct {
 	// nats-account-operator): measured first at 15 of 18 (83.3%, none reading Current early),
 	// after this session's mechanisms through an empty part beside an available one.
 	{"../testdata/kstatus/heldout217", 15},
+	// Written blind in 35 minutes beside heldout220-224 (18 cases, 10 kinds of 2 blockchain
+	// operators: LF Decentralized Trust's Paladin, CITA-Cloud's cita-node-operator; no third
+	// in time): measured first at 16 of 18 (88.9%, 2 reading Current early), after 40903df's
+	// mechanisms.
+	{"../testdata/kstatus/heldout219", 16},
+	// Written blind in 35 minutes beside heldout219-224 (13 cases, 3 kinds of 1 media
+	// operator: nagare-media's engine; no second in time): measured first at 12 of 13
+	// (92.3%, 1 reading Current early), after 40903df's mechanisms.
+	{"../testdata/kstatus/heldout220", 12},
+	// Written blind in 35 minutes beside heldout219-224 (14 cases, 5 kinds of 1 telemetry
+	// pipeline operator: MyDecisive's mdai-operator; no second in time): measured first at
+	// 13 of 14 (92.9%, 1 reading Current early), after 40903df's mechanisms.
+	{"../testdata/kstatus/heldout223", 13},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
