@@ -811,7 +811,9 @@
 //	6f. A kind that finishes is Current only once its run has ended: a Current read from
 //	    Running, a run begun (Created True) or nothing at all is InProgress, reason
 //	    NotFinished, unless status records a completion time (completionTime, endTime, ...)
-//	    and nothing says the run failed. A kind finishes when its definition says so
+//	    and nothing says the run failed, nor that a step is still to go (a state in
+//	    progress beside it: nagare-media's Workflow, endTime written, phase
+//	    AwaitingCompletion before Succeeded). A kind finishes when its definition says so
 //	    (KindInfo.Finishes: a completion-time field in status, a run's limits in spec, an
 //	    outcome among the conditions' types, a terminal success, Passed among them, in the
 //	    enum of a state field of status, one or two objects down, as 6c reads them:
@@ -850,7 +852,9 @@
 //	    is Job, Run, Execution, Backup, Restore, Batch, Snapshot, Dump (OpenLibertyDump) or
 //	    Training (odahu-flow's ModelTraining), or it is that word alone
 //	    (TaskRun, TestExecution, SGBackup, Infinispan's Backup, QuestDBSnapshot; a state
-//	    Active on such a kind is a run going on, as a Job's active pods), or it
+//	    Active on such a kind, or on an object whose spec sets one of the run's limits
+//	    above, as CITA-Cloud's Switchover its ttlSecondsAfterFinished, is a run going on,
+//	    as a Job's active pods), or it
 //	    is named for an operation that finishes: its last word, or the kind alone, is
 //	    Migration, Migrate or Operation (Forklift's and vJailbreak's Migration, MTC's
 //	    MigMigration, HwameiStor's LocalVolumeMigrate, OceanBase's OBTenantOperation; not MigrationPolicy or MigrationPlan, and not

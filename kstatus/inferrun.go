@@ -1044,6 +1044,18 @@ func runKindName(kind string, spec map[string]any) bool {
 	return named && !schedulesRuns(kind, spec)
 }
 
+// asksRunSettings reports a spec that sets what only a run has (runSpecFields: a backoff
+// limit, a time to live after it finishes, a deadline; not a Pod's field in a spec with
+// replicas), of a kind that does not schedule runs.
+func asksRunSettings(kind string, spec map[string]any) bool {
+	for _, k := range runSpecFields {
+		if _, ok := spec[k]; ok && !podField(k, spec) {
+			return !schedulesRuns(kind, spec)
+		}
+	}
+	return false
+}
+
 // schedulesRuns reports a kind that schedules runs: the word Cron or Schedule in its name
 // (CronJob, ScheduledBackup, BackupSchedule), or a schedule in spec.
 func schedulesRuns(kind string, spec map[string]any) bool {
@@ -1767,7 +1779,7 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	busy := false
 	// Facts of the kind that few values need (schedulesRuns, runKindName), each asked at
 	// most once per scan: -1 until asked, then 0 or 1.
-	schedules, runKind := int8(-1), int8(-1)
+	schedules, runKind, runSpec := int8(-1), int8(-1), int8(-1)
 	kindFact := func(cache *int8, fact func(kind string, spec map[string]any) bool) bool {
 		if *cache < 0 {
 			spec, _ := m["spec"].(map[string]any)
@@ -1780,9 +1792,11 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	}
 	eachStateField(status, own, &sc.parts, facts, func(at stateField, value string) {
 		k := phaseClassOf(value)
-		if k == phaseUp && isWord(value, "active") && kindFact(&runKind, runKindName) {
+		if k == phaseUp && isWord(value, "active") && (kindFact(&runKind, runKindName) || kindFact(&runSpec, asksRunSettings)) {
 			// Active, on a kind named for a run (RadonDB's Backup, state Active while its
-			// Job runs), is what a Job calls its running pods: the run goes on.
+			// Job runs) or on an object whose spec sets what only a run has (CITA-Cloud's
+			// Switchover: spec.ttlSecondsAfterFinished), is what a Job calls its running
+			// pods: the run goes on.
 			k = phaseRunning
 		}
 		if k == phaseProgressing && isWord(value, "created") && (recordNoun(own) ||

@@ -188,7 +188,10 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 			return verdict{}, false // nothing under way, and no definition says the kind finishes
 		}
 	}
-	if k, _ := completedAt(status); k != "" || completedFlag(status) != "" {
+	// A completion time or flag is the run's end, unless a state says the run has a step
+	// still to go (nagare-media's Workflow: endTime written when its Tasks ended, phase
+	// AwaitingCompletion for a grace period before Succeeded).
+	if k, _ := completedAt(status); (k != "" || completedFlag(status) != "") && st.class != phaseProgressing {
 		return verdict{}, false
 	}
 	why := rf.finishes()
@@ -199,7 +202,7 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	switch {
 	case run.running || run.started:
 		what = "conditions[" + run.runType + "] is True"
-	case st.class == phaseRunning:
+	case st.class == phaseRunning || st.class == phaseProgressing:
 		what = st.path + " is " + st.value
 	}
 	return verdict{status: InProgressStatus, reason: "NotFinished",
