@@ -1356,6 +1356,11 @@ var heldOutSets = []struct {
 	// pipeline operator: MyDecisive's mdai-operator; no second in time): measured first at
 	// 13 of 14 (92.9%, 1 reading Current early), after 40903df's mechanisms.
 	{"../testdata/kstatus/heldout223", 13},
+	// Written blind in 35 minutes beside heldout225-229 (13 cases, 4 kinds of 2 identity
+	// operators: Deutsche Telekom's auth-operator, JeffResc's authentik-k8s-operator; no third
+	// in time): measured first at 11 of 13 (84.6%, none reading Current early), after
+	// 5779a31's mechanisms.
+	{"../testdata/kstatus/heldout230", 11},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
