@@ -283,7 +283,9 @@
 //	      Retrying, InProgress, Yet, Dependency or NotReady, or Not and Ready: Running False,
 //	      WaitingForBuild), names a failure being retried (AttemptToRedeployFailed), or
 //	      says something it needs was not found (tor-operator's OnionKey False,
-//	      HostnameNotFound). Not
+//	      HostnameNotFound), or, for Created and the other types of a run begun, when its
+//	      message says it waits (zhulik's restic-operator: Repository Created False,
+//	      "Repository is not yet created"). Not
 //	      Reconciling or Progressing, which some operators write on every condition.
 //	    - The spec's validity: a type whose last word is Valid or Validated (SpecValid,
 //	      ConfigValidated) or that starts with Validation and ends in Passed, Succeeded,
@@ -479,7 +481,9 @@
 //	      starts or ends with Failed, Failure or Error (CreateFailed, DEPLOY_FAILED,
 //	      FailedValidation, PartiallyFailed), or that starts UnableTo (Tarantool's
 //	      UnableToBootstrap; not UnableToConnect or UnableToReach, a server a retry may
-//	      reach), or is named for a limit of tries reached (Max…, …Limit…, …Retries… or
+//	      reach), or whose first word is Err, as Go names its error values (thavlik's
+//	      vpn-operator: ErrSecretNotFound, ErrVerifyFailed; a thing not found, after Err,
+//	      is the error named), or is named for a limit of tries reached (Max…, …Limit…, …Retries… or
 //	      …Attempts… ending Reached or Exceeded: Burrito's MaxRetriesReached; or ending
 //	      ExceededLimit or ReachedLimit: alert-manager's ClientExceededLimit). A failed state the controller says it
 //	      will try again is InProgress: a retry scheduled (a status field named

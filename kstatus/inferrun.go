@@ -180,7 +180,7 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 						rc.notMet = v
 						rc.notMet.by = "infer:conditions"
 					}
-				case rc.notMet.status == "" && (waitsFor(c.reason) || namesFailureWord(c.reason) || saysNotFound(c.reason)):
+				case rc.notMet.status == "" && (waitsFor(c.reason) || namesFailureWord(c.reason) || saysNotFound(c.reason) || class == condStarted && messageWaits(c.message)):
 					rc.notMet = v
 					rc.notMet.by = "infer:conditions"
 				}

@@ -81,7 +81,7 @@ func phaseClassOfValue(s string) phaseKind {
 		// "system is retrying"): work a retry clears.
 		return phaseProgressing
 	}
-	if namesFailure(w) || unableTo(w) || limitReached(w) {
+	if namesFailure(w) || unableTo(w) || limitReached(w) || errNamed(s, w) {
 		return phaseFailed
 	}
 	// A state reached, negated (Unbound, Unprovisioned, NotAllocated): not reached yet.
@@ -254,6 +254,19 @@ func namesFailure(w string) bool {
 		}
 	}
 	return false
+}
+
+// errNamed reports a state of several words whose first is Err, as Go names its error
+// values (thavlik's vpn-operator: MaskProvider phase ErrSecretNotFound, ErrVerifyFailed):
+// the state names itself an error, whatever follows, a thing not found included. w is s
+// normalized.
+func errNamed(s, w string) bool {
+	if !hasPrefix(w, "err") || len(w) <= len("err") {
+		return false
+	}
+	it := wordIter{s: s}
+	first, _ := it.next()
+	return string(first) == "err"
 }
 
 // limitReached reports a state, w normalized, named for a limit of tries reached
