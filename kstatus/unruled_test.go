@@ -1387,6 +1387,30 @@ var heldOutSets = []struct {
 	// in time): measured first at 11 of 13 (84.6%, none reading Current early), after
 	// 5779a31's mechanisms.
 	{"../testdata/kstatus/heldout230", 11},
+	// Written blind in 35 minutes beside heldout232-236 (17 cases, 5 kinds of 2 kopf
+	// operators: azimuth-cloud's azimuth-schedule-operator, Mirantis' rockoon; no third in
+	// time): measured first at 13 of 17 (76.5%, none reading Current early), after 9baea4a's
+	// mechanisms.
+	{"../testdata/kstatus/heldout231", 13},
+	// Written blind in 35 minutes beside heldout231-236 (16 cases, 3 kinds of 1 kube-rs
+	// operator: Azure's kars; no second in time): measured first at 16 of 16 (100%, none
+	// reading Current early), after 9baea4a's mechanisms.
+	{"../testdata/kstatus/heldout232", 16},
+	// Written blind in 35 minutes beside heldout231-236 (16 cases, 4 kinds of 1 Java
+	// Operator SDK project: Javatar81's devjoy, its gitea-operator and devjoy-operator; no
+	// second in time): measured first at 8 of 16 (50.0%, 7 reading Current early), after
+	// 9baea4a's mechanisms.
+	{"../testdata/kstatus/heldout233", 8},
+	// Written blind in 35 minutes beside heldout231-236 (18 cases, 6 kinds of 2 IoT and
+	// robotics operators: SAP's ewm-cloud-robotics, ia-eknorr's stoker-operator; no third in
+	// time): measured first at 17 of 18 (94.4%, none reading Current early), after 9baea4a's
+	// mechanisms.
+	{"../testdata/kstatus/heldout234", 17},
+	// Written blind in 35 minutes beside heldout231-235 (16 cases, 5 kinds of 2 storage
+	// operators: sharedvolume's NFS controllers, yuanying's tgtd-operator; no third in time):
+	// measured first at 16 of 16 (100%, none reading Current early), after 9baea4a's
+	// mechanisms.
+	{"../testdata/kstatus/heldout236", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
