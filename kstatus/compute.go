@@ -272,7 +272,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			// Or that it has reached a pause the spec asks for: status repeats the spec's
 			// field (the local-storage-operator's status.managementState Unmanaged), and a
 			// controller standing aside will not observe the generation that asked.
-			if v, reached := pauseReported(m, status, tr); reached {
+			if v, reached := pauseReported(m, status, conds, gen, tr); reached {
 				return v
 			}
 		}

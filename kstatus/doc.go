@@ -44,9 +44,11 @@
 //     from this spec (cluster-api-operator's PreflightCheckPassed False on a downgrade,
 //     with status.observedGeneration left behind). And a pause
 //     the spec asks for that status repeats (spec.managementState Unmanaged with
-//     status.managementState Unmanaged; spec.paused with status.paused true) is Current:
-//     the controller wrote that it stands aside, and so never observes that generation
-//     (PAUSED.md). Otherwise the message adds what the conditions last said went wrong
+//     status.managementState Unmanaged; spec.paused with status.paused true), or that a
+//     condition stamped with metadata.generation reports with a reason that says paused
+//     (ia-eknorr's stoker-operator: Ready False, Paused, for the generation that set
+//     spec.paused), is Current: the controller wrote that it stands aside, and so never
+//     observes that generation (PAUSED.md). Otherwise the message adds what the conditions last said went wrong
 //     (a condition True named for a failure, else Ready False, with its message): it may
 //     be about the generation before, so it does not make the verdict Failed, but a person
 //     waiting learns what the controller last objected to.

@@ -1107,12 +1107,28 @@ func pauseAsked(m map[string]any) string {
 // pauseReported reports a pause the spec asks for (pauseAsked) that status repeats: the
 // same field at the same place in status with the same value (spec.managementState
 // Unmanaged and status.managementState Unmanaged; spec.paused and status.paused true). The
-// controller wrote, after the spec asked, that it stands aside.
-func pauseReported(m, status map[string]any, tr *trace) (verdict, bool) {
+// controller wrote, after the spec asked, that it stands aside. Or a condition written for
+// generation gen, the latest, whose reason says paused (ia-eknorr's stoker-operator: Ready
+// False, Paused, "Reconciliation paused", for the generation that set spec.paused, where
+// status.observedGeneration stays at the one before): the controller saw the spec that asks,
+// and reports the pause reached.
+func pauseReported(m, status map[string]any, conds []any, gen int64, tr *trace) (verdict, bool) {
 	p := pauseAsked(m)
 	path, ok := strings.CutPrefix(p, "spec.")
 	if !ok {
 		return verdict{}, false
+	}
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		r, _ := c["reason"].(string)
+		if og, ok := toInt(c["observedGeneration"]); ok && og == gen && pauseWord(r) {
+			t, _ := c["type"].(string)
+			if tr != nil {
+				tr.note(condPath("", t), c["status"])
+			}
+			return verdict{status: CurrentStatus, reason: r, message: p + " is " + valueText(specAt(m, p)) +
+				", and conditions[" + t + "] reports " + r + " for generation " + strconv.FormatInt(gen, 10) + ": the controller stands aside as asked", by: "infer:suspended"}, true
+		}
 	}
 	spec, _ := m["spec"].(map[string]any)
 	asked, held := spec, status
