@@ -48,10 +48,11 @@
 //     condition stamped with metadata.generation reports with a reason that says paused
 //     (ia-eknorr's stoker-operator: Ready False, Paused, for the generation that set
 //     spec.paused), is Current: the controller wrote that it stands aside, and so never
-//     observes that generation (PAUSED.md). Otherwise the message adds what the conditions last said went wrong
-//     (a condition True named for a failure, else Ready False, with its message): it may
-//     be about the generation before, so it does not make the verdict Failed, but a person
-//     waiting learns what the controller last objected to.
+//     observes that generation (PAUSED.md). Otherwise the message adds what the
+//     conditions last said went wrong (a condition True named for a failure, else Ready
+//     False, with its message): it may be about the generation before, so it does not
+//     make the verdict Failed, but a person waiting learns what the controller last
+//     objected to.
 //  3. The standard conditions: Stalled True is Failed, Reconciling True is InProgress,
 //     with the condition's reason and message. Stalled wins if both are True.
 //  4. The kind's own rule, for built-in kinds whose controllers publish counts or
@@ -485,7 +486,8 @@
 //	      UnableToBootstrap; not UnableToConnect or UnableToReach, a server a retry may
 //	      reach), or whose first word is Err, as Go names its error values (thavlik's
 //	      vpn-operator: ErrSecretNotFound, ErrVerifyFailed; a thing not found, after Err,
-//	      is the error named), or is named for a limit of tries reached (Max…, …Limit…, …Retries… or
+//	      is the error named), or is named for a limit of tries reached (Max…, …Limit…,
+//	      …Retries… or
 //	      …Attempts… ending Reached or Exceeded: Burrito's MaxRetriesReached; or ending
 //	      ExceededLimit or ReachedLimit: alert-manager's ClientExceededLimit). A failed state the controller says it
 //	      will try again is InProgress: a retry scheduled (a status field named

@@ -1121,7 +1121,8 @@ func pauseReported(m, status map[string]any, conds []any, gen int64, tr *trace) 
 	for _, e := range conds {
 		c, _ := e.(map[string]any)
 		r, _ := c["reason"].(string)
-		if og, ok := toInt(c["observedGeneration"]); ok && og == gen && pauseWord(r) {
+		// (Not a reason that denies it, NotPaused.)
+		if og, ok := toInt(c["observedGeneration"]); ok && og == gen && pauseWord(r) && !hasPrefix(strings.ToLower(r), "not") {
 			t, _ := c["type"].(string)
 			if tr != nil {
 				tr.note(condPath("", t), c["status"])
