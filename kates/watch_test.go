@@ -327,31 +327,44 @@ func TestWatchEntryStatusFollowsRollout(t *testing.T) {
 		Deployments map[string]kates.Entry[*kates.Deployment]
 	}
 	nextSnapshot(t, ctx, acc, &snap)
-	if err := c.Create(ctx, deployment(ns, "web", 3), nil); err != nil {
+	// The rollout is held by a node selector no node matches, so InProgress is a state the
+	// entry stays in until the test ends it, not one a fast rollout may coalesce away (the
+	// Accumulator hands over the latest view, not every step: kwok's nodes make pods ready
+	// within a tenth of a second).
+	held := deployment(ns, "web", 3)
+	held.Spec.Template.Spec.NodeSelector = map[string]string{"kates.dev/no-such-node": "true"}
+	if err := c.Create(ctx, held, nil); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[kstatus.Status]bool{}
-	for {
-		if _, err := acc.Update(ctx, &snap); err != nil {
-			t.Fatal(err)
-		}
-		if e, ok := snap.Deployments[ns+"/web"]; ok {
-			seen[e.Status.Status] = true
-			if e.Status.Status == kstatus.CurrentStatus {
-				if e.Object.Status.AvailableReplicas != 3 {
-					t.Errorf("Current with %d available replicas", e.Object.Status.AvailableReplicas)
+	waitEntry := func(want kstatus.Status) kates.Entry[*kates.Deployment] {
+		t.Helper()
+		seen := map[kstatus.Status]bool{}
+		for {
+			if _, err := acc.Update(ctx, &snap); err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := snap.Deployments[ns+"/web"]; ok {
+				seen[e.Status.Status] = true
+				if e.Status.Status == want {
+					return e
 				}
-				break
+			}
+			select {
+			case <-acc.Changed():
+			case <-ctx.Done():
+				t.Fatalf("never %s; statuses seen %v", want, seen)
 			}
 		}
-		select {
-		case <-acc.Changed():
-		case <-ctx.Done():
-			t.Fatalf("never Current; statuses seen %v", seen)
-		}
 	}
-	if !seen[kstatus.InProgressStatus] {
-		t.Errorf("statuses seen %v: want InProgress before Current", seen)
+	if e := waitEntry(kstatus.InProgressStatus); e.Object.Status.AvailableReplicas != 0 {
+		t.Errorf("InProgress with %d available replicas, want 0 while no node matches", e.Object.Status.AvailableReplicas)
+	}
+	release := []byte(`{"spec":{"template":{"spec":{"nodeSelector":null}}}}`)
+	if err := c.Patch(ctx, deployment(ns, "web", 3), kates.MergePatchType, release, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e := waitEntry(kstatus.CurrentStatus); e.Object.Status.AvailableReplicas != 3 {
+		t.Errorf("Current with %d available replicas", e.Object.Status.AvailableReplicas)
 	}
 }
 
