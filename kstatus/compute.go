@@ -429,29 +429,30 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 					return verdict{status: CurrentStatus, message: ready.text(readyFallback(ready.status)) + " (" + p + " asks the controller to stand aside)", by: "infer:suspended"}
 				}
 			}
-			if pauseWord(ready.reason) && !otherNotTrue(conds) {
-				// Ready not True only because the object is paused, as the spec asks
-				// (plumber-cd's argocd-autoscaler: ReplicaSetScaler spec.paused, Ready False,
-				// Paused, "Scaling actions are paused"), and no other condition says work is
-				// left: the controller reports the pause it was asked for, reached.
+			if pauseWord(ready.reason) {
 				p := pauseAsked(m)
 				if p == "" {
 					p = suspensionAsked(m)
 				}
-				if p != "" {
+				switch {
+				case p != "" && !otherNotTrue(conds):
+					// Ready not True only because the object is paused, as the spec asks
+					// (plumber-cd's argocd-autoscaler: ReplicaSetScaler spec.paused, Ready
+					// False, Paused, "Scaling actions are paused"), and no other condition
+					// says work is left: the controller reports the pause it was asked for,
+					// reached.
 					if tr != nil {
 						tr.note(p, true)
 					}
 					return verdict{status: CurrentStatus, message: ready.text(readyFallback(ready.status)) + " (paused, as " + p + " asks)", by: "infer:suspended"}
+				case p == "":
+					// Ready not True because the object is paused, which nothing in the spec
+					// asks for (KubeSphere DevOps' PipelineRun: Ready Unknown, PAUSED, while
+					// its Jenkins run waits for a person's input): as a state Paused the spec
+					// did not ask for, only a person resumes it (PAUSED.md).
+					return verdict{status: FailedStatus, reason: "Paused",
+						message: ready.text(readyFallback(ready.status)) + " (paused, and the spec does not ask for it: only a person resumes it)", by: "ready"}
 				}
-			}
-			if pauseWord(ready.reason) && suspensionAsked(m) == "" && pauseAsked(m) == "" {
-				// Ready not True because the object is paused, which nothing in the spec
-				// asks for (KubeSphere DevOps' PipelineRun: Ready Unknown, PAUSED, while
-				// its Jenkins run waits for a person's input): as a state Paused the spec
-				// did not ask for, only a person resumes it (PAUSED.md).
-				return verdict{status: FailedStatus, reason: "Paused",
-					message: ready.text(readyFallback(ready.status)) + " (paused, and the spec does not ask for it: only a person resumes it)", by: "ready"}
 			}
 			v = notTrue(ready, "Ready")
 			if v.status == InProgressStatus && ready.isFalse() && failedReason(ready.reason) && iv.status != InProgressStatus &&

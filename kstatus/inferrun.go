@@ -1122,7 +1122,7 @@ func pauseReported(m, status map[string]any, conds []any, gen int64, tr *trace) 
 		c, _ := e.(map[string]any)
 		r, _ := c["reason"].(string)
 		// (Not a reason that denies it, NotPaused.)
-		if og, ok := toInt(c["observedGeneration"]); ok && og == gen && pauseWord(r) && !hasPrefix(strings.ToLower(r), "not") {
+		if og, ok := toInt(c["observedGeneration"]); ok && og == gen && pauseWord(r) && !(len(r) >= 3 && strings.EqualFold(r[:3], "not")) {
 			t, _ := c["type"].(string)
 			if tr != nil {
 				tr.note(condPath("", t), c["status"])
@@ -1693,8 +1693,10 @@ func barePlural(k string) bool {
 // person must fix (obeleh's db-operator: connection_available false, "Failed reading
 // users: pq: permission denied for view pg_user"): the flag will not turn by itself.
 func flagMessageTerminal(status map[string]any) bool {
+	// (Not messageWaits: a terminal message is not a transient one, so only its first
+	// word is left to ask.)
 	msg := statusMessage(status)
-	return msg != "" && classifyMessage(msg) == reasonTerminal && !messageWaits(msg)
+	return msg != "" && classifyMessage(msg) == reasonTerminal && !startsTransient(msg)
 }
 
 // summaryTrue reports a boolean of status that sums up the object's state, true: ready,
