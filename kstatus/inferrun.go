@@ -3086,7 +3086,11 @@ func (c *countFacts) see(k string, v any) {
 			}
 		}
 	}
-	c.paired = c.paired || kc.paired
+	if kc.paired && !c.paired {
+		// (A count only: a list named as a plural, conditions, pairs with nothing, and
+		// pairShort's walk of status is not free.)
+		_, c.paired = toInt(v)
+	}
 	c.replicaCounts = c.replicaCounts || kc.replicaCount
 	if kc.invalid && v == true {
 		c.invalidTrue = k
@@ -3161,6 +3165,19 @@ func errorVerdict(key, path, msg string) verdict {
 	return v
 }
 
+// judgeOwnCounts is judgeCounts where no walk of status has seen its fields: it walks
+// status itself. (Apart, so that the common call does not clear a countFacts it never uses.)
+func judgeOwnCounts(m, status map[string]any, parts *partShort, tr *trace) verdict {
+	var own countFacts
+	for k, v := range status {
+		own.see(k, v)
+		if s, ok := v.(string); ok {
+			parts.seeFraction(k, s) // as eachStateField's walk does
+		}
+	}
+	return judgeCounts(m, status, parts, &own, tr)
+}
+
 // judgeCounts reads what operators publish beside conditions and states: counts of ready
 // against desired replicas, errors, and readiness flags. Each short count is InProgress,
 // an error Failed; a count that is met says nothing (the other steps decide). parts are the
@@ -3170,15 +3187,8 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 	if len(status) == 0 {
 		return verdict{} // (no status: no count, error or flag to read)
 	}
-	var own countFacts
 	if facts == nil || !facts.seen {
-		for k, v := range status {
-			own.see(k, v)
-			if s, ok := v.(string); ok {
-				parts.seeFraction(k, s) // as eachStateField's walk does
-			}
-		}
-		facts = &own
+		return judgeOwnCounts(m, status, parts, tr)
 	}
 	var (
 		errVals, flagVals  = &facts.errVals, &facts.flagVals
