@@ -1417,6 +1417,16 @@ var heldOutSets = []struct {
 	// measured first at 16 of 16 (100%, none reading Current early), after 9baea4a's
 	// mechanisms.
 	{"../testdata/kstatus/heldout236", 16},
+	// Written blind in 35 minutes beside heldout237-242 (16 cases, 6 kinds of 3 telco
+	// operators: Tungsten Fabric's tf-operator, Airship's SIP and ViNO, O-RAN's hardware
+	// manager plugin): measured first at 12 of 16 (75.0%, 2 reading Current early), after
+	// 56a26b5's mechanisms.
+	{"../testdata/kstatus/heldout238", 12},
+	// Written blind in 35 minutes beside heldout237-242 (18 cases, 8 kinds of 3 small
+	// operators: ianunruh's openstack-operator, clayrisser's integration-operator, Formance's
+	// operator): measured first at 15 of 18 (83.3%, none reading Current early), after
+	// 56a26b5's mechanisms.
+	{"../testdata/kstatus/heldout241", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
