@@ -1427,6 +1427,21 @@ var heldOutSets = []struct {
 	// operator): measured first at 15 of 18 (83.3%, none reading Current early), after
 	// 56a26b5's mechanisms.
 	{"../testdata/kstatus/heldout241", 15},
+	// Written blind in 35 minutes beside heldout237-242 (18 cases, 6 kinds of 2 operators:
+	// KubeVirt's Ansible-based ssp-operator, kobblestone on .NET's KubeOps; no third in time):
+	// measured first at 14 of 18 (77.8%, 1 reading Current early), after 56a26b5's
+	// mechanisms.
+	{"../testdata/kstatus/heldout237", 14},
+	// Written blind in 35 minutes beside heldout237-242 (18 cases, 8 kinds of 3 cache
+	// operators: Tongdun's td-redis-operator, KeiaiLab's and smoketurner's Valkey operators):
+	// measured first at 14 of 18 (77.8%, 4 reading Current early), after 56a26b5's
+	// mechanisms.
+	{"../testdata/kstatus/heldout239", 14},
+	// Written blind in 35 minutes beside heldout237-242 (18 cases, 7 kinds of 3 operators
+	// from Chinese companies' projects: KusionStack's kuperator, kdoctor, ByteDance's
+	// vArmor): measured first at 14 of 18 (77.8%, 1 reading Current early), after
+	// 56a26b5's mechanisms.
+	{"../testdata/kstatus/heldout240", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
