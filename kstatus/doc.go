@@ -640,8 +640,10 @@
 //	    it is failing at and resets the count when it succeeds; InProgress when the
 //	    message says it waits for something else ("parent group … is not ready yet"),
 //	    though not for a server that keeps refusing connections. status.ready,
-//	    readyToUse, available, registered, provisioned or initialized false (or "False", as
-//	    some operators write flags) is InProgress, Failed with a status.reason that names
+//	    readyToUse, available, registered, provisioned, initialized, active or healthy
+//	    false (or "False", as some operators write flags; Tungsten Fabric's Cassandra,
+//	    active false until a quorum of replicas is ready) is InProgress, Failed with a
+//	    status.reason that names
 //	    an error a person must fix, or a status.message that does; status.valid false (or one object down:
 //	    validation.valid), status.invalid or status.isInvalid true
 //	    (das-schiff-network-operator's NetworkConfigRevision), or a boolean named for a check's result false

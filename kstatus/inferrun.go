@@ -2713,15 +2713,16 @@ func phaseRank(k phaseKind) int {
 // over them: scanStates' walk (eachStateField) feeds it, so status is walked once for both
 // (a walk over a map costs more than the tests below do).
 type countFacts struct {
-	errVals, flagVals [len(countErrorKeys)]any
-	errSet, flagSet   uint8
-	lists             [8]string // lists of status, but conditions (the first eight met)
-	nLists            int
-	checkKey          string // a configuration check false (configCheckResult)
-	namedErr          string // a field named for an error (reconciliationError)
-	pendingKey        string // a list of work pending, not empty (pendingPods)
-	paired            bool   // a count named for how many are wanted (pairShort)
-	seen              bool   // see has been called: the facts are status'
+	errVals         [len(countErrorKeys)]any
+	flagVals        [len(countFlagKeys)]any
+	errSet, flagSet uint16
+	lists           [8]string // lists of status, but conditions (the first eight met)
+	nLists          int
+	checkKey        string // a configuration check false (configCheckResult)
+	namedErr        string // a field named for an error (reconciliationError)
+	pendingKey      string // a list of work pending, not empty (pendingPods)
+	paired          bool   // a count named for how many are wanted (pairShort)
+	seen            bool   // see has been called: the facts are status'
 	// downErr and downInvalid are one object down (status.validation.validationError,
 	// status.validation.valid false), as eachStateField's walk meets them: the object and
 	// the field of the first error by path, and the first object whose valid is false.
@@ -3290,7 +3291,8 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 		}
 		return v
 	}
-	// Flags: ready or readyToUse false is not ready yet; valid false is a spec to fix.
+	// Flags: ready, readyToUse, active or healthy false is not ready yet; valid false is a
+	// spec to fix.
 	for i, k := range &countFlagKeys {
 		if flagSet&(1<<i) == 0 {
 			continue
@@ -3671,7 +3673,7 @@ func desiredReplicas(spec, status map[string]any) (int64, bool) {
 // precedence; countFlagKeys the boolean flags.
 var (
 	countErrorKeys = [...]string{"failureReason", "failureMessage", "errorMessage", "errorReason", "error", "errors", "problems"}
-	countFlagKeys  = [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized"}
+	countFlagKeys  = [...]string{"ready", "readyToUse", "valid", "available", "registered", "provisioned", "initialized", "active", "healthy"}
 )
 
 // indexOf is the index of s in keys, or -1.
