@@ -592,7 +592,14 @@
 //	      Listening, Streaming, Monitoring, Watching, Working, Managing, Operating; the
 //	      -ing words listed above, such as Running or Serving, keep their own reading).
 //	      So is a capitalised value of an activity first and then what it acts on
-//	      (robolaunch's Submariner: CheckingResources), the activity not a steady one.
+//	      (robolaunch's Submariner: CheckingResources), the activity not a steady one,
+//	      and so is one whose first word is the verb of a step as a command (update,
+//	      create, delete, sync, copy, scale, migrate, upgrade, install, provision,
+//	      rebalance, restore, deploy, build, apply, fetch, download, pull, push,
+//	      configure, clone, repair, recover, prepare, resize, import, export, transfer,
+//	      convert, drain, rotate) followed by what it acts on, with no word of an
+//	      outcome (Tongdun's td-redis-operator: UpdateQuota while slots move; forklift's
+//	      CopyDisks, hwameistor's SyncReplica, nebula-operator's ScaleOut).
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),

@@ -161,7 +161,15 @@ func activityClass(s, w string) phaseKind {
 		}
 		it := wordIter{s: s}
 		first, ok := it.next()
-		if !ok || len(first) < 7 || !hasSuffix(string(first), "ing") || steadyActivities[string(first)] || phases[string(first)] != phaseUnknown {
+		if !ok {
+			return phaseUnknown
+		}
+		// Or the activity as a command and what it acts on (Tongdun's td-redis-operator:
+		// UpdateQuota while slots move; forklift's CopyDisks, nebula-operator's ScaleOut,
+		// hwameistor's SyncReplica): a step of a workflow, named for what it does. No word
+		// of it names an outcome (compoundClass read those: UpdateFailed, ScaleSucceeded).
+		step := stepVerbs[string(first)]
+		if !step && (len(first) < 7 || !hasSuffix(string(first), "ing") || steadyActivities[string(first)] || phases[string(first)] != phaseUnknown) {
 			return phaseUnknown
 		}
 		if _, more := it.next(); !more {
@@ -178,6 +186,17 @@ func activityClass(s, w string) phaseKind {
 		return phaseUnknown
 	}
 	return phaseProgressing
+}
+
+// stepVerbs are verbs that, as the first word of a state in capitals and followed by what
+// they act on, name a step of work under way (UpdateQuota, CopyDisks, SyncReplica).
+var stepVerbs = map[string]bool{
+	"update": true, "create": true, "delete": true, "sync": true, "copy": true, "scale": true,
+	"migrate": true, "upgrade": true, "install": true, "provision": true, "rebalance": true,
+	"restore": true, "deploy": true, "build": true, "apply": true, "fetch": true,
+	"download": true, "pull": true, "push": true, "configure": true, "clone": true,
+	"repair": true, "recover": true, "prepare": true, "resize": true, "import": true,
+	"export": true, "transfer": true, "convert": true, "drain": true, "rotate": true,
 }
 
 // steadyActivities are -ing words that name a state an object stays in, not work that ends.

@@ -127,6 +127,12 @@ func TestPhaseClassOf(t *testing.T) {
 		"Not Ready":              phaseProgressing,
 		"not_required":           phaseUnknown, // no need: no state to reach
 		"StartImport":            phaseProgressing,
+		"UpdateQuota":            phaseProgressing, // a step, the verb as a command
+		"CopyDisks":              phaseProgressing,
+		"ScaleSucceeded":         phaseDone, // its outcome, read first
+		"UpdateFailed":           phaseFailed,
+		"updateQuota":            phaseUnknown, // lower case: as often a name
+		"Update":                 phaseUnknown, // the verb alone says no step
 		"MaxRetriesReached":      phaseFailed,
 		"RetryLimitExceeded":     phaseFailed,
 		"UnableToConnect":        phaseUnknown, // a server not reached: a retry clears it
