@@ -1435,8 +1435,8 @@ var heldOutSets = []struct {
 	// Written blind in 35 minutes beside heldout237-242 (18 cases, 8 kinds of 3 cache
 	// operators: Tongdun's td-redis-operator, KeiaiLab's and smoketurner's Valkey operators):
 	// measured first at 14 of 18 (77.8%, 4 reading Current early), after 56a26b5's
-	// mechanisms.
-	{"../testdata/kstatus/heldout239", 14},
+	// mechanisms. 16 once a step named as a command (UpdateQuota) is work under way.
+	{"../testdata/kstatus/heldout239", 16},
 	// Written blind in 35 minutes beside heldout237-242 (18 cases, 7 kinds of 3 operators
 	// from Chinese companies' projects: KusionStack's kuperator, kdoctor, ByteDance's
 	// vArmor): measured first at 14 of 18 (77.8%, 1 reading Current early), after
