@@ -1447,6 +1447,16 @@ var heldOutSets = []struct {
 	// measured first at 14 of 18 (77.8%, 1 reading Current early), after 56a26b5's
 	// mechanisms.
 	{"../testdata/kstatus/heldout242", 14},
+	// Written blind in 35 minutes beside heldout243-248 (18 cases, 6 kinds of 3 companies'
+	// internal operators: Cybozu's nyamber, Dana's hns and image-builder-operator; the last
+	// with one kind): measured first at 12 of 18 (66.7%, 4 reading Current early), after
+	// ca2383b's mechanisms.
+	{"../testdata/kstatus/heldout243", 12},
+	// Written blind in 35 minutes beside heldout243-248 (10 cases, 3 kinds of 1 course
+	// platform: Rancher's HobbyFarm; the writer found no second unused operator in time):
+	// measured first at 7 of 10 (70.0%, 1 reading Current early), after ca2383b's
+	// mechanisms.
+	{"../testdata/kstatus/heldout244", 7},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
