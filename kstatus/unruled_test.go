@@ -1457,6 +1457,11 @@ var heldOutSets = []struct {
 	// measured first at 7 of 10 (70.0%, 1 reading Current early), after ca2383b's
 	// mechanisms.
 	{"../testdata/kstatus/heldout244", 7},
+	// Written blind in 35 minutes beside heldout243-248 (17 cases, 7 kinds of 2 operators
+	// in other languages: kompost on Elixir's bonny, Demeter's workloads on TypeScript;
+	// no third in time): measured first at 13 of 17 (76.5%, 1 reading Current early),
+	// after ca2383b's mechanisms.
+	{"../testdata/kstatus/heldout248", 13},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
