@@ -1462,6 +1462,11 @@ var heldOutSets = []struct {
 	// no third in time): measured first at 13 of 17 (76.5%, 1 reading Current early),
 	// after ca2383b's mechanisms.
 	{"../testdata/kstatus/heldout248", 13},
+	// Written blind in 35 minutes beside heldout243-248 (13 cases, 3 kinds of 2 image
+	// scanners: AppsCode's kubeops scanner, Statnett's image-scanner-operator; no third in
+	// time): measured first at 13 of 13 (100%, none reading Current early), after ca2383b's
+	// mechanisms.
+	{"../testdata/kstatus/heldout246", 13},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
