@@ -1467,6 +1467,10 @@ var heldOutSets = []struct {
 	// time): measured first at 13 of 13 (100%, none reading Current early), after ca2383b's
 	// mechanisms.
 	{"../testdata/kstatus/heldout246", 13},
+	// Written blind in 35 minutes beside heldout243-248 (18 cases, 7 kinds of 3 operators
+	// started in 2025: kdex, Ambient Code's platform, homelab-dns-operator): measured first
+	// at 16 of 18 (88.9%, 1 reading Current early), after ca2383b's mechanisms.
+	{"../testdata/kstatus/heldout245", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
