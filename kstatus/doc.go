@@ -318,7 +318,9 @@
 //	      Operator's Degraded False; "without errors"), says nothing. A past-participle type False (ResourceOwned)
 //	      is Failed when its reason or message names an error a person must fix ("Refusing to
 //	      reconcile"); InProgress when its reason names the work under way (InProgress,
-//	      Updating, Waiting: MilvusUpdated False, MilvusComponentsUpdating) or a failure
+//	      Updating, Waiting: MilvusUpdated False, MilvusComponentsUpdating), or says that
+//	      what it waits for runs (Cybozu's nyamber: PodJobCompleted False, Running, while
+//	      its bootstrap jobs run; not a stop's type, Stopped False, Running), or a failure
 //	      (vm-import-operator's MappingRulesVerified False, MappingRulesVerificationFailed:
 //	      a check that failed, not the other of two states) or something it needs not
 //	      found (Rancher Octopus' DeviceLink: AdaptorExisted False, NotFound), or when it is the

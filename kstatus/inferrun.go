@@ -223,11 +223,15 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 				// MappingRulesVerificationFailed: not the other of two states, a check that
 				// failed), or something it needs missing (Rancher Octopus' DeviceLink:
 				// AdaptorExisted False, NotFound), or when it is the object's only condition,
-				// which then is the object's summary.
+				// which then is the object's summary. Or when its reason says what it waits for
+				// runs (Cybozu's nyamber: PodJobCompleted False, Running, while its bootstrap
+				// jobs run), unless it names a stop (a server's Stopped False, Running, is the
+				// other of two states).
 				v := notTrue(c, t)
 				v.by = "infer:conditions"
 				if v.status == FailedStatus || rc.notMet.status == "" &&
-					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason) || namesFailureWord(c.reason) || saysNotFound(c.reason)) {
+					(len(conds) == 1 || reasonInProgress(c.reason) || changeUnderWay(c.reason) || waitsFor(c.reason) || namesFailureWord(c.reason) || saysNotFound(c.reason) ||
+						phaseClassOf(c.reason) == phaseRunning && !stopWord(t)) {
 					rc.notMet = v
 				}
 			}
