@@ -1472,6 +1472,11 @@ var heldOutSets = []struct {
 	// started in 2025: kdex, Ambient Code's platform, homelab-dns-operator): measured first
 	// at 16 of 18 (88.9%, 1 reading Current early), after ca2383b's mechanisms.
 	{"../testdata/kstatus/heldout245", 16},
+	// Written blind in 35 minutes beside heldout243-248 (18 cases, 7 kinds of 2 operators
+	// whose status is plain fields: Twingate's kopf operator, Amazon's CloudWatch agent
+	// operator; no third in time): measured first at 16 of 18 (88.9%, 2 reading Current
+	// early), after 8cd21e7's mechanisms.
+	{"../testdata/kstatus/heldout247", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
