@@ -804,7 +804,9 @@
 //	    and VMware CNSI's strategy.suspend,
 //	    or two down in an object of at most four fields (Stackable's Superset:
 //	    spec.clusterConfig.clusterOperation.reconciliationPaused);
-//	    spec.runPolicy.suspend, as Kubeflow's jobs; an annotation or a label "true"
+//	    spec.runPolicy.suspend, as Kubeflow's jobs; spec.enabled false, the object
+//	    turned off as a whole, as Demeter's Backend (runningStatus paused), where a
+//	    message names it "spec.enabled false"; an annotation or a label "true"
 //	    whose name starts with pause, as Chaos Mesh's experiment.chaos-mesh.org/pause,
 //	    Strimzi's strimzi.io/pause-reconciliation or Solace's solace.com/pauseReconcile
 //	    label): suspended as asked and

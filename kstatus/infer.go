@@ -621,7 +621,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				return verdict{status: InProgressStatus, reason: "Suspending",
 					message: st.path + " is " + st.value + ", but " + active + " (" + path + " asks for a suspension)", by: "infer:suspended"}
 			}
-			return verdict{status: CurrentStatus, message: st.path + " is " + st.value + ", as " + path + " asks", by: "infer:suspended"}
+			return verdict{status: CurrentStatus, message: st.path + " is " + st.value + asks(m, path), by: "infer:suspended"}
 		}
 	}
 	// So is one a condition's reason names (MOCO's MySQLCluster, spec.offline true:
@@ -634,7 +634,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			if tr != nil {
 				tr.note(path, true)
 			}
-			return verdict{status: CurrentStatus, message: best.message + ", as " + path + " asks", by: "infer:asked"}
+			return verdict{status: CurrentStatus, message: best.message + asks(m, path), by: "infer:asked"}
 		}
 	}
 	// The object's own ready flag false (status.ready) is what such a state leaves
@@ -647,7 +647,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			t, _ := c["type"].(string)
 			st, _ := c["status"].(string)
 			r, _ := c["reason"].(string)
-			return verdict{status: CurrentStatus, message: t + " condition is " + st + ", " + r + ", as " + path + " asks", by: "infer:asked"}
+			return verdict{status: CurrentStatus, message: t + " condition is " + st + ", " + r + asks(m, path), by: "infer:asked"}
 		}
 	}
 	// And a condition True named for the state a spec field named for a state asks for
@@ -692,7 +692,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			return verdict{status: FailedStatus, reason: "Paused",
 				message: best.message + " (" + path + ": nothing will change until someone resumes it)", by: "infer:suspended"}
 		case path != "":
-			return verdict{status: CurrentStatus, message: sv.message + ", as " + path + " asks", by: "infer:suspended"}
+			return verdict{status: CurrentStatus, message: sv.message + asks(m, path), by: "infer:suspended"}
 		default:
 			sep, end := " (", ")"
 			if sv.by == "infer:phase" {
@@ -747,7 +747,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				if text, _ := c["message"].(string); text != "" {
 					msg += ": " + text
 				}
-				return verdict{status: CurrentStatus, message: msg + ", as " + path + " asks", by: "infer:asked"}
+				return verdict{status: CurrentStatus, message: msg + asks(m, path), by: "infer:asked"}
 			}
 		}
 	}
@@ -869,7 +869,7 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 				spec, _ := m["spec"].(map[string]any)
 				tr.note(path, spec[strings.TrimPrefix(path, "spec.")])
 			}
-			return verdict{status: CurrentStatus, message: run.befell.message + ", as " + path + " asks", by: "infer:asked"}
+			return verdict{status: CurrentStatus, message: run.befell.message + asks(m, path), by: "infer:asked"}
 		}
 		// Something befell the object (a rollout blocked) and nothing else says where it
 		// stands: not a state to call done.

@@ -1088,6 +1088,12 @@ func suspensionAsked(m map[string]any) string {
 			return "spec." + k
 		}
 	}
+	// Or the object turned off as a whole (Demeter's Backend and Workspace: spec.enabled
+	// false, runningStatus paused): its controller scales it to nothing until it is
+	// enabled again.
+	if b, ok := spec["enabled"].(bool); ok && !b {
+		return "spec.enabled"
+	}
 	return ""
 }
 
@@ -1975,7 +1981,7 @@ func scanStates(m, status map[string]any, kind string, facts *countFacts, tr *tr
 	case phaseUp:
 		by := "infer:phase"
 		if asked != "" {
-			what += ", as " + asked + " asks"
+			what += asks(m, asked)
 			by = "infer:asked"
 		}
 		sc.v = verdict{status: CurrentStatus, message: what, by: by}
@@ -2286,6 +2292,15 @@ func movingToAsked(m map[string]any, value string) string {
 }
 
 // specAt is the value of the spec field at path ("spec.state"), one level down.
+// asks is ", as <path> asks", for a message that says the spec asked for what status
+// reports: with false where the field asks by being false (spec.enabled false).
+func asks(m map[string]any, path string) string {
+	if b, ok := specAt(m, path).(bool); ok && !b {
+		return ", as " + path + " false asks"
+	}
+	return ", as " + path + " asks"
+}
+
 func specAt(m map[string]any, path string) any {
 	spec, _ := m["spec"].(map[string]any)
 	return spec[strings.TrimPrefix(path, "spec.")]
