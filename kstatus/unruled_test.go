@@ -1477,6 +1477,15 @@ var heldOutSets = []struct {
 	// operator; no third in time): measured first at 16 of 18 (88.9%, 2 reading Current
 	// early), after 8cd21e7's mechanisms.
 	{"../testdata/kstatus/heldout247", 16},
+	// Written blind in 35 minutes beside heldout249-254 (9 cases, 3 kinds of 1 SaaS-account
+	// operator: Japannext's keycloak-operator; no second in time): measured first at 9 of 9
+	// (100%), after 9b2dcd3's mechanisms.
+	{"../testdata/kstatus/heldout251", 9},
+	// Written blind in 35 minutes beside heldout249-254 (16 cases, 7 kinds of 2 database
+	// user and grant operators: blaqkube's mysql-operator, aboutbits' postgresql-operator on
+	// Java; no third in time): measured first at 14 of 16 (87.5%, none reading Current
+	// early), after 9b2dcd3's mechanisms.
+	{"../testdata/kstatus/heldout252", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
