@@ -1486,6 +1486,15 @@ var heldOutSets = []struct {
 	// Java; no third in time): measured first at 14 of 16 (87.5%, none reading Current
 	// early), after 9b2dcd3's mechanisms.
 	{"../testdata/kstatus/heldout252", 14},
+	// Written blind in 35 minutes beside heldout249-254 (18 cases, 8 kinds of 3 European
+	// organisations' operators: Deutsche Telekom's controlplane, NAV's kafkarator, GOV.UK's
+	// GSP service-operator): measured first at 13 of 18 (72.2%, none reading Current early),
+	// after 9b2dcd3's mechanisms.
+	{"../testdata/kstatus/heldout250", 13},
+	// Written blind in 35 minutes beside heldout249-254 (18 cases, 6 kinds of 2 VM and
+	// sandbox operators: virtrigaud, OpenKruise's agents; no third in time): measured first at
+	// 16 of 18 (88.9%, none reading Current early), after 9b2dcd3's mechanisms.
+	{"../testdata/kstatus/heldout254", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
