@@ -101,7 +101,11 @@
 //     controller created, the own condition the object's work. InProgress with its reason,
 //     Failed as in 6a, and on a kind that finishes Failed when its reason names a failure
 //     (SeedImageBuildFailure: the run's). The own condition True is the object's state
-//     reached, and no run is waited for beyond it. And by a condition named for a state
+//     reached, and no run is waited for beyond it. So is the object's own outcome Unknown
+//     (the kind or its last word, then Succeeded, Completed, Complete or Finished: Dana's
+//     ImageBuild, BuildSucceeded Unknown while the build runs): InProgress. And an
+//     outcome not reached because it failed, as its reason says (BuildSucceeded False,
+//     BuildRunFailed), is Failed beside a Ready True. And by a condition named for a state
 //     reached (Healthy, Synced, a past participle: ClusterSizeAligned) or for the spec's
 //     validity (minecraft-operator's CronScheduleValid) False for the
 //     latest generation that turned False after Ready turned True: the object has lost

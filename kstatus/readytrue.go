@@ -53,6 +53,13 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		run.failure.message += ", though Ready is True"
 		return run.failure, true
 	}
+	if run.failure.status == FailedStatus && !run.errorTrue {
+		// An outcome not reached because it failed, as its reason says (Dana's
+		// image-builder-operator: BuildSucceeded False, BuildRunFailed, beside the Ready
+		// True of a reconcile that went well): the run's end is known, and it is a failure.
+		run.failure.message += ", though Ready is True"
+		return run.failure, true
+	}
 	if msg, _ := ready.raw["message"].(string); msg != "" && startsTransientSentence(msg) {
 		// Ready True whose message says, in a sentence of its own, that it waits
 		// (Kuberik's Rollout: "Release deployed successfully. Waiting for health checks
@@ -149,11 +156,15 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	}
 	rf := newRunFacts(f, apiVersion, m, status, conds, opts, tr)
 	// A condition named for the readiness of the object's own kind (SeedImageReady on a
-	// SeedImage) says more than a Ready that reports the resources it created: True is the
+	// SeedImage), or its outcome Unknown (BuildSucceeded on Dana's ImageBuild while the
+	// build runs), says more than a Ready that reports the resources it created: True is the
 	// object's own state reached (for a kind that finishes, its outcome); not True, its
 	// work not done, or, for a kind that finishes, a failure named in its reason (a build
 	// failed) is the run's.
-	if run.own != nil {
+	if run.own != nil && !(ownOutcome(run.ownType, f.kind) && run.own["status"] != "Unknown") {
+		// (An outcome of its own False is read above when it failed, and below as a run
+		// not finished when it did not: only its Unknown, the run's end not known yet,
+		// is read here, as Knative's Succeeded Unknown is.)
 		t := run.ownType
 		c := f.condFrom(run.own, t)
 		if f.err != nil {
