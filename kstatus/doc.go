@@ -838,7 +838,11 @@
 //	    NotFinished, unless status records a completion time (completionTime, endTime, ...)
 //	    and nothing says the run failed, nor that a step is still to go (a state in
 //	    progress beside it: nagare-media's Workflow, endTime written, phase
-//	    AwaitingCompletion before Succeeded). A kind finishes when its definition says so
+//	    AwaitingCompletion before Succeeded), or a condition True whose reason is the
+//	    object's own outcome (the kind or its last word, then Succeeded, Completed,
+//	    Complete or Finished: Cybozu's fin, StoredToNode True, BackupCompleted, on a
+//	    FinBackup; ReadyToUse True, RestoreCompleted, on a FinRestore), which is the run
+//	    ended. A kind finishes when its definition says so
 //	    (KindInfo.Finishes: a completion-time field in status, a run's limits in spec, an
 //	    outcome among the conditions' types, a terminal success, Passed among them, in the
 //	    enum of a state field of status, one or two objects down, as 6c reads them:

@@ -798,6 +798,21 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 					message: "status." + k + " is false: " + text + " (status." + tk + ")", by: "infer:outcome"}
 			}
 		}
+		if c := outcomeReason(conds, f.kind); c != nil && best.status != FailedStatus {
+			// A condition True whose reason is the object's own outcome (Cybozu's fin:
+			// StoredToNode True, BackupCompleted, on a FinBackup; ReadyToUse True,
+			// RestoreCompleted, on a FinRestore): the run ended, and said so.
+			t, _ := c["type"].(string)
+			r, _ := c["reason"].(string)
+			if tr != nil {
+				tr.note(condPath("", t), "True ("+r+")")
+			}
+			msg := "The run ended: " + t + " condition is True, " + r
+			if text, _ := c["message"].(string); text != "" {
+				msg += ": " + text
+			}
+			return verdict{status: CurrentStatus, message: msg, by: "infer:outcome"}
+		}
 		if why := run6.finishes(); why != "" {
 			if best.status == "" {
 				// Nothing else read: a state in a field not named for one, or said in

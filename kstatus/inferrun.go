@@ -1027,6 +1027,19 @@ func ownOutcome(t, kind string) bool {
 	return false
 }
 
+// outcomeReason returns the first condition True whose reason names the object's own
+// outcome, as ownOutcome reads a type (Cybozu's fin: StoredToNode True, BackupCompleted,
+// on a FinBackup), or nil.
+func outcomeReason(conds []any, kind string) map[string]any {
+	for _, e := range conds {
+		c, _ := e.(map[string]any)
+		if r, _ := c["reason"].(string); c["status"] == "True" && ownOutcome(r, kind) {
+			return c
+		}
+	}
+	return nil
+}
+
 // runNouns are the last words of kinds named for a run: a job, a run, an execution, a
 // backup, a restore, a batch or a training each ends (…Job, TaskRun, TestExecution,
 // SGBackup, VeleroRestore, Infinispan's Batch of commands, odahu-flow's ModelTraining).
