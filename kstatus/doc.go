@@ -388,10 +388,12 @@
 //	    latestTransaction), nor in an object of settings, whose name is or ends in Rule, Rules,
 //	    Policy, Policies, Strategy, Config, Configuration, Settings, Template, Spec or
 //	    Options (OceanBase's operationContext.failureRule.failureStatus failed is the
-//	    status to take on a failure, not one), nor in a list or an object named history or
-//	    records, or ending in History or Records (the runs past of a schedule, KubeDL's
-//	    Cron; the states past of Apache's Spark operator, stateTransitionHistory by index;
-//	    Sealos' Devbox commitRecords, one per image commit). Of a list named for tries
+//	    status to take on a failure, not one), nor in a list or an object named history,
+//	    records or events, or ending in History, Records or Events (the runs past of a
+//	    schedule, KubeDL's Cron; the states past of Apache's Spark operator,
+//	    stateTransitionHistory by index; Sealos' Devbox commitRecords, one per image
+//	    commit; GOV.UK's GSP service-operator, aws.events, the CloudFormation stack's
+//	    events, CREATE_IN_PROGRESS among them long after the stack was made). Of a list named for tries
 //	    made in order (attempts, retries, or ending in Attempts or Retries: Konflux's
 //	    managedPipelineAttempts) only the last entry is read: it is the try that counts,
 //	    and the others are what became of tries before it. The worst

@@ -4162,7 +4162,8 @@ func attempts(k string) bool {
 // jobs it started there, the last of which may have failed; Sealos' Devbox keeps a record
 // per image commit, the latest Pending until the next stop commits it).
 func isHistory(k string) bool {
-	return k == "history" || strings.HasSuffix(k, "History") || k == "records" || strings.HasSuffix(k, "Records")
+	return k == "history" || strings.HasSuffix(k, "History") || k == "records" || strings.HasSuffix(k, "Records") ||
+		k == "events" || strings.HasSuffix(k, "Events")
 }
 
 // reasonInProgress reports a reason that says a change is under way in so many words:
