@@ -659,13 +659,13 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			if tr != nil {
 				tr.note(path, t)
 			}
-			return verdict{status: CurrentStatus, message: t + " condition is True, as " + path + " asks", by: "infer:asked"}
+			return verdict{status: CurrentStatus, message: t + " condition is True" + asks(m, path), by: "infer:asked"}
 		}
 		if path, t := askedConditionFalse(m, conds); path != "" {
 			if tr != nil {
 				tr.note(path, true)
 			}
-			return verdict{status: CurrentStatus, message: t + " condition is False, as " + path + " asks", by: "infer:asked"}
+			return verdict{status: CurrentStatus, message: t + " condition is False" + asks(m, path), by: "infer:asked"}
 		}
 	}
 	if run.suspended.status != "" || st.class == phaseSuspended {

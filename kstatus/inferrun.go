@@ -45,9 +45,9 @@ type runConditions struct {
 	// that is not terminal (Shipper's Blocked, RolloutsBlocked): InProgress where nothing
 	// else in status decides (6h).
 	befell verdict
-	// own is the condition named for the readiness or the outcome of the object's own kind
-	// (SeedImageReady on a SeedImage: ownReadiness; BuildSucceeded on an ImageBuild:
-	// ownOutcome), ownType its type.
+	// own is the condition named for the readiness of the object's own kind, or its
+	// outcome Unknown (SeedImageReady on a SeedImage: ownReadiness; BuildSucceeded Unknown
+	// on an ImageBuild: ownOutcome), ownType its type.
 	own     map[string]any
 	ownType string
 }
@@ -67,7 +67,10 @@ func judgeRunConditions(f *fields, conds []any, gen int64, hasGen bool, tr *trac
 		if t == "" || t == "Ready" {
 			continue // read by rule 5
 		}
-		if rc.own == nil && (ownReadiness(t, f.kind) || ownOutcome(t, f.kind)) {
+		// (An outcome of its own is the run's end not known yet only while Unknown, as
+		// Knative's Succeeded Unknown is: False is read as a failure when its reason says
+		// so, else as a run not finished; True as the run ended.)
+		if rc.own == nil && (ownReadiness(t, f.kind) || ownOutcome(t, f.kind) && m["status"] == "Unknown") {
 			rc.own, rc.ownType = m, t
 		}
 		if rc.failure.status == "" && m["reason"] == "Error" && m["status"] == "False" {

@@ -49,14 +49,11 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		v.message += ", though Ready is True"
 		return v, true
 	}
-	if run.failure.status == FailedStatus && run.errorTrue && !before(run.failureSince, ready.raw["lastTransitionTime"]) {
-		run.failure.message += ", though Ready is True"
-		return run.failure, true
-	}
-	if run.failure.status == FailedStatus && !run.errorTrue {
-		// An outcome not reached because it failed, as its reason says (Dana's
-		// image-builder-operator: BuildSucceeded False, BuildRunFailed, beside the Ready
-		// True of a reconcile that went well): the run's end is known, and it is a failure.
+	// A failure the conditions record: an error condition True not older than Ready, or an
+	// outcome not reached because it failed, as its reason says (Dana's
+	// image-builder-operator: BuildSucceeded False, BuildRunFailed, beside the Ready True of
+	// a reconcile that went well: the run's end is known, and it is a failure).
+	if run.failure.status == FailedStatus && (!run.errorTrue || !before(run.failureSince, ready.raw["lastTransitionTime"])) {
 		run.failure.message += ", though Ready is True"
 		return run.failure, true
 	}
@@ -161,10 +158,7 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// object's own state reached (for a kind that finishes, its outcome); not True, its
 	// work not done, or, for a kind that finishes, a failure named in its reason (a build
 	// failed) is the run's.
-	if run.own != nil && !(ownOutcome(run.ownType, f.kind) && run.own["status"] != "Unknown") {
-		// (An outcome of its own False is read above when it failed, and below as a run
-		// not finished when it did not: only its Unknown, the run's end not known yet,
-		// is read here, as Knative's Succeeded Unknown is.)
+	if run.own != nil {
 		t := run.ownType
 		c := f.condFrom(run.own, t)
 		if f.err != nil {
