@@ -736,7 +736,13 @@
 //	    spec, where status has neither readyReplicas nor availableReplicas (eirini's LRP:
 //	    replicas 1 of spec.instances 3 after a scale); numberReady short
 //	    of desiredNumberScheduled, or a status.ready of "2/3" (or any field with Ready in
-//	    its name: currentStandingByReadyDesired "3/6") is InProgress. A readyReplicas left
+//	    its name: currentStandingByReadyDesired "3/6") is InProgress. So is a have/want
+//	    fraction short in any other string field of status, at its top or one object down
+//	    (the column a controller prints for kubectl: Paladin's contractDepsSummary "1/2",
+//	    the CloudWatch agent's scale.statusReplicas "1/3", KubeBlocks' progress "1/3"),
+//	    reason Partial, unless the field's name counts setbacks (fail, error, restart,
+//	    retr, attempt, backoff, crash, unhealthy, unavailable, lost, evict, skip, reject,
+//	    warn, denied: "retries": "2/5" is not work still to do). A readyReplicas left
 //	    out beside availableReplicas is taken as that many (available replicas are ready
 //	    ones; a controller may publish only those, as vLLM's VLLMRuntime). Replicas counted
 //	    in a state reached of the operator's own (Agones' allocatedReplicas,
@@ -1226,7 +1232,7 @@
 //	Suspending           InProgress  running while the spec asks for a suspension (rule 6e)
 //	NotFinished          InProgress  a kind that finishes, its run not ended (rule 6f)
 //	ProgressDeadlineExceeded, Unschedulable, LatestGenerationNotObserved, and the counts
-//	LessReplicas, LessUpdated, LessAvailable, LessReady, ExtraPods
+//	LessReplicas, LessUpdated, LessAvailable, LessReady, Partial, ExtraPods
 //
 // # Where kstatus differs from other tools, and why
 //

@@ -1564,10 +1564,12 @@ type partShort struct {
 	key, path  string
 	have, want int64
 	// readyKey is a field at the top of status named for readiness whose fraction is
-	// short ("ready": "1/3"), the first by name, met in the same walk; readyFalse, that
-	// status.ready is false.
-	readyKey   string
-	readyFalse bool
+	// short ("ready": "1/3"), the first by name, met in the same walk; fractionKey, the
+	// first by name of the other fields whose fraction is short (progress "1/3",
+	// statusReplicas "1/3"); readyFalse, that status.ready is false.
+	readyKey                 string
+	fractionKey, fractionVal string
+	readyFalse               bool
 	// busyFlag is the first (by name) boolean at the top of status named for work in
 	// progress (busyFlag) that is true.
 	busyFlag string
@@ -1575,17 +1577,53 @@ type partShort struct {
 
 // seeFraction takes in the string field k of status, of value v.
 func (p *partShort) seeFraction(k, v string) {
-	if strings.IndexByte(v, '/') > 0 && (k == "ready" || strings.Contains(k, "Ready")) && (p.readyKey == "" || k < p.readyKey) {
+	if strings.IndexByte(v, '/') <= 0 {
+		return
+	}
+	if k == "ready" || strings.Contains(k, "Ready") {
+		if p.readyKey == "" || k < p.readyKey {
+			if have, want, ok := fraction(v); ok && have < want {
+				p.readyKey = k
+			}
+		}
+		return
+	}
+	p.seeOtherFraction(k, k, v)
+}
+
+// seeOtherFraction takes in a string field not named for readiness, at path, named k.
+func (p *partShort) seeOtherFraction(path, k, v string) {
+	if (p.fractionKey == "" || path < p.fractionKey) && !countsSetbacks(k) {
 		if have, want, ok := fraction(v); ok && have < want {
-			p.readyKey = k
+			p.fractionKey, p.fractionVal = path, v
 		}
 	}
+}
+
+// countsSetbacks reports a field named for things that went wrong or were tried again
+// (failedJobs, restarts, retries, errors, attempts): a fraction of them short of its
+// whole ("retries": "2/5") is not work still to do.
+func countsSetbacks(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range [...]string{"fail", "error", "restart", "retr", "attempt", "backoff", "crash", "unhealthy", "unavailable", "unready", "lost", "evict", "skip", "reject", "warn", "denied"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // consider reads part k of status, an object of at most maxFields fields.
 func (p *partShort) consider(k string, m map[string]any) {
 	if notNow(k) || p.key != "" && k > p.key {
 		return
+	}
+	// A fraction one object down (OpenTelemetry's and CloudWatch's scale.statusReplicas
+	// "1/3") is read as one at the top of status is.
+	for c, v := range m {
+		if s, ok := v.(string); ok && strings.IndexByte(s, '/') > 0 {
+			p.seeOtherFraction(k+"."+c, c, s)
+		}
 	}
 	replicas, ok := toInt(m["replicas"])
 	if !ok {
@@ -3676,6 +3714,13 @@ func replicasShort(m, status map[string]any, parts *partShort, counts, paired bo
 	// ready or with Ready in its name (Thundernetes' currentStandingByReadyDesired "3/6").
 	if k := parts.readyKey; k != "" {
 		return verdict{status: InProgressStatus, reason: "LessReady", message: k + ": " + status[k].(string), by: "infer:counts"}, true
+	}
+	// A fraction short in any other field of status ("progress": "1/3", "statusReplicas":
+	// "1/3", "contractDepsSummary": "1/2"), the have/want column a controller prints for
+	// kubectl: what it counts is not all there yet. Fields counting setbacks
+	// (countsSetbacks: "retries": "2/5") are not read.
+	if k := parts.fractionKey; k != "" {
+		return verdict{status: InProgressStatus, reason: "Partial", message: k + ": " + parts.fractionVal, by: "infer:counts"}, true
 	}
 	// Work listed as pending (NodeMaintenance's pendingPods, the pods still to evict): a
 	// list of status named pending… that is not empty.
