@@ -1529,6 +1529,11 @@ var heldOutSets = []struct {
 	// in time): measured first at 15 of 17 (88.2%, none reading Current early), after
 	// de3fba9's mechanisms.
 	{"../testdata/kstatus/heldout257", 15},
+	// Written blind in 35 minutes beside heldout255-260 (18 cases, 6 kinds of 3 Chinese
+	// companies' operators: goodrain's rainbond-operator, kubebb's core, Caicloud's cyclone):
+	// measured first at 14 of 18 (77.8%, 1 reading Current early), after de3fba9's
+	// mechanisms.
+	{"../testdata/kstatus/heldout256", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
