@@ -1534,6 +1534,11 @@ var heldOutSets = []struct {
 	// measured first at 14 of 18 (77.8%, 1 reading Current early), after de3fba9's
 	// mechanisms.
 	{"../testdata/kstatus/heldout256", 14},
+	// Written blind in 35 minutes beside heldout255-259 (18 cases, 6 kinds of 3 Python kopf
+	// operators: Azimuth's zenith, Red Hat's babylon agnosticv-operator and workshop-manager):
+	// measured first at 12 of 18 (66.7%, 6 reading Current early), after de3fba9's
+	// mechanisms.
+	{"../testdata/kstatus/heldout260", 12},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
