@@ -83,7 +83,14 @@
 //     (its statusReplicasPath below its specReplicasPath, as KindInfoFromCRD reads them:
 //     Kroxylicious' KafkaProxy, status.replicas 1 of 3 after a scale-up): many
 //     operators set Ready once and do not reset it while they change what serves. Not the
-//     object's own counts, nor Pending or Creating, which say less than Ready does.
+//     object's own counts, nor Pending or Creating, which say less than Ready does. But
+//     Ready's own reason naming a state of something on its way (its first word Pending,
+//     Provisioning, Creating, Initializing, Starting, Progressing, Installing, Deploying,
+//     Scheduling, Updating, Upgrading, Waiting or Queued: kubebb's Repository, Ready True,
+//     Creating, "prepare to launch watcher"; KeiaiLab's Valkey, Ready True, Initializing)
+//     is the controller saying the work has only begun: InProgress with that reason,
+//     unless a state of status says the object got there since (Kubernaut's Verifying
+//     left beside overallPhase Completed).
 //     Ready True is also outranked, on a kind no rule names, by a condition True named for
 //     an error or a limit reached (Failed, ReconcileError, InstallFailure,
 //     RetryLimitExceeded) whose reason is not transient, which is Failed: many controllers
@@ -691,6 +698,11 @@
 //	    which a plain count may hold short by design, as Zalando's StackSet keeps an old
 //	    stack scaled down), there or at the top of status. A list of status
 //	    named pending… that is not empty (pendingPods: work still to do) is InProgress.
+//	    So is a count of status above zero named with one of those words of things on
+//	    their way (Babylon's WorkshopProvision: provisioningCount 10; pendingTasks,
+//	    initializingShards, currentPending), reason the field's name: not one that is a
+//	    limit, a setting or a duration (maxPending, startingDeadlineSeconds, pendingInMs)
+//	    or counts setbacks (provisioningFailCount).
 //	    So is a boolean of status false whose name's last word is a state reached (Ready,
 //	    Available, Synced, Deployed, Configured, Applied, Installed, Connected, Updated,
 //	    Accepted and the other words of condition types of states reached; Created, Linked

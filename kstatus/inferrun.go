@@ -2795,6 +2795,7 @@ type countFacts struct {
 	checkKey        string // a configuration check false (configCheckResult)
 	namedErr        string // a field named for an error (reconciliationError)
 	pendingKey      string // a list of work pending, not empty (pendingPods)
+	busyCount       string // a count of things on their way, above zero (provisioningCount)
 	paired          bool   // a count named for how many are wanted (pairShort)
 	seen            bool   // see has been called: the facts are status'
 	// downErr and downInvalid are one object down (status.validation.validationError,
@@ -2875,6 +2876,34 @@ func busyFlag(k string) bool {
 	it := wordIter{s: k}
 	last := it.last()
 	return changeWords[string(last)] && hasSuffix(string(last), "ing")
+}
+
+// busyWords are states of things on their way: a count named with one (provisioningCount,
+// pendingTasks, initializingShards, currentPending) counts work not done.
+var busyWords = map[string]bool{
+	"pending": true, "provisioning": true, "creating": true, "initializing": true,
+	"starting": true, "progressing": true, "installing": true, "deploying": true,
+	"scheduling": true, "updating": true, "upgrading": true, "waiting": true, "queued": true,
+}
+
+// busyCountName reports a status field named as a count of things on their way: a word of
+// busyWords, and no word that makes it a limit, a setting or a duration (maxPending,
+// pendingInMs, startingDeadlineSeconds) or a count of setbacks (provisioningFailCount).
+func busyCountName(k string) bool {
+	if countsSetbacks(k) {
+		return false
+	}
+	busy := false
+	it := wordIter{s: k}
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		switch string(w) {
+		case "max", "min", "limit", "threshold", "deadline", "timeout", "window", "interval",
+			"period", "seconds", "minutes", "hours", "days", "ms", "time", "delay", "ttl", "age":
+			return false
+		}
+		busy = busy || busyWords[string(w)]
+	}
+	return busy
 }
 
 // seeNeeds takes in a field at path named needs… (needsReconcile): true, or a number
@@ -3080,6 +3109,7 @@ type statusKey struct {
 	errorNamed, failures   bool   // errorNamed(k); failureCount(k)
 	reached, busy, needsTo bool   // reachedFlag(k); busyFlag(k); needs… (seeNeeds)
 	pending                bool   // pending…, a list of work pending
+	busyCount              bool   // busyCountName(k): a count of things on their way
 	invalid                bool   // invalid or isInvalid
 	appliedGen             bool   // appliedGeneration(k): the generation the controller applied
 	lastOutcome            bool   // lastOutcomeField(k): the outcome of the latest attempt
@@ -3098,9 +3128,10 @@ func classifyStatusKey(k string) statusKey {
 		paired:      desiredCount(k) != "" || plainTotal(k) || totalCount(k) != "" || barePlural(k),
 		checkResult: strings.HasSuffix(k, "CheckResult"),
 		errorNamed:  errorNamed(k), failures: failureCount(k), reached: reachedFlag(k), busy: busyFlag(k),
-		needsTo: namedNeeds(k),
-		pending: len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
-		invalid: k == "invalid" || k == "isInvalid", appliedGen: appliedGeneration(k),
+		needsTo:   namedNeeds(k),
+		pending:   len(k) > len("pending") && strings.HasPrefix(k, "pending") && isUpper(k[len("pending")]),
+		busyCount: busyCountName(k),
+		invalid:   k == "invalid" || k == "isInvalid", appliedGen: appliedGeneration(k),
 		lastOutcome: lastOutcomeField(k), appliedSpec: indexOf(appliedSpecFields[:], k) >= 0,
 	}
 	switch k {
@@ -3136,6 +3167,11 @@ func (c *countFacts) see(k string, v any) {
 		}
 		if len(v) > 0 && kc.pending && (c.pendingKey == "" || k < c.pendingKey) {
 			c.pendingKey = k
+		}
+	}
+	if kc.busyCount && (c.busyCount == "" || k < c.busyCount) {
+		if n, ok := toInt(v); ok && n > 0 {
+			c.busyCount = k
 		}
 	}
 	if kc.appliedSpec && (c.appliedSpec == "" || k < c.appliedSpec) {
@@ -3470,6 +3506,16 @@ func judgeCounts(m, status map[string]any, parts *partShort, facts *countFacts, 
 			message: msg, by: "infer:counts"}
 	}
 	v, _ := replicasShort(m, status, parts, facts.replicaCounts, facts.paired, facts.pendingKey, tr)
+	if k := facts.busyCount; v.status == "" && k != "" {
+		// A count of things on their way, above zero (Babylon's WorkshopProvision:
+		// provisioningCount 10 while the claims it ordered provision): work not done.
+		if tr != nil {
+			tr.note("status."+k, status[k])
+		}
+		n, _ := toInt(status[k])
+		v = verdict{status: InProgressStatus, reason: strings.ToUpper(k[:1]) + k[1:],
+			message: "status." + k + " is " + strconv.FormatInt(n, 10), by: "infer:counts"}
+	}
 	if v.status == "" {
 		// A version being moved to that is not the one running (Bottlerocket's update
 		// operator: current_version 1.19.1, target_version 1.19.2, while the node waits its

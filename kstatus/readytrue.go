@@ -101,6 +101,21 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 		v.message += ", though Ready is True"
 		return v, true
 	}
+	// So does a reason of Ready True that names a beginning under way (kubebb's Repository:
+	// Ready True, Creating, "prepare to launch watcher"; KeiaiLab's Valkey: Ready True,
+	// Initializing, beside phase Initializing): the controller marks the object ready to
+	// be worked on, and says the work has only begun. Not where a state says the object
+	// got there since (Kubernaut's Verifying left beside overallPhase Completed).
+	if r := ready.reasonOr(""); r != "" && st.class != phaseDone && st.class != phaseUp && reasonUnderWay(r) {
+		if tr != nil {
+			tr.note(condPath("", "Ready"), "True ("+r+")")
+		}
+		msg := "Ready is True, but its reason is " + r
+		if text, _ := ready.raw["message"].(string); text != "" {
+			msg += ": " + text
+		}
+		return verdict{status: InProgressStatus, reason: r, message: msg, by: "infer:conditions"}, true
+	}
 	// So do the counts of the parts it runs short of their replicas
 	// (datanode.readyReplicas 2 of 3 during a rolling upgrade). Not the object's own
 	// counts: operators leave readyReplicas out or count replicas of their own beside a
@@ -345,4 +360,12 @@ func personWait(v verdict) verdict {
 	}
 	v.message += ": only a person can end this wait"
 	return v
+}
+
+// reasonUnderWay reports a reason whose first word names a state of something on its way
+// (busyWords: Creating, Initializing, ProvisioningCluster, WaitingForDatabase).
+func reasonUnderWay(r string) bool {
+	it := wordIter{s: r}
+	w, ok := it.next()
+	return ok && busyWords[string(w)]
 }
