@@ -477,7 +477,16 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 	}
 
 	// Rule 6: judged from what the object publishes; see the package documentation.
-	return infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
+	v := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
+	if v.status == CurrentStatus || v.status == InProgressStatus {
+		// A kopf operator's handler not finished (or failed for good) says more than a
+		// status that reads as done: kopf keeps the record only until every handler of
+		// the change has finished (kopf.go).
+		if kv, found := kopfHandling(m, status, tr); found && (v.status == CurrentStatus || kv.status == FailedStatus) {
+			return kv
+		}
+	}
+	return v
 }
 
 // lastReported is what the conditions last said went wrong, for the message of a generation

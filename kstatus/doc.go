@@ -970,6 +970,17 @@
 //	    Current, as asked; any other is InProgress. Otherwise Current, and the message
 //	    says what was read and not understood: the conditions found and the first state
 //	    value no vocabulary knows.
+//	6i. Operators written with kopf, the Python framework, keep each handler's progress
+//	    on the object, in status.kopf.progress.<handler id> or in an annotation
+//	    <prefix>/<handler id> (kopf.zalando.org, or the operator's own: Twingate's
+//	    twingate.com) whose value is the record as JSON, and delete every record once
+//	    all the handlers of a change have finished. So a record whose handler has not
+//	    succeeded is the change not made yet, whatever else status says: InProgress
+//	    (HandlerRunning, or HandlerRetrying once it was retried or delayed: Twingate's
+//	    TwingateResource waiting for its gateway, Babylon's AgnosticVComponent retrying a
+//	    503), where the rest of rule 6 reads Current; a handler failed for good (failure
+//	    true: kopf's PermanentError, its retries or timeout spent) is Failed
+//	    (HandlerFailed) where the rest reads Current or InProgress. (kopf.go)
 //
 // Reasons (and, where a reason is unclear, messages) are read by their words. Transient
 // words win: Waiting, Pending, Progressing, Reconciling, Creating, Provisioning,
@@ -1242,6 +1253,9 @@
 //	Suspended            Failed      suspended or paused, not asked for by the spec (rule 6e)
 //	Paused               Failed      paused by the spec with work left (rule 6e)
 //	Suspending           InProgress  running while the spec asks for a suspension (rule 6e)
+//	HandlerRunning       InProgress  a kopf handler not finished (rule 6i)
+//	HandlerRetrying      InProgress  a kopf handler retried or delayed, not finished (rule 6i)
+//	HandlerFailed        Failed      a kopf handler failed for good (rule 6i)
 //	NotFinished          InProgress  a kind that finishes, its run not ended (rule 6f)
 //	ProgressDeadlineExceeded, Unschedulable, LatestGenerationNotObserved, and the counts
 //	LessReplicas, LessUpdated, LessAvailable, LessReady, Partial, ExtraPods
