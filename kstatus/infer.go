@@ -270,7 +270,9 @@ var phases = map[string]phaseKind{
 	"converged": phaseUp, "joined": phaseUp, "bootstrapped": phaseUp, "updated": phaseUp,
 	"upgraded": phaseUp, "enabled": phaseUp,
 
-	"running": phaseRunning,
+	// Doing, as some operators spell Running (Beihang's cloudrun: Pending, Doing, Done,
+	// Failed): the same reading, by the kind's vocabulary.
+	"running": phaseRunning, "doing": phaseRunning,
 
 	// Init and Initial as phases (spidernet-io's EgressTunnel: Init until its agent reports
 	// the parent interface), as a Pod's Init:0/1: set up, not yet doing its work.

@@ -110,6 +110,7 @@ func TestPhaseClassOf(t *testing.T) {
 	checkWords(t, "phaseClassOf", phaseClassOf, map[string]phaseKind{
 		"TransientError": phaseProgressing, "TRANSIENT_FAILURE": phaseProgressing,
 		"RUNNING":                phaseRunning,
+		"Doing":                  phaseRunning, // Beihang's cloudrun: Pending, Doing, Done, Failed
 		"STATE_SUCCESS":          phaseDone,
 		"HEALTH_OK":              phaseUp,
 		"HEALTH_ERR":             phaseFailed,
