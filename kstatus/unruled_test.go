@@ -1549,6 +1549,11 @@ var heldOutSets = []struct {
 	// measured first at 10 of 13 (76.9%, 2 reading Current early), after 71f7d77's
 	// mechanisms.
 	{"../testdata/kstatus/heldout266", 10},
+	// Written blind in 35 minutes beside heldout261-266 (16 cases, 5 kinds of 2 AI operators
+	// begun in 2025: agentic-layer's agent-runtime-operator, KAITO's kubeairunway; no third in
+	// time): measured first at 14 of 16 (87.5%, none reading Current early), after 71f7d77's
+	// mechanisms.
+	{"../testdata/kstatus/heldout264", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
