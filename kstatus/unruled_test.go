@@ -1554,6 +1554,11 @@ var heldOutSets = []struct {
 	// time): measured first at 14 of 16 (87.5%, none reading Current early), after 71f7d77's
 	// mechanisms.
 	{"../testdata/kstatus/heldout264", 14},
+	// Written blind in 35 minutes beside heldout261-266 (18 cases, 6 kinds of 2 operators of
+	// brokers and search: mikluko's nats-operator, Freepik's elastic-config-operator; no third
+	// in time): measured first at 13 of 18 (72.2%, none reading Current early), after
+	// 71f7d77's mechanisms.
+	{"../testdata/kstatus/heldout262", 13},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
