@@ -1559,6 +1559,10 @@ var heldOutSets = []struct {
 	// in time): measured first at 13 of 18 (72.2%, none reading Current early), after
 	// 71f7d77's mechanisms.
 	{"../testdata/kstatus/heldout262", 13},
+	// Written blind in 35 minutes beside heldout262-266 (18 cases, 6 kinds of 2 internal
+	// platforms: Atlassian's Voyager, Red Hat's managed-gitops; no third in time): measured
+	// first at 15 of 18 (83.3%, 1 reading Current early), after 71f7d77's mechanisms.
+	{"../testdata/kstatus/heldout261", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
