@@ -256,7 +256,10 @@
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
 //	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;
 //	      or Bad, Invalid or Illegal, named for what the object was given: the
-//	      Hierarchical Namespace Controller's BadConfiguration;
+//	      Hierarchical Namespace Controller's BadConfiguration; or Error, Errors or
+//	      Failure first and then that it befell the object, Occurred, Detected,
+//	      Encountered, Reported, Found or Happened: Red Hat's managed-gitops and Argo
+//	      CD's ErrorOccurred; otherwise
 //	      not Failure, which names a subject: FailureDomainsReady; nor a type whose first
 //	      word is No, named for an absence and True when all is well: ofen's
 //	      NoImagePullFailed), True is Failed, with

@@ -885,6 +885,15 @@ func classifyConditionType(t string) condClass {
 		// spec or setup a person must fix.
 		return condFailure
 	}
+	if np > 0 && (string(first[:nf]) == "error" || string(first[:nf]) == "errors" || string(first[:nf]) == "failure") {
+		switch string(last[:nl]) {
+		case "occurred", "occured", "detected", "encountered", "reported", "found", "happened":
+			// Named for an error that befell the object, the error first (Red Hat's
+			// managed-gitops and Argo CD's ErrorOccurred; ErrorDetected): True is the
+			// news, as …Error True is.
+			return condFailure
+		}
+	}
 	if np > 0 && string(first[:nf]) == "failed" {
 		// Named as Kubernetes names its failure events, the failure first and then what
 		// failed (DevWorkspace's FailedStart, FailedCreate, FailedUpdate). Not a first

@@ -189,6 +189,8 @@ func TestClassifyCondition(t *testing.T) {
 		"AvailableForProvisioning": condOther,
 		"Manageable":               condOther,
 		"FailedStart":              condFailure,
+		"ErrorOccurred":            condFailure, // Red Hat's managed-gitops, Argo CD's ApplicationSet
+		"ErrorsFound":              condFailure,
 		"FailedCreate":             condFailure,
 		"FailureDomainsReady":      condPositive, // failure is not its first word alone
 		"Passing":                  condPositive, // a check passing: a state, not work
