@@ -1573,6 +1573,11 @@ var heldOutSets = []struct {
 	// operators: EverTrust's horizon-issuer, diranged's oz; no third in time): measured first
 	// at 16 of 18 (88.9%, none reading Current early), after 71f7d77's mechanisms.
 	{"../testdata/kstatus/heldout265", 16},
+	// Written blind in 35 minutes beside heldout268-272 (18 cases, 6 kinds of 2 single-
+	// maintainer operators begun in 2026: a game-server operator with snapshot backups, a
+	// media operator configuring Tdarr, Jellyfin and Plex; no third in time): measured first
+	// at 18 of 18 (100%), after 5d63d40's mechanisms.
+	{"../testdata/kstatus/heldout267", 18},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
