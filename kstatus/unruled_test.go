@@ -1578,6 +1578,15 @@ var heldOutSets = []struct {
 	// media operator configuring Tdarr, Jellyfin and Plex; no third in time): measured first
 	// at 18 of 18 (100%), after 5d63d40's mechanisms.
 	{"../testdata/kstatus/heldout267", 18},
+	// Written blind in 35 minutes beside heldout267-271 (12 cases, 4 kinds of 2 OpenStack
+	// operators: watcher-operator's decision engine and applier, telemetry-operator's
+	// CloudKitty; no third in time): measured first at 11 of 12 (91.7%, none reading Current
+	// early), after 5d63d40's mechanisms.
+	{"../testdata/kstatus/heldout272", 11},
+	// Written blind in 35 minutes beside heldout267-272 (18 cases, 9 kinds of 3 PostgreSQL
+	// operators: KeiaiLab's, brose's, hoppscale's): measured first at 17 of 18 (94.4%, 1
+	// reading Current early), after 5d63d40's mechanisms.
+	{"../testdata/kstatus/heldout269", 17},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
