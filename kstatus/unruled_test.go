@@ -1587,6 +1587,11 @@ var heldOutSets = []struct {
 	// operators: KeiaiLab's, brose's, hoppscale's): measured first at 17 of 18 (94.4%, 1
 	// reading Current early), after 5d63d40's mechanisms.
 	{"../testdata/kstatus/heldout269", 17},
+	// Written blind in 35 minutes beside heldout267-272 (18 cases, 6 kinds of 2 operators of
+	// Brazilian and Indian companies: Getup Cloud's undistro, Kloudlite's operator; no third
+	// in time): measured first at 15 of 18 (83.3%, 2 reading Current early), after 5d63d40's
+	// mechanisms.
+	{"../testdata/kstatus/heldout271", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
