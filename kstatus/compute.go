@@ -478,11 +478,13 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 
 	// Rule 6: judged from what the object publishes; see the package documentation.
 	v := infer(&f, apiVersion, m, status, conds, gen, hasGen, opts, tr)
-	if v.status == CurrentStatus || v.status == InProgressStatus {
+	if v.status == CurrentStatus {
 		// A kopf operator's handler not finished (or failed for good) says more than a
 		// status that reads as done: kopf keeps the record only until every handler of
-		// the change has finished (kopf.go).
-		if kv, found := kopfHandling(m, status, tr); found && (v.status == CurrentStatus || kv.status == FailedStatus) {
+		// the change has finished (kopf.go). (Not read beside InProgress: a handler failed
+		// for good is seen there only while another still runs, and the walk of the
+		// annotations is not free.)
+		if kv, found := kopfHandling(m, status, tr); found {
 			return kv
 		}
 	}

@@ -983,7 +983,7 @@
 //	    TwingateResource waiting for its gateway, Babylon's AgnosticVComponent retrying a
 //	    503), where the rest of rule 6 reads Current; a handler failed for good (failure
 //	    true: kopf's PermanentError, its retries or timeout spent) is Failed
-//	    (HandlerFailed) where the rest reads Current or InProgress. (kopf.go)
+//	    (HandlerFailed) where the rest reads Current. (kopf.go)
 //
 // Reasons (and, where a reason is unclear, messages) are read by their words. Transient
 // words win: Waiting, Pending, Progressing, Reconciling, Creating, Provisioning,
