@@ -251,7 +251,8 @@
 //	      elsewhere, on any kind (Harvester seeder's Inventory: bmcJobSubmitted True,
 //	      bmcJobCompleted False, state inventoryNodeReady; Kogito's KogitoBuild: Running
 //	      True, Successful False). Not an end False whose reason names a failure.
-//	    - A failure: a type Failed, Failure, Error, Errored, Degraded or TimedOut, or one whose last
+//	    - A failure: a type Failed, Failure, Error, Errored, Degraded, TimedOut or Terminal (a
+//	      failure the controller will not retry: mikluko's NATS operator), or one whose last
 //	      word is Failed, Failure, Error, Errors, Degraded or a terminal word of Reasons
 //	      below (ReplicaFailure, ReconcileError, RetryLimitExceeded), or whose first word
 //	      is Failed, as Kubernetes names its failure events (FailedStart, FailedCreate;

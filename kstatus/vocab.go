@@ -743,6 +743,9 @@ const (
 var condClasses = map[string]condClass{
 	"failed": condFailure, "failure": condFailure, "error": condFailure, "errored": condFailure,
 	"degraded": condFailure, "timedout": condFailure,
+	// Terminal: the controller's word for a failure it will not retry (mikluko's NATS
+	// operator: Terminal True, ExistsUnowned, "set spec.adoptionPolicy to ...").
+	"terminal": condFailure,
 	// Unhealthy says what befell the object, not that it failed for good (AppWrapper's
 	// Unhealthy True, FoundFailedPods, while it resets and retries).
 	"unhealthy": condBefell,

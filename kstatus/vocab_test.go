@@ -191,6 +191,7 @@ func TestClassifyCondition(t *testing.T) {
 		"FailedStart":              condFailure,
 		"ErrorOccurred":            condFailure, // Red Hat's managed-gitops, Argo CD's ApplicationSet
 		"ErrorsFound":              condFailure,
+		"Terminal":                 condFailure, // mikluko's NATS operator
 		"FailedCreate":             condFailure,
 		"FailureDomainsReady":      condPositive, // failure is not its first word alone
 		"Passing":                  condPositive, // a check passing: a state, not work
