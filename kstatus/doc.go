@@ -484,7 +484,9 @@
 //	      refusal of the spec as written), and any past participle after Not
 //	      or Partially (Datadog's chaos-controller: NotInjected, PartiallyInjected; not
 //	      a need negated, NotRequired), and a state named for the start of something
-//	      (KubeEye's StartImport), and a state written as a sentence of three words or
+//	      (KubeEye's StartImport), and Under with an activity named as a noun (-tion,
+//	      -ment, -ance, Review, Repair, Test: Kloudlite's under-reconcilation,
+//	      UnderMaintenance; not UnderReplicated, a shortfall), and a state written as a sentence of three words or
 //	      more, with no colon, that starts with an activity (DocumentDB's "Setting up
 //	      primary", a CloudNativePG phase it mirrors); such a sentence whose words say a
 //	      person must act, as a message's would, is Failed ("Cluster is in an

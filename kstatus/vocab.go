@@ -91,6 +91,12 @@ func phaseClassOfValue(s string) phaseKind {
 			return phaseProgressing
 		}
 	}
+	// Under and an activity named as a noun (Kloudlite's checks: under-reconcilation;
+	// UnderReview, UnderConstruction, UnderMaintenance): the activity is under way. Not
+	// Under and a participle (UnderReplicated, UnderProvisioned), which names a shortfall.
+	if len(w) > len("under")+3 && w[:len("under")] == "under" && underWay(w[len("under"):]) {
+		return phaseProgressing
+	}
 	// A state named for the start of something (KubeEye's InspectRule: StartImport): the
 	// work has begun, not ended.
 	if len(w) > len("start")+3 && w[:len("start")] == "start" && !hasPrefix(w, "started") && !hasPrefix(w, "startup") {
@@ -1137,4 +1143,15 @@ func waitsForPerson(value string) bool {
 		}
 	}
 	return false
+}
+
+// underWay reports the rest of a state after Under naming an activity as a noun: one ending
+// -tion, -ment or -ance (reconciliation, deployment, maintenance), or review, way, repair,
+// construction or test.
+func underWay(rest string) bool {
+	switch rest {
+	case "review", "way", "repair", "test", "testing":
+		return true
+	}
+	return hasSuffix(rest, "tion") || hasSuffix(rest, "ment") || hasSuffix(rest, "ance")
 }

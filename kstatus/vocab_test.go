@@ -110,7 +110,10 @@ func TestPhaseClassOf(t *testing.T) {
 	checkWords(t, "phaseClassOf", phaseClassOf, map[string]phaseKind{
 		"TransientError": phaseProgressing, "TRANSIENT_FAILURE": phaseProgressing,
 		"RUNNING":                phaseRunning,
-		"Doing":                  phaseRunning, // Beihang's cloudrun: Pending, Doing, Done, Failed
+		"Doing":                  phaseRunning,     // Beihang's cloudrun: Pending, Doing, Done, Failed
+		"under-reconcilation":    phaseProgressing, // Kloudlite's checks (its spelling)
+		"UnderMaintenance":       phaseProgressing,
+		"UnderReplicated":        phaseUnknown, // a shortfall, not an activity
 		"STATE_SUCCESS":          phaseDone,
 		"HEALTH_OK":              phaseUp,
 		"HEALTH_ERR":             phaseFailed,
