@@ -462,7 +462,10 @@
 //	      Expanding, Resizing, Promoting, Restoring, BackingUp, Snapshotting), and the health
 //	      words Warning, Warn and Yellow (but Warning on a kind whose states, as its
 //	      definition's enum lists them, have Ready and Warning both is Ready with a warning:
-//	      Current, the warning in the message; Kyma's APIRule and Telemetry), a verdict not
+//	      Current, the warning in the message; Kyma's APIRule and Telemetry), a state
+//	      reached named for a part (two words or more, not an offer: ReservationReady) on a
+//	      kind whose definition's enum lists a one-word state reached past it (zenith's
+//	      Client: Pending, ReservationReady, Available, Unavailable, Failed), a verdict not
 //	      given yet (Awaited, Awaiting), a
 //	      move to another site under way (FailingOver, FailingBack, Relocating), In
 //	      Transit, Unknown in a field named for a result (a result not yet given:

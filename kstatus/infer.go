@@ -441,6 +441,18 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (no state past it among the kind's states)", by: "infer:phase"}
 		}
 	}
+	if st.class == phaseUp && !st.fromEntry && wordCount(st.value) > 1 && !namesOffer(st.value) {
+		// A state reached by a part, named for it (zenith's Client: ReservationReady), on a
+		// kind whose states (its definition's enum) go on to one of the object's own, a
+		// single word (Available): a step on the way, not the end.
+		if info := opts.kindInfo(apiVersion, f.kind); info != nil {
+			if later := ownStateBeyond(info.PhaseValues, st.value); later != "" {
+				st.class = phaseProgressing
+				st.v = verdict{status: InProgressStatus, reason: st.value,
+					message: st.path + " is " + st.value + " (a step on the way: the kind's states go on to " + later + ")", by: "infer:phase"}
+			}
+		}
+	}
 	if st.class == phaseDone && strings.ContainsAny(st.path, ".[") {
 		// A part's run ended (DataTunerX's FinetuneJob: finetuneStatus.state SUCCESSFUL)
 		// while the object's own state, one of the kind's states that include its own end,
@@ -1872,6 +1884,40 @@ func warningText(status map[string]any) string {
 	for _, k := range [...]string{"description", "message"} {
 		if s, _ := status[k].(string); s != "" {
 			return ": " + s
+		}
+	}
+	return ""
+}
+
+// wordCount is the number of words in s (wordIter's: camel case and separators split).
+func wordCount(s string) int {
+	n := 0
+	it := wordIter{s: s}
+	for _, ok := it.next(); ok; _, ok = it.next() {
+		n++
+	}
+	return n
+}
+
+// namesOffer reports a state whose first word names something on offer (offeredWords:
+// "upgrade available", UpdateAvailable): a notice beside the object's state, not a part's.
+func namesOffer(s string) bool {
+	it := wordIter{s: s}
+	w, ok := it.next()
+	return ok && offeredWords[string(w)]
+}
+
+// ownStateBeyond returns the first of a kind's states (KindInfo.PhaseValues) other than cur
+// that is one word and a state reached, running or done (Available, Ready, Running,
+// Succeeded): the object's own end, past a state named for a part; or "".
+func ownStateBeyond(values []string, cur string) string {
+	for _, v := range values {
+		if v == cur || wordCount(v) != 1 {
+			continue
+		}
+		switch phaseClassOf(v) {
+		case phaseUp, phaseDone, phaseRunning:
+			return v
 		}
 	}
 	return ""
