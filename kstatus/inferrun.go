@@ -2106,15 +2106,17 @@ func unreachable(msg string) bool {
 		// to nexus api: could not get user 'user': HTTP 401"): reached, and refused.
 		return false
 	}
+	// (In any case: Java's "Connection refused", as Kiwigrid's keycloak-controller quotes
+	// it, and Go's "connection refused" are the same news.)
+	lower := strings.ToLower(msg)
 	for _, s := range [...]string{"connection refused", "connection reset", "no route to host", "no such host"} {
-		if strings.Contains(msg, s) {
+		if strings.Contains(lower, s) {
 			return true
 		}
 	}
 	// Or says in words that it could not connect (vSphere CSI's CNS operator: "Unable to
 	// connect to VC for volume registration"), or that the server is unreachable (Nephio's
 	// Token: "gitea server unreachable"; the kernel's "network is unreachable").
-	lower := strings.ToLower(msg)
 	if strings.Contains(lower, "unreachable") {
 		return true
 	}

@@ -458,3 +458,18 @@ func TestWaitsForPerson(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreachable checks that a server not reached is read in any case: Java clients write
+// "Connection refused", Go's net package "connection refused".
+func TestUnreachable(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Connect to keycloak-http.keycloak.svc:80 failed: Connection refused (Connection refused)": true,
+		"dial tcp 10.96.41.17:5432: connect: connection refused":                                   true,
+		"java.net.UnknownHostException: No such host is known (db.internal)":                       true,
+		"Connection reset by peer": true,
+		"failed to connect to nexus api: could not get user 'user': HTTP 401": false,
+		"password authentication failed for user \"app\"":                     false,
+	} {
+		assert.Equal(t, want, unreachable(msg), msg)
+	}
+}
