@@ -277,7 +277,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 			}
 		}
 		v := inProgress("LatestGenerationNotObserved",
-			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs)+lastReported(conds))
+			fmt.Sprintf("%s generation is %d, but latest observed generation is %d", kindOr(f.kind), gen, obs)+lastReported(status, conds))
 		v.by = "generation"
 		return v
 	}
@@ -495,8 +495,10 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 // not observed yet: a condition True named for a failure (Error, …Failed), else Ready False,
 // with its message, as "; last reported: Error True (ValidationError): …". It may be about
 // the generation before; the message says so by what it is appended to, and a person
-// waiting learns what the controller last objected to. "" when nothing did.
-func lastReported(conds []any) string {
+// waiting learns what the controller last objected to; without such a condition, an error
+// field of status (errorMessage, error, failureMessage: the Java Operator SDK's glue
+// operator writes errorMessage and leaves observedGeneration behind). "" when nothing did.
+func lastReported(status map[string]any, conds []any) string {
 	var pick map[string]any
 	for _, e := range conds {
 		c, _ := e.(map[string]any)
@@ -514,6 +516,11 @@ func lastReported(conds []any) string {
 		}
 	}
 	if pick == nil {
+		for _, k := range [...]string{"failureMessage", "errorMessage", "error", "errors", "problems", "failureReason", "errorReason"} {
+			if text := errorText(status[k]); text != "" {
+				return "; last reported: status." + k + ": " + text
+			}
+		}
 		return ""
 	}
 	t, _ := pick["type"].(string)
