@@ -50,9 +50,10 @@
 //     spec.paused), is Current: the controller wrote that it stands aside, and so never
 //     observes that generation (PAUSED.md). Otherwise the message adds what the
 //     conditions last said went wrong (a condition True named for a failure, else Ready
-//     False, with its message): it may be about the generation before, so it does not
-//     make the verdict Failed, but a person waiting learns what the controller last
-//     objected to.
+//     False, with its message; without one, an error field of status: failureMessage,
+//     errorMessage, error): it may be about the generation before, so it does not make
+//     the verdict Failed, but a person waiting learns what the controller last objected
+//     to.
 //  3. The standard conditions: Stalled True is Failed, Reconciling True is InProgress,
 //     with the condition's reason and message. Stalled wins if both are True.
 //  4. The kind's own rule, for built-in kinds whose controllers publish counts or
