@@ -1640,6 +1640,11 @@ var heldOutSets = []struct {
 	// third in time): measured first at 17 of 18 (94.4%, none reading Current early), after
 	// b7943c5's mechanisms.
 	{"../testdata/kstatus/heldout279", 17},
+	// Written blind in 35 minutes beside heldout279-283 (18 cases, 8 kinds of 2 university
+	// operators: the Polar Geospatial Center's local-storage-operator and ceph-operator; no
+	// third in time): measured first at 14 of 18 (77.8%, 1 reading Current early), after
+	// b7943c5's mechanisms.
+	{"../testdata/kstatus/heldout284", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
