@@ -1645,6 +1645,11 @@ var heldOutSets = []struct {
 	// third in time): measured first at 14 of 18 (77.8%, 1 reading Current early), after
 	// b7943c5's mechanisms.
 	{"../testdata/kstatus/heldout284", 14},
+	// Written blind in 35 minutes beside heldout279-284 (18 cases, 8 kinds of 3 MinIO bucket
+	// and user operators: mxcd's mc-controller, FBK DSLab's minio-operator, Linka Cloud's
+	// minio-bucket-controller): measured first at 18 of 18 (100%), after b7943c5's
+	// mechanisms.
+	{"../testdata/kstatus/heldout281", 18},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
