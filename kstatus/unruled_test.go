@@ -1655,6 +1655,11 @@ var heldOutSets = []struct {
 	// Gluesys' daos-operator): measured first at 16 of 18 (88.9%, none reading Current
 	// early), after b7943c5's mechanisms.
 	{"../testdata/kstatus/heldout280", 16},
+	// Written blind in 35 minutes beside heldout279-284 (18 cases, 6 kinds of 3 blockchain
+	// and trading operators: Stellar-K8s, op-stack-operator, ssmd's market-data operators):
+	// measured first at 15 of 18 (83.3%, none reading Current early), after b7943c5's
+	// mechanisms.
+	{"../testdata/kstatus/heldout283", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
