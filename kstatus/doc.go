@@ -622,9 +622,11 @@
 //	      create, delete, sync, copy, scale, migrate, upgrade, install, provision,
 //	      rebalance, restore, deploy, build, apply, fetch, download, pull, push,
 //	      configure, clone, repair, recover, prepare, resize, import, export, transfer,
-//	      convert, drain, rotate) followed by what it acts on, with no word of an
-//	      outcome (Tongdun's td-redis-operator: UpdateQuota while slots move; forklift's
-//	      CopyDisks, hwameistor's SyncReplica, nebula-operator's ScaleOut).
+//	      convert, drain, rotate, stop, start, launch, restart, remove, register,
+//	      cleanup) followed by what it acts on, with no word of an outcome (Tongdun's
+//	      td-redis-operator: UpdateQuota while slots move; forklift's CopyDisks,
+//	      hwameistor's SyncReplica, nebula-operator's ScaleOut; the Polar Geospatial
+//	      Center's ceph-operator: Stop Daemons while a disabled cluster shuts down).
 //	      Any other value does not decide, and the message names it if nothing else does.
 //	6d. Errors, flags and counts. An error the controller reports now is Failed, quoting
 //	    it: status.failureReason or failureMessage (Cluster API's terminal failures),

@@ -203,6 +203,10 @@ var stepVerbs = map[string]bool{
 	"download": true, "pull": true, "push": true, "configure": true, "clone": true,
 	"repair": true, "recover": true, "prepare": true, "resize": true, "import": true,
 	"export": true, "transfer": true, "convert": true, "drain": true, "rotate": true,
+	// (The Polar Geospatial Center's ceph-operator: "Stop Daemons" while a disabled cluster
+	// shuts down, "Launch Daemons".)
+	"stop": true, "start": true, "launch": true, "restart": true, "remove": true,
+	"register": true, "cleanup": true,
 }
 
 // steadyActivities are -ing words that name a state an object stays in, not work that ends.

@@ -132,6 +132,8 @@ func TestPhaseClassOf(t *testing.T) {
 		"not_required":           phaseUnknown, // no need: no state to reach
 		"StartImport":            phaseProgressing,
 		"UpdateQuota":            phaseProgressing, // a step, the verb as a command
+		"Stop Daemons":           phaseProgressing, // the PGC ceph-operator, a disabled cluster shutting down
+		"LaunchDaemons":          phaseProgressing,
 		"CopyDisks":              phaseProgressing,
 		"ScaleSucceeded":         phaseDone, // its outcome, read first
 		"UpdateFailed":           phaseFailed,
