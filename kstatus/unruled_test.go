@@ -1661,6 +1661,11 @@ var heldOutSets = []struct {
 	// measured first at 15 of 18 (83.3%, none reading Current early), after b7943c5's
 	// mechanisms.
 	{"../testdata/kstatus/heldout283", 15},
+	// Written blind in 35 minutes beside heldout279-284 (18 cases, 7 kinds of 3 multi-cluster
+	// operators: stolostron's global hub and foundation, Open Cluster Management's
+	// cluster-proxy): measured first at 15 of 18 (83.3%, 2 reading Current early), after
+	// b7943c5's mechanisms.
+	{"../testdata/kstatus/heldout282", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
