@@ -180,7 +180,9 @@
 //	      last three are the Gateway API's), and any type named for a state reached: a
 //	      last word of Ready, Available, Provisioned, Healthy, Synced, Reconciled,
 //	      Initialized, Established, Bound, Configured, Deployed, Installed, Applied,
-//	      Accepted, Programmed, Provided, Mounted, Attached, Registered, Enforced or Connected
+//	      Accepted, Programmed, Provided, Mounted, Attached, Registered, Enforced or Connected,
+//	      or one of the longer of these, or Synchronized, misspelt by one letter or two
+//	      swapped (cluster-proxy's ServiceResolverAvaliable)
 //	      (HeadPodReady, SecretSynced, RecommendationProvided; Kuadrant's Enforced
 //	      beside Accepted; not Available after Update, Upgrade, New, Version or Release,
 //	      which names something on offer: minecraft-operator's UpdateAvailable False is

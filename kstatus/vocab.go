@@ -976,8 +976,57 @@ func classifyConditionType(t string) condClass {
 		if np == 0 && nl > 4 && string(last[nl-3:nl]) == "ing" && !steadyActivities[string(last[:nl])] {
 			return condBusy
 		}
+		// A state-reached word misspelt by one letter or two swapped (cluster-proxy's
+		// ServiceResolverAvaliable, a Reconcilled, an Availible): read as the word meant.
+		if meant := misspeltPositive(string(last[:nl])); meant != "" {
+			return condPositive
+		}
 	}
 	return condOther
+}
+
+// positiveWords are the state-reached words of condition types long enough that one letter
+// off, or two letters swapped, is a misspelling of them and not another word.
+var positiveWords = [...]string{"available", "provisioned", "healthy", "reconciled", "initialized",
+	"established", "configured", "deployed", "installed", "registered", "connected", "synchronized"}
+
+// misspeltPositive returns the word of positiveWords that w misspells (an edit of one
+// letter, or two adjacent letters swapped), or "".
+func misspeltPositive(w string) string {
+	if len(w) < 7 {
+		return ""
+	}
+	for _, p := range positiveWords {
+		if w != p && oneEditApart(w, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// oneEditApart reports whether a and b differ by one inserted, deleted or changed letter,
+// or by two adjacent letters swapped.
+func oneEditApart(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		if i == len(a) {
+			return false
+		}
+		if a[i+1:] == b[i+1:] {
+			return true // one changed
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // two swapped
+	}
+	return a[i:] == b[i+1:] // one inserted into a
 }
 
 // notActivityBefore are words that, before an activity at the end of a condition type, make

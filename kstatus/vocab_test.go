@@ -475,3 +475,24 @@ func TestUnreachable(t *testing.T) {
 		assert.Equal(t, want, unreachable(msg), msg)
 	}
 }
+
+// TestMisspeltPositive checks that a state-reached word one letter off, or with two letters
+// swapped, is read as the word meant, and that other words are not.
+func TestMisspeltPositive(t *testing.T) {
+	for w, want := range map[string]string{
+		"avaliable":    "available", // cluster-proxy's ServiceResolverAvaliable
+		"availible":    "available",
+		"reconcilled":  "reconciled",
+		"provisoned":   "provisioned",
+		"available":    "",
+		"availability": "",
+		"installing":   "",
+		"connection":   "",
+		"healthz":      "healthy",
+		"deplyed":      "deployed",
+		"ready":        "", // too short to guess at
+	} {
+		assert.Equal(t, want, misspeltPositive(w), w)
+	}
+	assert.Equal(t, condPositive, classifyConditionType("ServiceResolverAvaliable"))
+}
