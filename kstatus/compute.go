@@ -435,7 +435,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 					p = suspensionAsked(m)
 				}
 				switch {
-				case p != "" && !otherNotTrue(conds):
+				case p != "" && !otherNotTrueBut(conds, ready.reason):
 					// Ready not True only because the object is paused, as the spec asks
 					// (plumber-cd's argocd-autoscaler: ReplicaSetScaler spec.paused, Ready
 					// False, Paused, "Scaling actions are paused"), and no other condition
@@ -536,11 +536,18 @@ func lastReported(status map[string]any, conds []any) string {
 // otherNotTrue reports a condition other than Ready that is not True and whose reason is
 // not the word of a failure alone (failedReason): one that says what Ready sums up.
 func otherNotTrue(conds []any) bool {
+	return otherNotTrueBut(conds, "")
+}
+
+// otherNotTrueBut is otherNotTrue, not counting conditions not True for the reason same:
+// Stellar-K8s' StellarNode, suspended as asked, has Available False for Ready's reason,
+// NodeSuspended, which says the same pause and no other work.
+func otherNotTrueBut(conds []any, same string) bool {
 	for _, e := range conds {
 		c, _ := e.(map[string]any)
 		t, _ := c["type"].(string)
 		r, _ := c["reason"].(string)
-		if t != "Ready" && c["status"] != "True" && !failedReason(r) {
+		if t != "Ready" && c["status"] != "True" && !failedReason(r) && (same == "" || r != same) {
 			return true
 		}
 	}

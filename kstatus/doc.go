@@ -862,8 +862,10 @@
 //	    partition). Conditions the pause left Unknown report
 //	    no work (StackRox's Deployed Unknown once paused): Current; so is a Ready Unknown
 //	    with no condition False while a pause is asked, and a Ready not True whose reason
-//	    says paused, with no other condition not True (argocd-autoscaler's
-//	    ReplicaSetScaler: Ready False, Paused, spec.paused). A pause is also asked by
+//	    says paused, with no other condition not True but for the same reason
+//	    (argocd-autoscaler's ReplicaSetScaler: Ready False, Paused, spec.paused;
+//	    Stellar-K8s' StellarNode: Ready and Available False, NodeSuspended,
+//	    spec.suspended). A pause is also asked by
 //	    spec.managementState Unmanaged, OpenShift's operator convention (its operators'
 //	    custom resources, as the cluster-logging-operator's ClusterLogForwarder, whose
 //	    Ready is Unknown, "Updates are ignored when the managementState is Unmanaged").
