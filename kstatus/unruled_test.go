@@ -1668,6 +1668,10 @@ var heldOutSets = []struct {
 	// b7943c5's mechanisms.
 	// 16 (2026-11-29 fifth) once a misspelt Avaliable is read as Available.
 	{"../testdata/kstatus/heldout282", 16},
+	// Written blind in 35 minutes beside heldout285-290 (10 cases, 2 kinds of 1 dbt operator:
+	// scalecraft's dagctl-dbt; no second in time): measured first at 9 of 10 (90.0%, none
+	// reading Current early), after 659fcff's mechanisms.
+	{"../testdata/kstatus/heldout288", 9},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
