@@ -1672,6 +1672,15 @@ var heldOutSets = []struct {
 	// scalecraft's dagctl-dbt; no second in time): measured first at 9 of 10 (90.0%, none
 	// reading Current early), after 659fcff's mechanisms.
 	{"../testdata/kstatus/heldout288", 9},
+	// Written blind in 35 minutes beside heldout286-290 (15 cases, 4 kinds of 1 company
+	// platform: GoCardless' theatre consoles, releases, rollbacks and rollback policies; no
+	// second in time): measured first at 9 of 15 (60.0%, 1 reading Current early), after
+	// 659fcff's mechanisms.
+	{"../testdata/kstatus/heldout285", 9},
+	// Written blind in 35 minutes beside heldout285-290 (18 cases, 6 kinds of 2 DNS
+	// operators: aether-powerdns, 95ulisse's dns-operator; no third in time): measured first
+	// at 15 of 18 (83.3%, none reading Current early), after 659fcff's mechanisms.
+	{"../testdata/kstatus/heldout286", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
