@@ -1681,6 +1681,15 @@ var heldOutSets = []struct {
 	// operators: aether-powerdns, 95ulisse's dns-operator; no third in time): measured first
 	// at 15 of 18 (83.3%, none reading Current early), after 659fcff's mechanisms.
 	{"../testdata/kstatus/heldout286", 15},
+	// Written blind in 35 minutes beside heldout285-290 (18 cases, 9 kinds of 3 VM and bare
+	// metal operators: a libvirt operator, a Karpenter provider for Proxmox, isoboot): measured
+	// first at 15 of 18 (83.3%, none reading Current early), after 659fcff's mechanisms.
+	{"../testdata/kstatus/heldout287", 15},
+	// Written blind in 35 minutes beside heldout285-290 (17 cases, 6 kinds of 2 identity
+	// operators: a Vault access operator, an OpenLDAP users and groups operator; no third in
+	// time): measured first at 16 of 17 (94.1%, none reading Current early), after 659fcff's
+	// mechanisms.
+	{"../testdata/kstatus/heldout289", 16},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
