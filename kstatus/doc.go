@@ -645,8 +645,12 @@
 //	    validation.validationError; Tyk's latestTransaction.error, a record of the
 //	    controller's own last operation; a list errors, whose entries' message or
 //	    errorMessage it quotes: config-sync's sync.errors), unless its text starts by saying it waits
-//	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress) or
-//	    that a server could not be reached (connection refused or reset, no route to host,
+//	    (COSI's BucketClaim error "waiting for Bucket to be provisioned": InProgress), or
+//	    says, with nothing a person must fix, that another thing is not ready yet or is
+//	    in a state on its way (aether-powerdns' failureMessage "Zone is not Ready yet",
+//	    "PowerDNSServer authdns is InitializingSchema"; not "is missing"), or waits after a
+//	    timestamp (rockoon's "2026-01-10 10:19:30 Waiting osdpl status APPLIED"), or
+//	    that a server could not be reached (in any case: connection refused or reset, no route to host,
 //	    no such host, "unable to connect", "failed to connect" or "unreachable", and no
 //	    client error quoted from the server's answer, HTTP 401: vSphere CSI's
 //	    CnsRegisterVolume, "Unable to connect to VC …": InProgress), unless it also names

@@ -3270,13 +3270,52 @@ func versionOnly(s string) string {
 // "waiting for Bucket to be provisioned"), which is work not done: InProgress.
 func errorVerdict(key, path, msg string) verdict {
 	v := verdict{status: FailedStatus, reason: reasonFromField(key), message: path + ": " + msg, by: "infer:errors"}
-	if startsTransient(msg) || unreachable(msg) && classifyMessage(msg) != reasonTerminal {
+	if startsTransient(msg) || waitsOnAnother(msg) || unreachable(msg) && classifyMessage(msg) != reasonTerminal {
 		// (And an error that says a server could not be reached, which a retry clears,
 		// unless it also names something a person must fix.)
 		v.status = InProgressStatus
 	}
 	return v
 }
+
+// waitsOnAnother reports an error text that says something is not ready yet, or is in a
+// state on its way (aether-powerdns' failureMessage "Zone is not Ready yet", "PowerDNSServer
+// authdns is InitializingSchema"; a timestamp before "Waiting osdpl status APPLIED"): a
+// wait for another object, which ends by itself. Not a text that also names something a
+// person must fix.
+func waitsOnAnother(msg string) bool {
+	if classifyMessage(msg) == reasonTerminal {
+		return false
+	}
+	it := wordIter{s: msg}
+	var prev string
+	for w, ok := it.next(); ok; w, ok = it.next() {
+		word := string(w)
+		switch {
+		case word == "yet" && (prev == "ready" || prev == "not"),
+			word == "waiting" && prev != "stopped" && prev != "no":
+			return true
+		case prev == "is" && len(word) > 5 && phaseClassOf(word) == phaseProgressing && hasSuffix(word, "ing") && !lackWords[word]:
+			return true
+		}
+		prev = word
+	}
+	// "is InitializingSchema": a state named as an activity and what it acts on.
+	if i := strings.Index(msg, " is "); i > 0 {
+		rest := msg[i+len(" is "):]
+		if j := strings.IndexAny(rest, " .,;:"); j > 0 {
+			rest = rest[:j]
+		}
+		if wordCount(rest) > 1 && phaseClassOf(rest) == phaseProgressing {
+			return true
+		}
+	}
+	return false
+}
+
+// lackWords are -ing words that say something is wrong or absent, not on its way ("Resource
+// ID is missing in the spec").
+var lackWords = map[string]bool{"missing": true, "failing": true, "lacking": true, "conflicting": true, "crashing": true, "erroring": true}
 
 // judgeOwnCounts is judgeCounts where no walk of status has seen its fields: it walks
 // status itself. (Apart, so that the common call does not clear a countFacts it never uses.)

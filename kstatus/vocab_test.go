@@ -496,3 +496,20 @@ func TestMisspeltPositive(t *testing.T) {
 	}
 	assert.Equal(t, condPositive, classifyConditionType("ServiceResolverAvaliable"))
 }
+
+// TestWaitsOnAnother checks the error texts read as a wait on another object, and those
+// that are not.
+func TestWaitsOnAnother(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Zone is not Ready yet":                        true,
+		"PowerDNSServer authdns is InitializingSchema": true,
+		"2026-01-10 10:19:30.662190 Waiting osdpl status APPLIED, current state is APPLYING": true,
+		"database is provisioning":                      true,
+		"Resource ID is missing in the spec":            false,
+		"Unable to find provisioning interface enp7s0":  false,
+		"invalid value: spec.replicas must be positive": false,
+		"stopped waiting: permission denied":            false,
+	} {
+		assert.Equal(t, want, waitsOnAnother(msg), msg)
+	}
+}
