@@ -484,7 +484,7 @@ func evaluateRules(m map[string]any, now time.Time, ownRules bool, opts *Options
 		// the change has finished (kopf.go). (Not read beside InProgress: a handler failed
 		// for good is seen there only while another still runs, and the walk of the
 		// annotations is not free.)
-		if kv, found := kopfHandling(m, status, tr); found {
+		if kv, found := kopfHandling(meta, status, tr); found {
 			return kv
 		}
 	}

@@ -32,12 +32,11 @@ type kopfRecord struct {
 // the order kopf writes them, started first.
 const kopfRecordPrefix = `{"started":`
 
-// kopfHandling reads the handlers' progress records of a kopf operator on m, and returns
-// the verdict they give: Failed for a handler failed for good, InProgress for one not
-// finished; found is false when no record says either. Of several, a failure is reported
-// first, then the first handler by id.
-func kopfHandling(m, status map[string]any, tr *trace) (v verdict, found bool) {
-	meta, _ := m["metadata"].(map[string]any)
+// kopfHandling reads the handlers' progress records of a kopf operator in an object's
+// metadata and status, and returns the verdict they give: Failed for a handler failed for
+// good, InProgress for one not finished; found is false when no record says either. Of
+// several, a failure is reported first, then the first handler by id.
+func kopfHandling(meta, status map[string]any, tr *trace) (v verdict, found bool) {
 	annotations, _ := meta["annotations"].(map[string]any)
 	if status["kopf"] == nil && !anyKopfAnnotation(annotations) {
 		return verdict{}, false // (the common case, without allocating)
