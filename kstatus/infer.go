@@ -423,49 +423,8 @@ func infer(f *fields, apiVersion string, m, status map[string]any, conds []any, 
 	// notes which lists status has (facts.lists).
 	var facts countFacts
 	st := scanStates(m, status, f.kind, &facts, tr)
-	if st.class == phaseProgressing && isWord(st.value, "warning") && !st.fromEntry {
-		// Warning as a state of its own beside Ready in the kind's states (Kyma's modules
-		// and gateways: Processing, Deleting, Ready, Error, Warning): the object works,
-		// with a warning, where a health Warning elsewhere is a state on its way.
-		if info := opts.kindInfo(apiVersion, f.kind); info != nil && warningBesideReady(info.PhaseValues) {
-			st.class = phaseUp
-			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (Ready with a warning, as the kind's states have it)" + warningText(status), by: "infer:phase"}
-		}
-	}
-	if st.class == phaseProgressing && isWord(st.value, "created") && !st.fromEntry {
-		// Created, on a kind whose states (its definition's enum) name no state reached
-		// past it (jace-ys' sentry-operator: condition Created or Error): making the thing
-		// is all the object asks, as on a kind named for a record.
-		if info := opts.kindInfo(apiVersion, f.kind); info != nil && createdIsLast(info.PhaseValues) {
-			st.class = phaseUp
-			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (no state past it among the kind's states)", by: "infer:phase"}
-		}
-	}
-	if st.class == phaseUp && !st.fromEntry && wordCount(st.value) > 1 && !namesOffer(st.value) {
-		// A state reached by a part, named for it (zenith's Client: ReservationReady), on a
-		// kind whose states (its definition's enum) go on to one of the object's own, a
-		// single word (Available): a step on the way, not the end.
-		if info := opts.kindInfo(apiVersion, f.kind); info != nil {
-			if later := ownStateBeyond(info.PhaseValues, st.value); later != "" {
-				st.class = phaseProgressing
-				st.v = verdict{status: InProgressStatus, reason: st.value,
-					message: st.path + " is " + st.value + " (a step on the way: the kind's states go on to " + later + ")", by: "infer:phase"}
-			}
-		}
-	}
-	if st.class == phaseDone && strings.ContainsAny(st.path, ".[") {
-		// A part's run ended (DataTunerX's FinetuneJob: finetuneStatus.state SUCCESSFUL)
-		// while the object's own state, one of the kind's states that include its own end,
-		// is not that end (state BUILDIMAGE, among INIT, FAILED, SUCCESSFUL, BUILDIMAGE,
-		// FINETUNE, SERVE): the object's run goes on past its part's.
-		if k, v := ownStepNotEnded(status, opts.kindInfo(apiVersion, f.kind)); k != "" {
-			if tr != nil {
-				tr.note("status."+k, v)
-			}
-			st.class = phaseProgressing
-			st.v = verdict{status: InProgressStatus, reason: v,
-				message: "status." + k + " is " + v + " (" + st.path + " is " + st.value + ": a part's end, not the object's)", by: "infer:phase"}
-		}
+	if st.class != phaseUnknown {
+		refineByKind(&st, status, f.kind, apiVersion, opts, tr)
 	}
 	// 6b: conditions of each parent, ancestor, listener or component: only those the scan
 	// met are looked up.
@@ -1865,6 +1824,58 @@ func stoppedReason(conds []any) map[string]any {
 		}
 	}
 	return nil
+}
+
+// refineByKind corrects the state scanStates read by what the kind's definition says of its
+// states (6c): Warning beside Ready and Created with nothing past it are states reached; a
+// part's state reached before the kind's own, or a part's end before the object's own step
+// ends, is a step on the way. (Apart from infer, whose frame it would otherwise enlarge on
+// every call.)
+func refineByKind(st *stateScan, status map[string]any, kind, apiVersion string, opts *Options, tr *trace) {
+	if st.class == phaseProgressing && isWord(st.value, "warning") && !st.fromEntry {
+		// Warning as a state of its own beside Ready in the kind's states (Kyma's modules
+		// and gateways: Processing, Deleting, Ready, Error, Warning): the object works,
+		// with a warning, where a health Warning elsewhere is a state on its way.
+		if info := opts.kindInfo(apiVersion, kind); info != nil && warningBesideReady(info.PhaseValues) {
+			st.class = phaseUp
+			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (Ready with a warning, as the kind's states have it)" + warningText(status), by: "infer:phase"}
+		}
+	}
+	if st.class == phaseProgressing && isWord(st.value, "created") && !st.fromEntry {
+		// Created, on a kind whose states (its definition's enum) name no state reached
+		// past it (jace-ys' sentry-operator: condition Created or Error): making the thing
+		// is all the object asks, as on a kind named for a record.
+		if info := opts.kindInfo(apiVersion, kind); info != nil && createdIsLast(info.PhaseValues) {
+			st.class = phaseUp
+			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (no state past it among the kind's states)", by: "infer:phase"}
+		}
+	}
+	if st.class == phaseUp && !st.fromEntry && wordCount(st.value) > 1 && !namesOffer(st.value) {
+		// A state reached by a part, named for it (zenith's Client: ReservationReady), on a
+		// kind whose states (its definition's enum) go on to one of the object's own, a
+		// single word (Available): a step on the way, not the end.
+		if info := opts.kindInfo(apiVersion, kind); info != nil {
+			if later := ownStateBeyond(info.PhaseValues, st.value); later != "" {
+				st.class = phaseProgressing
+				st.v = verdict{status: InProgressStatus, reason: st.value,
+					message: st.path + " is " + st.value + " (a step on the way: the kind's states go on to " + later + ")", by: "infer:phase"}
+			}
+		}
+	}
+	if st.class == phaseDone && strings.ContainsAny(st.path, ".[") {
+		// A part's run ended (DataTunerX's FinetuneJob: finetuneStatus.state SUCCESSFUL)
+		// while the object's own state, one of the kind's states that include its own end,
+		// is not that end (state BUILDIMAGE, among INIT, FAILED, SUCCESSFUL, BUILDIMAGE,
+		// FINETUNE, SERVE): the object's run goes on past its part's.
+		if k, v := ownStepNotEnded(status, opts.kindInfo(apiVersion, kind)); k != "" {
+			if tr != nil {
+				tr.note("status."+k, v)
+			}
+			st.class = phaseProgressing
+			st.v = verdict{status: InProgressStatus, reason: v,
+				message: "status." + k + " is " + v + " (" + st.path + " is " + st.value + ": a part's end, not the object's)", by: "infer:phase"}
+		}
+	}
 }
 
 // warningBesideReady reports a kind's states (KindInfo.PhaseValues) that list Warning and
