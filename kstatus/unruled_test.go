@@ -1697,6 +1697,10 @@ var heldOutSets = []struct {
 	// Systems' Constellation node operator): measured first at 14 of 18 (77.8%, 1 reading
 	// Current early), after a7ffb32's mechanisms.
 	{"../testdata/kstatus/heldout290", 14},
+	// Written blind in 35 minutes beside heldout291-295 (18 cases, 6 kinds of 2 ML platform
+	// operators: Pachyderm's OpenShift operator, DaoCloud's knoway; no third in time):
+	// measured first at 18 of 18 (100%), after d9058c8's mechanisms.
+	{"../testdata/kstatus/heldout296", 18},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
