@@ -1705,7 +1705,10 @@ var heldOutSets = []struct {
 	// Kubernetes-native resources: Prosimcorp's kuberbac and replika, kobs' namespacerole-
 	// operator, Banzai Cloud's imps): measured first at 12 of 18 (66.7%, 4 reading Current
 	// early), after d9058c8's mechanisms.
-	{"../testdata/kstatus/heldout295", 12},
+	// 14 once the writer's CRD slip is mended: in 11 Prosimcorp files status.conditions sat
+	// beside status.properties, not in it, so the schema declared no status field (and a
+	// status with no field is pruned by the server: "publishes no status").
+	{"../testdata/kstatus/heldout295", 14},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
