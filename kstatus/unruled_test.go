@@ -1714,6 +1714,11 @@ var heldOutSets = []struct {
 	// operator): measured first at 14 of 18 (77.8%, 3 reading Current early), after
 	// d9058c8's mechanisms.
 	{"../testdata/kstatus/heldout292", 14},
+	// Written blind in 35 minutes beside heldout292-296 (18 cases, 7 kinds of 3 messaging
+	// operators: Freepik's notifik, Cloudnative Indonesia's community-operator, HumanLayer's
+	// agentcontrolplane): measured first at 15 of 18 (83.3%, 2 reading Current early), after
+	// d9058c8's mechanisms.
+	{"../testdata/kstatus/heldout291", 15},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
