@@ -1719,6 +1719,11 @@ var heldOutSets = []struct {
 	// agentcontrolplane): measured first at 15 of 18 (83.3%, 2 reading Current early), after
 	// d9058c8's mechanisms.
 	{"../testdata/kstatus/heldout291", 15},
+	// Written blind in 35 minutes beside heldout291-296 (17 cases, 6 kinds of 2 networking
+	// operators: terassyi's sart, Datum's network-services-operator; no third in time):
+	// measured first at 10 of 17 (58.8%, 6 reading Current early), after d9058c8's
+	// mechanisms.
+	{"../testdata/kstatus/heldout293", 10},
 	// Written blind in 35 minutes beside heldout192-195 (18 cases, 6 kinds of 2 game-server
 	// operators: lexfrei's minecraft-operator, InnitGG's singularity; no third in time):
 	// measured first at 13 of 18 (72.2%, 3 reading Current early), after this session's
