@@ -464,22 +464,20 @@ func TestWaitsForPerson(t *testing.T) {
 // TestUnreachable checks that a server not reached is read in any case: Java clients write
 // "Connection refused", Go's net package "connection refused".
 func TestUnreachable(t *testing.T) {
-	for msg, want := range map[string]bool{
+	checkWords(t, "unreachable", unreachable, map[string]bool{
 		"Connect to keycloak-http.keycloak.svc:80 failed: Connection refused (Connection refused)": true,
 		"dial tcp 10.96.41.17:5432: connect: connection refused":                                   true,
 		"java.net.UnknownHostException: No such host is known (db.internal)":                       true,
 		"Connection reset by peer": true,
 		"failed to connect to nexus api: could not get user 'user': HTTP 401": false,
 		"password authentication failed for user \"app\"":                     false,
-	} {
-		assert.Equal(t, want, unreachable(msg), msg)
-	}
+	})
 }
 
 // TestMisspeltPositive checks that a state-reached word one letter off, or with two letters
 // swapped, is read as the word meant, and that other words are not.
 func TestMisspeltPositive(t *testing.T) {
-	for w, want := range map[string]string{
+	checkWords(t, "misspeltPositive", misspeltPositive, map[string]string{
 		"avaliable":    "available", // cluster-proxy's ServiceResolverAvaliable
 		"availible":    "available",
 		"reconcilled":  "reconciled",
@@ -491,16 +489,14 @@ func TestMisspeltPositive(t *testing.T) {
 		"healthz":      "healthy",
 		"deplyed":      "deployed",
 		"ready":        "", // too short to guess at
-	} {
-		assert.Equal(t, want, misspeltPositive(w), w)
-	}
+	})
 	assert.Equal(t, condPositive, classifyConditionType("ServiceResolverAvaliable"))
 }
 
 // TestWaitsOnAnother checks the error texts read as a wait on another object, and those
 // that are not.
 func TestWaitsOnAnother(t *testing.T) {
-	for msg, want := range map[string]bool{
+	checkWords(t, "waitsOnAnother", waitsOnAnother, map[string]bool{
 		"Zone is not Ready yet":                        true,
 		"PowerDNSServer authdns is InitializingSchema": true,
 		"2026-01-10 10:19:30.662190 Waiting osdpl status APPLIED, current state is APPLYING": true,
@@ -509,7 +505,5 @@ func TestWaitsOnAnother(t *testing.T) {
 		"Unable to find provisioning interface enp7s0":  false,
 		"invalid value: spec.replicas must be positive": false,
 		"stopped waiting: permission denied":            false,
-	} {
-		assert.Equal(t, want, waitsOnAnother(msg), msg)
-	}
+	})
 }
