@@ -1850,10 +1850,11 @@ func refineByKind(st *stateScan, status map[string]any, kind, apiVersion string,
 			st.v = verdict{status: CurrentStatus, message: st.path + " is " + st.value + " (no state past it among the kind's states)", by: "infer:phase"}
 		}
 	}
-	if st.class == phaseUp && !st.fromEntry && wordCount(st.value) > 1 && !namesOffer(st.value) {
+	if st.class == phaseUp && !st.fromEntry && wordCount(st.value) > 1 && !firstWordIn(st.value, offeredWords) {
 		// A state reached by a part, named for it (zenith's Client: ReservationReady), on a
 		// kind whose states (its definition's enum) go on to one of the object's own, a
-		// single word (Available): a step on the way, not the end.
+		// single word (Available): a step on the way, not the end. (Not one whose first word
+		// names something on offer: "upgrade available" is a notice, not a part's state.)
 		if info := opts.kindInfo(apiVersion, kind); info != nil {
 			if later := ownStateBeyond(info.PhaseValues, st.value); later != "" {
 				st.class = phaseProgressing
@@ -1910,12 +1911,11 @@ func wordCount(s string) int {
 	return n
 }
 
-// namesOffer reports a state whose first word names something on offer (offeredWords:
-// "upgrade available", UpdateAvailable): a notice beside the object's state, not a part's.
-func namesOffer(s string) bool {
+// firstWordIn reports whether the first word of s (wordIter's) is one of words.
+func firstWordIn(s string, words map[string]bool) bool {
 	it := wordIter{s: s}
 	w, ok := it.next()
-	return ok && offeredWords[string(w)]
+	return ok && words[string(w)]
 }
 
 // ownStateBeyond returns the first of a kind's states (KindInfo.PhaseValues) other than cur

@@ -106,7 +106,7 @@ func readyOutranked(f *fields, ready condition, apiVersion string, m, status map
 	// Initializing, beside phase Initializing): the controller marks the object ready to
 	// be worked on, and says the work has only begun. Not where a state says the object
 	// got there since (Kubernaut's Verifying left beside overallPhase Completed).
-	if r := ready.reasonOr(""); r != "" && st.class != phaseDone && st.class != phaseUp && reasonUnderWay(r) {
+	if r := ready.reasonOr(""); r != "" && st.class != phaseDone && st.class != phaseUp && firstWordIn(r, busyWords) {
 		if tr != nil {
 			tr.note(condPath("", "Ready"), "True ("+r+")")
 		}
@@ -360,12 +360,4 @@ func personWait(v verdict) verdict {
 	}
 	v.message += ": only a person can end this wait"
 	return v
-}
-
-// reasonUnderWay reports a reason whose first word names a state of something on its way
-// (busyWords: Creating, Initializing, ProvisioningCluster, WaitingForDatabase).
-func reasonUnderWay(r string) bool {
-	it := wordIter{s: r}
-	w, ok := it.next()
-	return ok && busyWords[string(w)]
 }

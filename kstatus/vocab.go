@@ -183,12 +183,7 @@ func activityClass(s, w string) phaseKind {
 		}
 		return phaseProgressing
 	}
-	it := wordIter{s: s}
-	n := 0
-	for _, ok := it.next(); ok; _, ok = it.next() {
-		n++
-	}
-	if n != 1 {
+	if wordCount(s) != 1 {
 		return phaseUnknown
 	}
 	return phaseProgressing
