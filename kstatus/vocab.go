@@ -973,7 +973,7 @@ func classifyConditionType(t string) condClass {
 		}
 		// A state-reached word misspelt by one letter or two swapped (cluster-proxy's
 		// ServiceResolverAvaliable, a Reconcilled, an Availible): read as the word meant.
-		if meant := misspeltPositive(string(last[:nl])); meant != "" {
+		if misspeltPositive(string(last[:nl])) != "" {
 			return condPositive
 		}
 	}
